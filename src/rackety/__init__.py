@@ -1,0 +1,14 @@
+"""rackety: a crossword-game engine for Python.
+
+>>> import rackety
+>>> lexicon = rackety.Lexicon.from_words(["QI", "QIS", "ZA", "ZAS"])
+>>> "QI" in lexicon, len(lexicon)
+(True, 4)
+"""
+
+from rackety.alphabet import Alphabet, Tile
+from rackety.errors import RacketyError
+from rackety.lexicon import Hooks, Lexicon
+
+__all__ = ["Alphabet", "Hooks", "Lexicon", "RacketyError", "Tile"]
+__version__ = "0.1.0"

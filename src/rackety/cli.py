@@ -1,0 +1,288 @@
+"""The ``rackety`` command line: the API's mirror, for people and scripts.
+
+Every user mistake ends in one line on stderr, ``rackety <command>: error: ...``,
+and exit status 2; ``--json`` output is one JSON value on stdout and nothing
+else (progress goes to stderr).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from rackety.errors import RacketyError
+from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON
+
+_stderr_console = None
+
+
+def _console() -> Any:
+    global _stderr_console
+    if _stderr_console is None:
+        from rich.console import Console
+
+        _stderr_console = Console(stderr=True)
+    return _stderr_console
+
+
+def _status(message: str) -> Any:
+    return _console().status(message, spinner="dots")
+
+
+def _emit_json(value: Any) -> None:
+    click.echo(json.dumps(value, ensure_ascii=False))
+
+
+def _load(source: str, alphabet: str | None, skip_invalid: bool) -> Any:
+    from rackety.lexicon import Lexicon
+
+    lexicon = Lexicon.load(source, alphabet, skip_invalid=skip_invalid, progress=_status)
+    report = lexicon.report
+    if report is not None and report.skipped:
+        click.echo(f"rackety: skipped {report.skipped:,} invalid words (first: "
+                   f"{report.first_problem})", err=True)
+    return lexicon
+
+
+def lexicon_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--lexicon, --alphabet and --skip-invalid, shared by the word tools."""
+    func = click.option("--skip-invalid", is_flag=True,
+                        help="Drop words the alphabet cannot spell or that are too short "
+                             "or long, and say how many.")(func)
+    func = click.option("--alphabet", "alphabet", default=None, metavar="NAME",
+                        help="Alphabet of a word list or KWG file (default: english).")(func)
+    func = click.option("--lexicon", "source", default=DEFAULT_LEXICON, show_default=True,
+                        metavar="SOURCE",
+                        help=f"A built-in name ({', '.join(BUILT_INS)}), a word list or a "
+                             ".kwg file.")(func)
+    return func
+
+
+json_option = click.option("--json", "as_json", is_flag=True,
+                           help="Print one JSON value and nothing else.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rackety")
+def cli() -> None:
+    """rackety: a crossword-game engine (lexicons and word tools)."""
+
+
+# ---------------------------------------------------------------- lexicon
+@cli.group()
+def lexicon() -> None:
+    """Build and inspect lexicons (DAWG + GADDAG in KWG files)."""
+
+
+@lexicon.command("build")
+@click.argument("source")
+@click.option("-o", "--output", required=True, metavar="OUT.kwg", help="The KWG file to write.")
+@click.option("--alphabet", default=None, metavar="NAME", help="Alphabet (default: english).")
+@click.option("--skip-invalid", is_flag=True, help="Drop invalid words and say how many.")
+@click.option("--dawg-only", is_flag=True, help="Write only the DAWG (no GADDAG).")
+def lexicon_build(source: str, output: str, alphabet: str | None, skip_invalid: bool,
+                  dawg_only: bool) -> None:
+    """Compile SOURCE (a built-in name, a word list or a .kwg) into OUT.kwg."""
+    from rackety.lexicon import Lexicon
+
+    start = time.perf_counter()
+    lex = _load(source, alphabet, skip_invalid)
+    if dawg_only or lex.report is None:  # from a KWG, or asked for a DAWG alone: rebuild
+        with _status(f"building {output}"):
+            lex = Lexicon.from_tiles(*lex.word_tiles(), lex.alphabet, name=lex.name,
+                                     gaddag=not dawg_only)
+    lex.save(output)
+    click.echo(f"wrote {output}: {len(lex):,} words, {lex.node_count:,} nodes, "
+               f"{lex.nbytes:,} bytes ({time.perf_counter() - start:.2f} s)")
+
+
+@lexicon.command("info")
+@click.argument("source", default=DEFAULT_LEXICON)
+@click.option("--alphabet", default=None, metavar="NAME", help="Alphabet (default: english).")
+@click.option("--skip-invalid", is_flag=True, help="Drop invalid words and say how many.")
+@json_option
+def lexicon_info(source: str, alphabet: str | None, skip_invalid: bool, as_json: bool) -> None:
+    """Words, nodes and bytes of a lexicon."""
+    info = _load(source, alphabet, skip_invalid).info()
+    if as_json:
+        _emit_json(info)
+        return
+    for key, value in info.items():
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        elif isinstance(value, int):
+            value = f"{value:,}"
+        click.echo(f"{key:<9} {value}")
+
+
+@cli.command("alphabets")
+@json_option
+def alphabets(as_json: bool) -> None:
+    """The built-in alphabets."""
+    from rackety.alphabet import Alphabet
+
+    rows = []
+    for name in Alphabet.names():
+        a = Alphabet.load(name)
+        rows.append({"name": name, "description": a.description, "tiles": a.size - 1,
+                     "total": sum(t.count for t in a.tiles), "board": a.board,
+                     "rack_size": a.rack_size})
+    if as_json:
+        _emit_json(rows)
+        return
+    for r in rows:
+        click.echo(f"{r['name']:<18} {r['description']}")
+
+
+# ------------------------------------------------------------------ words
+@cli.group()
+def words() -> None:
+    """Word tools: check, anagram, pattern, hooks, multi-word anagrams, suggestions."""
+
+
+@words.command("check")
+@lexicon_options
+@click.argument("word_list", metavar="WORD...", nargs=-1, required=True)
+def words_check(source: str, alphabet: str | None, skip_invalid: bool,
+                word_list: tuple[str, ...]) -> int:
+    """Say of each WORD whether it is valid; exit 1 if any is not."""
+    lex = _load(source, alphabet, skip_invalid)
+    all_valid = True
+    for w in word_list:
+        ok = w in lex
+        all_valid &= ok
+        click.echo(f"{w} {'valid' if ok else 'invalid'}")
+    return 0 if all_valid else 1
+
+
+def _print_words(words: list[str], as_json: bool) -> None:
+    if as_json:
+        _emit_json(words)
+    else:
+        for w in words:
+            click.echo(w)
+
+
+@words.command("anagram")
+@lexicon_options
+@click.argument("rack")
+@click.option("--subsets", is_flag=True, help="Every word the rack spells, not only those "
+                                              "using every tile.")
+@json_option
+def words_anagram(source: str, alphabet: str | None, skip_invalid: bool, rack: str,
+                  subsets: bool, as_json: bool) -> None:
+    """Anagrams of RACK ('?' is a blank)."""
+    lex = _load(source, alphabet, skip_invalid)
+    _print_words(lex.anagrams(rack, subsets=subsets), as_json)
+
+
+@words.command("pattern")
+@lexicon_options
+@click.argument("pattern")
+@click.option("--rack", default=None, help="Tiles that must fill the '?' and '*' of the "
+                                           "pattern ('?' is a blank).")
+@json_option
+def words_pattern(source: str, alphabet: str | None, skip_invalid: bool, pattern: str,
+                  rack: str | None, as_json: bool) -> None:
+    """Words matching PATTERN: '?' one tile, '*' zero or more (C?T*)."""
+    lex = _load(source, alphabet, skip_invalid)
+    _print_words(lex.pattern(pattern, rack=rack), as_json)
+
+
+@words.command("hooks")
+@lexicon_options
+@click.argument("word")
+@json_option
+def words_hooks(source: str, alphabet: str | None, skip_invalid: bool, word: str,
+                as_json: bool) -> None:
+    """Front and back hooks of WORD."""
+    hooks = _load(source, alphabet, skip_invalid).hooks(word)
+    if as_json:
+        _emit_json(hooks.as_dict())
+        return
+    front = " ".join(hooks.front) or "-"
+    back = " ".join(hooks.back) or "-"
+    valid = "" if hooks.valid else "   (not a word)"
+    click.echo(f"{front}  {hooks.word}  {back}{valid}")
+
+
+@words.command("multi")
+@lexicon_options
+@click.argument("phrase")
+@click.option("--min-length", default=2, show_default=True, type=click.IntRange(1, 64),
+              help="Shortest word to use.")
+@click.option("--max-words", default=None, type=click.IntRange(1, 64),
+              help="Most words in one anagram (default: no limit).")
+@click.option("--limit", default=None, type=click.IntRange(1), help="Stop after this many.")
+@json_option
+def words_multi(source: str, alphabet: str | None, skip_invalid: bool, phrase: str,
+                min_length: int, max_words: int | None, limit: int | None,
+                as_json: bool) -> None:
+    """Multi-word anagrams of PHRASE (spaces ignored)."""
+    lex = _load(source, alphabet, skip_invalid)
+    with _status("searching"):
+        found = lex.multi_anagrams(phrase, min_length=min_length, max_words=max_words,
+                                   limit=limit)
+    _print_words(found, as_json)
+
+
+@words.command("suggest")
+@lexicon_options
+@click.argument("word")
+@click.option("--distance", default=2, show_default=True, type=click.IntRange(1, 3),
+              help="Most edits (insert, delete or change a tile).")
+@json_option
+def words_suggest(source: str, alphabet: str | None, skip_invalid: bool, word: str,
+                  distance: int, as_json: bool) -> None:
+    """Spelling suggestions for WORD, nearest first."""
+    found = _load(source, alphabet, skip_invalid).suggest(word, distance=distance)
+    if as_json:
+        _emit_json([w for w, _ in found])
+        return
+    for w, d in found:
+        click.echo(f"{w}\t{d}")
+
+
+@words.command("list")
+@lexicon_options
+@json_option
+def words_list(source: str, alphabet: str | None, skip_invalid: bool, as_json: bool) -> None:
+    """Every word of the lexicon, in order."""
+    _print_words(_load(source, alphabet, skip_invalid).words(), as_json)
+
+
+# ------------------------------------------------------------------- main
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the command, turning every user mistake into one line."""
+    try:
+        result = cli.main(args=argv, prog_name="rackety", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code or 0)
+    except click.ClickException as exc:
+        ctx = getattr(exc, "ctx", None)
+        where = ctx.command_path if ctx is not None else "rackety"
+        message = " ".join(exc.format_message().split())
+        click.echo(f"{where}: error: {message}", err=True)
+        return 2
+    except click.exceptions.Abort:
+        click.echo("rackety: aborted", err=True)
+        return 130
+    except RacketyError as exc:
+        click.echo(f"rackety: error: {exc}", err=True)
+        return 2
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away (rackety ... | head): not an error
+        return 0
+    except KeyboardInterrupt:
+        click.echo("rackety: interrupted", err=True)
+        return 130
+    return result if isinstance(result, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,408 @@
+"""`Lexicon`: a word graph (DAWG + GADDAG in one KWG array) and the word tools.
+
+>>> lexicon = Lexicon.from_words(["CARE", "CARED", "CARES", "SCARE", "ACRE", "RACE"])
+>>> "care" in lexicon, "CAR" in lexicon
+(True, False)
+>>> lexicon.anagrams("ACER")
+['ACRE', 'CARE', 'RACE']
+>>> lexicon.hooks("CARE")
+Hooks(word='CARE', valid=True, front=('S',), back=('D', 'S'))
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rackety.alphabet import BLANK_FLAG, Alphabet
+from rackety.errors import RacketyError
+from rackety.lexicon import cache as _cache
+from rackety.lexicon import kwg as _kwg
+from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin, builtin_path
+
+Progress = Callable[[str], AbstractContextManager[Any]]
+
+_PHRASE_SEPARATORS = re.compile(r"[\s\-'’,.!]+")
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """The tiles that can go before (``front``) and after (``back``) a word."""
+
+    word: str
+    valid: bool
+    front: tuple[str, ...]
+    back: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"word": self.word, "valid": self.valid, "front": list(self.front),
+                "back": list(self.back)}
+
+
+@dataclass
+class BuildReport:
+    """What building from a word list found: words kept, skipped and repeated."""
+
+    words: int
+    skipped: int = 0
+    duplicates: int = 0
+    first_problem: str = ""
+    seconds: float = 0.0
+    phases: dict[str, float] = field(default_factory=dict)
+
+
+def _as_alphabet(alphabet: Alphabet | str | None) -> Alphabet:
+    if isinstance(alphabet, Alphabet):
+        return alphabet
+    return Alphabet.load(alphabet or "english")
+
+
+class Lexicon:
+    """A lexicon: its KWG nodes (read-only uint32), alphabet and name.
+
+    Make one with `Lexicon.load` (a built-in name, a word list file or a .kwg
+    file) or `Lexicon.from_words`.
+    """
+
+    def __init__(self, nodes: np.ndarray, alphabet: Alphabet, name: str, *,
+                 source: str = "", word_count: int | None = None,
+                 report: BuildReport | None = None) -> None:
+        if nodes.flags.writeable:
+            nodes = nodes.copy()
+            nodes.flags.writeable = False  # one numba type for every lexicon
+        self.nodes = nodes
+        self.alphabet = alphabet
+        self.name = name
+        self.source = source or name
+        self.report = report
+        self._word_count = word_count
+        self.has_gaddag = _kwg.has_gaddag(nodes)
+
+    # ------------------------------------------------------------------ making
+    @classmethod
+    def load(cls, source: str | Path = DEFAULT_LEXICON, alphabet: Alphabet | str | None = None,
+             *, skip_invalid: bool = False, cache: bool = True,
+             progress: Progress | None = None) -> Lexicon:
+        """A lexicon by built-in name (``TWL06``, ``SOWPODS``, ``CSW19``), word list
+        path or KWG path. A word list is compiled once and cached on disk (keyed
+        by its content and alphabet); later loads memory-map the cached graph."""
+        alpha = _as_alphabet(alphabet)
+        entry = builtin(str(source))
+        if entry is not None:
+            path, name = builtin_path(entry), entry.name
+        else:
+            path, name = Path(source), Path(source).stem
+            if not path.exists():
+                raise RacketyError(f"unknown lexicon {str(source)!r}: neither a built-in name "
+                                   f"({', '.join(BUILT_INS)}) nor an existing file")
+        try:
+            content = path.read_bytes()
+        except IsADirectoryError:
+            raise RacketyError(f"{path}: is a directory, not a word list or KWG file") from None
+        except OSError as exc:
+            raise RacketyError(f"{path}: cannot read ({exc.strerror})") from None
+        if path.suffix.lower() == ".kwg" or (len(content) >= 4 and content[3] == 0):
+            return cls.from_kwg(path, alpha)
+
+        key = _cache.cache_key(content, alpha.identity, skip_invalid)
+        if cache:
+            hit = _cache.lookup(key)
+            if hit is not None:
+                kwg_path, meta = hit
+                try:
+                    nodes = _kwg.read_kwg(kwg_path, alpha.size)
+                except RacketyError:
+                    nodes = None  # a damaged cache entry is rebuilt below
+                if nodes is not None:
+                    report = BuildReport(int(meta["words"]), int(meta.get("skipped", 0)),
+                                         int(meta.get("duplicates", 0)),
+                                         str(meta.get("first_problem", "")))
+                    return cls(nodes, alpha, name, source=str(path), word_count=report.words,
+                               report=report)
+
+        status = progress(f"compiling lexicon {name} (first use)") if progress else nullcontext()
+        with status:
+            from rackety.lexicon.wordlist import parse_words
+
+            try:
+                text = content.decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                line = content[: exc.start].count(b"\n") + 1
+                raise RacketyError(f"{path}:{line}: not UTF-8 text (byte {exc.start})") from None
+            lexicon = cls._build(parse_words(text, alpha, source=str(path),
+                                             skip_invalid=skip_invalid),
+                                 alpha, name, source=str(path))
+        if cache and lexicon.report is not None:
+            meta = {"name": name, "source": str(path), "alphabet": alpha.name,
+                    "words": lexicon.report.words, "skipped": lexicon.report.skipped,
+                    "duplicates": lexicon.report.duplicates,
+                    "first_problem": lexicon.report.first_problem,
+                    "nodes": len(lexicon.nodes)}
+            stored = _cache.store(key, lexicon.nodes.tobytes(), meta)
+            if stored is not None:
+                lexicon.nodes = _kwg.read_kwg(stored, alpha.size)
+        return lexicon
+
+    @classmethod
+    def from_words(cls, words: Iterable[str], alphabet: Alphabet | str | None = None, *,
+                   name: str = "words", gaddag: bool = True,
+                   skip_invalid: bool = False) -> Lexicon:
+        """A lexicon built in memory from strings (no cache)."""
+        from rackety.lexicon.wordlist import words_from_strings
+
+        alpha = _as_alphabet(alphabet)
+        return cls._build(words_from_strings(list(words), alpha, source=name,
+                                             skip_invalid=skip_invalid),
+                          alpha, name, source=name, gaddag=gaddag)
+
+    @classmethod
+    def from_tiles(cls, flat: np.ndarray, lengths: np.ndarray,
+                   alphabet: Alphabet | str | None = None, *, name: str = "words",
+                   gaddag: bool = True) -> Lexicon:
+        """A lexicon built in memory from tile strings stored one after another."""
+        from rackety.lexicon.wordlist import from_tiles
+
+        return cls._build(from_tiles(flat, lengths), _as_alphabet(alphabet), name, source=name,
+                          gaddag=gaddag)
+
+    @classmethod
+    def _build(cls, words: Any, alphabet: Alphabet, name: str, *, source: str,
+               gaddag: bool = True) -> Lexicon:
+        from rackety.lexicon.build import build_kwg
+
+        phases: dict[str, float] = {}
+        start = time.process_time()
+        nodes = build_kwg(words, gaddag=gaddag, timings=phases)
+        report = BuildReport(len(words), words.skipped, words.duplicates, words.first_problem,
+                             time.process_time() - start, phases)
+        return cls(nodes, alphabet, name, source=source, word_count=len(words), report=report)
+
+    @classmethod
+    def from_kwg(cls, path: str | Path, alphabet: Alphabet | str | None = None) -> Lexicon:
+        """A lexicon from a KWG file (wolges, MAGPIE, Macondo or rackety)."""
+        alpha = _as_alphabet(alphabet)
+        nodes = _kwg.read_kwg(path, alpha.size)
+        return cls(nodes, alpha, Path(path).stem, source=str(path))
+
+    def save(self, path: str | Path) -> None:
+        """Write the graph as a KWG file (atomically)."""
+        _kwg.write_kwg(path, self.nodes)
+
+    # ------------------------------------------------------------- properties
+    def __repr__(self) -> str:
+        return f"<Lexicon {self.name}: {len(self):,} words, {self.node_count:,} nodes>"
+
+    @property
+    def node_count(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def nbytes(self) -> int:
+        return 4 * len(self.nodes)
+
+    def __len__(self) -> int:
+        if self._word_count is None:
+            from rackety.lexicon.query import count_strings
+
+            count = int(count_strings(self.nodes, self._root(_kwg.DAWG_ROOT)))
+            if count < 0:
+                raise RacketyError(f"{self.source}: the word graph has a cycle; not a valid KWG")
+            self._word_count = count
+        return self._word_count
+
+    def info(self) -> dict[str, Any]:
+        """Name, source, alphabet, words, nodes, bytes and whether there is a GADDAG."""
+        return {"name": self.name, "source": self.source, "alphabet": self.alphabet.name,
+                "words": len(self), "nodes": self.node_count, "bytes": self.nbytes,
+                "gaddag": self.has_gaddag}
+
+    def _root(self, pseudo: int) -> int:
+        return int(self.nodes[pseudo]) & 0x3FFFFF
+
+    # ------------------------------------------------------------- words
+    def _word_tiles(self, word: str | Iterable[int]) -> list[int] | None:
+        if isinstance(word, str):
+            try:
+                return self.alphabet.word(word)
+            except RacketyError:
+                return None
+        return [int(t) & ~BLANK_FLAG for t in word]
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str | list | tuple | np.ndarray):
+            return False
+        tiles = self._word_tiles(word)  # type: ignore[arg-type]
+        if not tiles:
+            return False
+        index = _kwg.follow(self.nodes, _kwg.DAWG_ROOT, tiles)
+        return index >= 0 and _kwg.accepts(int(self.nodes[index]))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.words())
+
+    def words(self) -> list[str]:
+        """Every word, in tile-code order (alphabetical for English)."""
+        return self.alphabet.decode_many(*self.word_tiles())
+
+    def word_tiles(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every word's tile codes, one word after another, and each word's length."""
+        from rackety.lexicon.query import enumerate_strings
+
+        return enumerate_strings(self.nodes, self._root(_kwg.DAWG_ROOT), 64)
+
+    def _rack(self, rack: str, what: str = "rack") -> np.ndarray:
+        codes = self.alphabet.tokenize(rack.upper().replace(" ", ""), blanks=True, what=what)
+        counts = np.zeros(64, np.int64)
+        for c in codes:
+            counts[c & ~BLANK_FLAG] += 1
+        return counts
+
+    def _decode(self, flat: np.ndarray, lens: np.ndarray) -> list[str]:
+        return self.alphabet.decode_many(flat & np.uint8(0x7F), lens)
+
+    def anagrams(self, rack: str, *, subsets: bool = False, min_length: int = 2) -> list[str]:
+        """Words that use every tile of ``rack`` (``?`` is a blank); with ``subsets``,
+        every word of at least ``min_length`` tiles the rack can spell, longest
+        first. Each group is in alphabetical (tile) order."""
+        from rackety.lexicon.query import anagram_walk
+
+        counts = self._rack(rack)
+        flat, lens = anagram_walk(self.nodes, self._root(_kwg.DAWG_ROOT), counts,
+                                  max(min_length, 1), not subsets)
+        words = self._decode(flat, lens)
+        if subsets:
+            order = sorted(range(len(words)), key=lambda i: (-int(lens[i]), i))
+            words = [words[i] for i in order]
+        return words
+
+    def pattern(self, pattern: str, *, rack: str | None = None) -> list[str]:
+        """Words matching ``pattern``: a letter matches itself, ``?`` exactly one tile,
+        ``*`` any run of zero or more tiles (``C?T*``). With ``rack``, the tiles that
+        fill ``?`` and ``*`` must come from it (``?`` in the rack is a blank); the
+        pattern's own letters are taken as already on the board."""
+        from rackety.lexicon.query import WILD_ANY, pattern_walk
+
+        elems = self._parse_pattern(pattern)
+        counts = self._rack(rack) if rack is not None else np.zeros(64, np.int64)
+        max_len = 64
+        if WILD_ANY not in elems:
+            max_len = len(elems)
+        elif rack is not None:
+            max_len = sum(1 for e in elems if e > 0) + int(counts.sum())
+        flat, lens = pattern_walk(self.nodes, self._root(_kwg.DAWG_ROOT),
+                                  np.asarray(elems, np.int64), counts, rack is not None,
+                                  max(max_len, 1))
+        return self._unique_sorted(flat, lens)
+
+    def _parse_pattern(self, pattern: str) -> list[int]:
+        from rackety.lexicon.query import WILD_ANY, WILD_ONE
+
+        text = pattern.strip()
+        if not text:
+            raise RacketyError("pattern is empty")
+        elems: list[int] = []
+        chunk = ""
+        i = 0
+        while i < len(text):
+            ch = text[i]
+            if ch in "?*":
+                elems += self.alphabet.tokenize(chunk, blanks=False, what="pattern") if chunk \
+                    else []
+                chunk = ""
+                if ch == "?":
+                    elems.append(WILD_ONE)
+                elif not elems or elems[-1] != WILD_ANY:
+                    elems.append(WILD_ANY)
+            elif ch == "[":
+                close = text.find("]", i)
+                if close < 0:
+                    raise RacketyError(f"pattern {text!r}: '[' without a closing ']'")
+                chunk += text[i:close + 1]
+                i = close
+            else:
+                chunk += ch
+            i += 1
+        if chunk:
+            elems += self.alphabet.tokenize(chunk, blanks=False, what="pattern")
+        return elems
+
+    def _unique_sorted(self, flat: np.ndarray, lens: np.ndarray) -> list[str]:
+        if len(lens) == 0:
+            return []
+        flat = flat & np.uint8(0x7F)
+        width = int(lens.max())
+        starts = np.concatenate(([0], np.cumsum(lens)[:-1]))
+        cols = np.arange(width)
+        rows = np.where(cols[None, :] < lens[:, None],
+                        flat[np.minimum(starts[:, None] + cols[None, :], len(flat) - 1)], 0)
+        rows = np.ascontiguousarray(rows.astype(np.uint8))
+        order = np.lexsort(rows.T[::-1])
+        rows, lens = rows[order], lens[order]
+        keep = np.ones(len(rows), bool)
+        keep[1:] = (rows[1:] != rows[:-1]).any(axis=1)
+        rows, lens = rows[keep], lens[keep]
+        flat = rows[cols[None, :] < lens[:, None]]
+        return self.alphabet.decode_many(flat, lens)
+
+    def hooks(self, word: str) -> Hooks:
+        """Front and back hooks of ``word`` (read from the GADDAG and the DAWG)."""
+        tiles = self.alphabet.word(word)
+        labels = self.alphabet.tiles
+        text = self.alphabet.format(tiles)
+        back: list[str] = []
+        index = _kwg.follow(self.nodes, _kwg.DAWG_ROOT, tiles)
+        valid = index >= 0 and _kwg.accepts(int(self.nodes[index]))
+        if index >= 0:
+            back = [labels[t].label for t, acc in _kwg.children(self.nodes, index) if acc]
+        front: list[str] = []
+        if self.has_gaddag:
+            index = _kwg.follow(self.nodes, _kwg.GADDAG_ROOT, tiles[::-1])
+            if index >= 0:
+                front = [labels[t].label for t, acc in _kwg.children(self.nodes, index)
+                         if acc and t != 0]
+        else:
+            front = [labels[t].label for t in range(1, self.alphabet.size)
+                     if [t, *tiles] in self]
+        return Hooks(text, valid, tuple(front), tuple(back))
+
+    def multi_anagrams(self, phrase: str, *, min_length: int = 2, max_words: int | None = None,
+                       limit: int | None = None) -> list[str]:
+        """Every way to spell all the tiles of ``phrase`` (spaces ignored, ``?`` a
+        blank) as words of at least ``min_length`` tiles, at most ``max_words`` of
+        them, each way once with its words in order: ``['DIRTY ROOM', ...]``,
+        fewest words first. ``limit`` stops after that many."""
+        from rackety.lexicon.query import multi_walk
+
+        counts = self._rack(_PHRASE_SEPARATORS.sub("", phrase), what="phrase")
+        total = int(counts.sum())
+        flat, lens, _stopped = multi_walk(self.nodes, self._root(_kwg.DAWG_ROOT), counts,
+                                          max(min_length, 1), max_words or max(total, 1),
+                                          limit or 0)
+        flat = flat.astype(np.int64)
+        seps = flat == 0
+        flat[~seps] &= 0x7F
+        flat[seps] = 0  # decoded as '?' below and turned into spaces
+        texts = self.alphabet.decode_many(np.where(seps, 0, flat), lens)
+        results = [t.replace("?", " ") for t in texts]
+        return sorted(results, key=lambda r: (r.count(" "), r))
+
+    def suggest(self, word: str, *, distance: int = 2) -> list[tuple[str, int]]:
+        """Words within ``distance`` edits (insert, delete or change one tile) of
+        ``word``, the word itself excluded, nearest first: ``[(word, edits), ...]``."""
+        from rackety.lexicon.query import suggest_walk
+
+        if distance < 0:
+            raise RacketyError(f"distance {distance}: must be 0 or more")
+        tiles = np.asarray(self.alphabet.word(word), np.int64)
+        if len(tiles) == 0:
+            raise RacketyError("word is empty")
+        flat, lens, dist = suggest_walk(self.nodes, self._root(_kwg.DAWG_ROOT), tiles, distance)
+        words = self._decode(flat, lens)
+        return sorted(zip(words, dist.tolist(), strict=True), key=lambda wd: (wd[1], wd[0]))

@@ -1,0 +1,119 @@
+"""Small, obviously correct references for the lexicon: plain Python over word
+lists, no graph. The tests check the graph walks against these."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from itertools import combinations_with_replacement
+
+SEP = 0  # the GADDAG separator tile
+
+
+def gaddag_strings(words: list[tuple[int, ...]]) -> set[tuple[int, ...]]:
+    """Gordon's GADDAG strings: rev(prefix) + SEP + suffix for every split, and rev(word)."""
+    out = set()
+    for w in words:
+        for k in range(1, len(w)):
+            out.add(tuple(reversed(w[:k])) + (SEP,) + tuple(w[k:]))
+        out.add(tuple(reversed(w)))
+    return out
+
+
+def minimal_kwg_nodes(words: list[tuple[int, ...]], gaddag: bool = True) -> int:
+    """Node count of the smallest KWG for these words: states are distinct right
+    languages, a state is the list of its edges (tile, accepts, child state), and a
+    list that is a proper suffix of another list costs nothing (tail sharing)."""
+    lists: set[tuple] = set()
+
+    def state(language: frozenset) -> tuple:
+        firsts = sorted({s[0] for s in language if s})
+        edges = []
+        for c in firsts:
+            rest = frozenset(s[1:] for s in language if s and s[0] == c)
+            child = state(frozenset(r for r in rest if r)) if any(rest) else ()
+            edges.append((c, () in rest, child))
+        key = tuple(edges)
+        if key:
+            lists.add(key)
+        return key
+
+    state(frozenset(words))
+    if gaddag:
+        state(frozenset(gaddag_strings(words)))
+    suffixes = {lst[k:] for lst in lists for k in range(1, len(lst))}
+    return (2 if gaddag else 1) + sum(len(lst) for lst in lists if lst not in suffixes)
+
+
+def can_spell(word: str, rack: str) -> bool:
+    """Whether ``rack`` ('?' blanks) holds the tiles of ``word`` (single-letter tiles)."""
+    need = Counter(word)
+    have = Counter(rack)
+    short = sum(max(0, n - have[c]) for c, n in need.items())
+    return short <= have["?"]
+
+
+def anagrams(words: list[str], rack: str, subsets: bool = False) -> set[str]:
+    return {w for w in words if (subsets or len(w) == len(rack)) and len(w) <= len(rack)
+            and can_spell(w, rack)}
+
+
+def matches(word: str, pattern: str) -> bool:
+    """Whether ``word`` matches ``pattern`` ('?' one letter, '*' any run of letters)."""
+    regex = "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
+    return re.fullmatch(regex, word) is not None
+
+
+def pattern_with_rack(word: str, pattern: str, rack: str) -> bool:
+    """Whether some way of matching ``word`` to ``pattern`` fills the wildcards
+    with tiles of ``rack`` (fixed letters are on the board)."""
+
+    def fills(p: int, i: int) -> list[str]:
+        # every multiset (as a sorted string) of letters the wildcards take
+        if p == len(pattern):
+            return [""] if i == len(word) else []
+        c = pattern[p]
+        out = []
+        if c == "*":
+            out += fills(p + 1, i)
+            if i < len(word):
+                out += [word[i] + f for f in fills(p, i + 1)]
+        elif i < len(word):
+            if c == "?":
+                out += [word[i] + f for f in fills(p + 1, i + 1)]
+            elif c == word[i]:
+                out += fills(p + 1, i + 1)
+        return out
+
+    return any(can_spell(f, rack) for f in fills(0, 0))
+
+
+def hooks(words: set[str], word: str, letters: str) -> tuple[list[str], list[str]]:
+    front = [c for c in letters if c + word in words]
+    back = [c for c in letters if word + c in words]
+    return front, back
+
+
+def multi_anagrams(words: list[str], phrase: str, min_length: int = 2,
+                   max_words: int | None = None) -> set[str]:
+    """Every multiset of words spelling exactly the letters of ``phrase``."""
+    target = Counter(phrase)
+    usable = sorted({w for w in words if len(w) >= min_length and not Counter(w) - target})
+    total = sum(target.values())
+    out = set()
+    limit = max_words or total
+    for k in range(1, limit + 1):
+        for combo in combinations_with_replacement(usable, k):
+            if sum(map(len, combo)) == total and Counter("".join(combo)) == target:
+                out.add(" ".join(combo))
+    return out
+
+
+def levenshtein(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]

@@ -1,0 +1,108 @@
+"""The command line, in the exact forms scripts call."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+
+import pytest
+
+from rackety import Lexicon
+from rackety.cli import main
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_words_check(capsys):
+    code, out, _ = run(capsys, "words", "check", "--lexicon", "TWL06", "QI", "ZA")
+    assert (code, out) == (0, "QI valid\nZA valid\n")
+    code, out, _ = run(capsys, "words", "check", "QI", "QX", "zyzzyvas")
+    assert (code, out) == (1, "QI valid\nQX invalid\nzyzzyvas valid\n")
+
+
+def test_json_outputs_are_one_value(capsys, twl06):
+    code, out, _ = run(capsys, "words", "anagram", "--lexicon", "TWL06", "RETAINS", "--json")
+    assert code == 0 and json.loads(out) == twl06.anagrams("RETAINS")
+    _, out, _ = run(capsys, "words", "anagram", "AEI?", "--subsets", "--json")
+    assert json.loads(out) == twl06.anagrams("AEI?", subsets=True)
+    _, out, _ = run(capsys, "words", "pattern", "C?T*", "--rack", "AE?", "--json")
+    assert json.loads(out) == twl06.pattern("C?T*", rack="AE?")
+    _, out, _ = run(capsys, "words", "hooks", "--lexicon", "TWL06", "care", "--json")
+    assert json.loads(out) == {"word": "CARE", "valid": True, "front": ["S"],
+                               "back": ["D", "R", "S", "T", "X"]}
+    _, out, _ = run(capsys, "words", "multi", "--lexicon", "TWL06", "dirtyroom", "--json",
+                    "--max-words", "2")
+    assert "DIRTY ROOM" in json.loads(out)
+    _, out, _ = run(capsys, "words", "suggest", "--lexicon", "TWL06", "QUIXOTC", "--json")
+    assert json.loads(out)[:2] == ["QUIXOTE", "QUIXOTIC"]
+    _, out, _ = run(capsys, "lexicon", "info", "TWL06", "--json")
+    info = json.loads(out)
+    assert (info["words"], info["nodes"], info["bytes"]) == (178691, twl06.node_count,
+                                                             4 * twl06.node_count)
+
+
+def test_lexicon_build_from_each_kind_of_source(capsys, tmp_path):
+    out_kwg = tmp_path / "twl.kwg"
+    code, out, _ = run(capsys, "lexicon", "build", "TWL06", "-o", str(out_kwg))
+    assert code == 0 and "178,691 words" in out
+    lex = Lexicon.load(out_kwg)
+    assert lex.has_gaddag and len(lex) == 178691
+    listing = tmp_path / "ca.txt"
+    listing.write_text("col·legi\nany\n", encoding="utf-8")
+    code, out, _ = run(capsys, "lexicon", "build", str(listing), "-o", str(tmp_path / "ca.kwg"),
+                       "--alphabet", "catalan")
+    assert code == 0 and Lexicon.load(tmp_path / "ca.kwg", "catalan").words() == [
+        "ANY", "COL·LEGI"]
+    code, out, _ = run(capsys, "lexicon", "build", str(out_kwg), "-o",
+                       str(tmp_path / "dawg.kwg"), "--dawg-only")
+    dawg = Lexicon.load(tmp_path / "dawg.kwg")
+    assert code == 0 and not dawg.has_gaddag and dawg.words() == lex.words()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["words", "check", "--lexicon", "NOPE", "QI"], "unknown lexicon 'NOPE'"),
+    (["words", "anagram", "AB1"], "rack 'AB1' has letter '1'"),
+    (["lexicon", "info", "/no/such/list.txt"], "unknown lexicon '/no/such/list.txt'"),
+    (["words", "suggest", "QI", "--distance", "9"], "--distance"),
+    (["words", "frobnicate"], "No such command 'frobnicate'"),
+    (["lexicon", "build", "TWL06"], "Missing option '-o'"),
+])
+def test_user_mistakes_are_one_line(capsys, args, message):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_bad_word_list_names_file_and_line(capsys, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("AA\nAB\nA\nZZZ\n")
+    code, _, err = run(capsys, "lexicon", "info", str(bad))
+    assert code == 2 and f"{bad}:3: word 'A' is shorter than 2 tiles" in err
+    code, out, err = run(capsys, "lexicon", "info", str(bad), "--skip-invalid", "--json")
+    assert code == 0 and json.loads(out)["words"] == 3
+    assert "skipped 1 invalid words" in err
+
+
+def test_missing_optional_package_says_how_to_install(capsys, monkeypatch):
+    real = importlib.metadata.distribution
+
+    def fake(name):
+        if name == "pyscrabbler":
+            raise importlib.metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(importlib.metadata, "distribution", fake)
+    code, _, err = run(capsys, "lexicon", "info", "CSW19")
+    assert code == 2
+    assert "'pyscrabbler', which is not installed: pip install 'rackety[csw]'" in err
+
+
+def test_help_and_version(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "lexicon" in out and "words" in out
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and "version" in out
