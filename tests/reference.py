@@ -65,27 +65,13 @@ def matches(word: str, pattern: str) -> bool:
 
 
 def pattern_with_rack(word: str, pattern: str, rack: str) -> bool:
-    """Whether some way of matching ``word`` to ``pattern`` fills the wildcards
-    with tiles of ``rack`` (fixed letters are on the board)."""
-
-    def fills(p: int, i: int) -> list[str]:
-        # every multiset (as a sorted string) of letters the wildcards take
-        if p == len(pattern):
-            return [""] if i == len(word) else []
-        c = pattern[p]
-        out = []
-        if c == "*":
-            out += fills(p + 1, i)
-            if i < len(word):
-                out += [word[i] + f for f in fills(p, i + 1)]
-        elif i < len(word):
-            if c == "?":
-                out += [word[i] + f for f in fills(p + 1, i + 1)]
-            elif c == word[i]:
-                out += fills(p + 1, i + 1)
-        return out
-
-    return any(can_spell(f, rack) for f in fills(0, 0))
+    """Whether ``word`` matches ``pattern`` with its wildcards filled from ``rack``
+    (the pattern's own letters are on the board). However the word aligns with
+    the pattern, the wildcards take the word's letters minus the pattern's."""
+    if not matches(word, pattern):
+        return False
+    fixed = Counter(c for c in pattern if c not in "?*")
+    return can_spell("".join((Counter(word) - fixed).elements()), rack)
 
 
 def hooks(words: set[str], word: str, letters: str) -> tuple[list[str], list[str]]:

@@ -31,6 +31,8 @@ def _console() -> Any:
 
 
 def _status(message: str) -> Any:
+    """A spinner on stderr while something runs (shown on a terminal only): the
+    first run of a word tool also compiles its kernel, which takes seconds."""
     return _console().status(message, spinner="dots")
 
 
@@ -178,7 +180,9 @@ def words_anagram(source: str, alphabet: str | None, skip_invalid: bool, rack: s
                   subsets: bool, as_json: bool) -> None:
     """Anagrams of RACK ('?' is a blank)."""
     lex = _load(source, alphabet, skip_invalid)
-    _print_words(lex.anagrams(rack, subsets=subsets), as_json)
+    with _status("searching"):
+        found = lex.anagrams(rack, subsets=subsets)
+    _print_words(found, as_json)
 
 
 @words.command("pattern")
@@ -191,7 +195,9 @@ def words_pattern(source: str, alphabet: str | None, skip_invalid: bool, pattern
                   rack: str | None, as_json: bool) -> None:
     """Words matching PATTERN: '?' one tile, '*' zero or more (C?T*)."""
     lex = _load(source, alphabet, skip_invalid)
-    _print_words(lex.pattern(pattern, rack=rack), as_json)
+    with _status("searching"):
+        found = lex.pattern(pattern, rack=rack)
+    _print_words(found, as_json)
 
 
 @words.command("hooks")
@@ -240,7 +246,9 @@ def words_multi(source: str, alphabet: str | None, skip_invalid: bool, phrase: s
 def words_suggest(source: str, alphabet: str | None, skip_invalid: bool, word: str,
                   distance: int, as_json: bool) -> None:
     """Spelling suggestions for WORD, nearest first."""
-    found = _load(source, alphabet, skip_invalid).suggest(word, distance=distance)
+    lex = _load(source, alphabet, skip_invalid)
+    with _status("searching"):
+        found = lex.suggest(word, distance=distance)
     if as_json:
         _emit_json([w for w, _ in found])
         return
@@ -253,7 +261,10 @@ def words_suggest(source: str, alphabet: str | None, skip_invalid: bool, word: s
 @json_option
 def words_list(source: str, alphabet: str | None, skip_invalid: bool, as_json: bool) -> None:
     """Every word of the lexicon, in order."""
-    _print_words(_load(source, alphabet, skip_invalid).words(), as_json)
+    lex = _load(source, alphabet, skip_invalid)
+    with _status("listing"):
+        found = lex.words()
+    _print_words(found, as_json)
 
 
 # ------------------------------------------------------------------- main

@@ -83,8 +83,10 @@ def validate(nodes: np.ndarray, source: str, alphabet_size: int = 64) -> None:
     fail(unordered, "siblings not in strictly increasing tile order")
 
 
-def read_kwg(path: str | Path, alphabet_size: int = 64) -> np.ndarray:
-    """Memory-map a KWG file as a read-only uint32 array, after validating it."""
+def read_kwg(path: str | Path, alphabet_size: int = 64, *, check: bool = True) -> np.ndarray:
+    """Memory-map a KWG file as a read-only uint32 array, after validating it
+    (``check=False`` skips the validation, for files rackety wrote itself: then
+    only the pages a search touches are ever read)."""
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -105,7 +107,8 @@ def read_kwg(path: str | Path, alphabet_size: int = 64) -> np.ndarray:
     if sys.byteorder != "little":  # pragma: no cover - no big-endian machine here
         nodes = nodes.astype(np.uint32)
         nodes.flags.writeable = False
-    validate(nodes, str(path), alphabet_size)
+    if check:
+        validate(nodes, str(path), alphabet_size)
     return nodes
 
 

@@ -116,8 +116,8 @@ class Lexicon:
             hit = _cache.lookup(key)
             if hit is not None:
                 kwg_path, meta = hit
-                try:
-                    nodes = _kwg.read_kwg(kwg_path, alpha.size)
+                try:  # our own file, written atomically and checked for size
+                    nodes = _kwg.read_kwg(kwg_path, alpha.size, check=False)
                 except RacketyError:
                     nodes = None  # a damaged cache entry is rebuilt below
                 if nodes is not None:
@@ -147,7 +147,7 @@ class Lexicon:
                     "nodes": len(lexicon.nodes)}
             stored = _cache.store(key, lexicon.nodes.tobytes(), meta)
             if stored is not None:
-                lexicon.nodes = _kwg.read_kwg(stored, alpha.size)
+                lexicon.nodes = _kwg.read_kwg(stored, alpha.size, check=False)
         return lexicon
 
     @classmethod
@@ -255,7 +255,7 @@ class Lexicon:
         """Every word's tile codes, one word after another, and each word's length."""
         from rackety.lexicon.query import enumerate_strings
 
-        return enumerate_strings(self.nodes, self._root(_kwg.DAWG_ROOT), 64)
+        return enumerate_strings(self.nodes, self._root(_kwg.DAWG_ROOT), 1024)
 
     def _rack(self, rack: str, what: str = "rack") -> np.ndarray:
         codes = self.alphabet.tokenize(rack.upper().replace(" ", ""), blanks=True, what=what)
@@ -378,19 +378,20 @@ class Lexicon:
         blank) as words of at least ``min_length`` tiles, at most ``max_words`` of
         them, each way once with its words in order: ``['DIRTY ROOM', ...]``,
         fewest words first. ``limit`` stops after that many."""
-        from rackety.lexicon.query import multi_walk
+        from rackety.lexicon.query import anagram_walk, multi_search
 
         counts = self._rack(_PHRASE_SEPARATORS.sub("", phrase), what="phrase")
         total = int(counts.sum())
-        flat, lens, _stopped = multi_walk(self.nodes, self._root(_kwg.DAWG_ROOT), counts,
-                                          max(min_length, 1), max_words or max(total, 1),
-                                          limit or 0)
-        flat = flat.astype(np.int64)
-        seps = flat == 0
-        flat[~seps] &= 0x7F
-        flat[seps] = 0  # decoded as '?' below and turned into spaces
-        texts = self.alphabet.decode_many(np.where(seps, 0, flat), lens)
-        results = [t.replace("?", " ") for t in texts]
+        # the candidates: every word of at least min_length tiles the phrase spells
+        flat, lens = anagram_walk(self.nodes, self._root(_kwg.DAWG_ROOT), counts.copy(),
+                                  max(min_length, 1), False)
+        picks, per_result, _stopped = multi_search(flat, lens, counts,
+                                                   max_words or max(total, 1), limit or 0)
+        words = self._decode(flat, lens)
+        results, at = [], 0
+        for n in per_result.tolist():
+            results.append(" ".join(sorted(words[i] for i in picks[at:at + n].tolist())))
+            at += n
         return sorted(results, key=lambda r: (r.count(" "), r))
 
     def suggest(self, word: str, *, distance: int = 2) -> list[tuple[str, int]]:

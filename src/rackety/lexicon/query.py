@@ -37,7 +37,7 @@ def _grow(buf, need):
 
 
 @njit(cache=True)
-def count_strings(nodes, start):
+def count_strings(nodes: np.ndarray, start: int) -> int:
     """Number of strings accepted from the run at ``start`` (-1 if the graph has
     a cycle reachable from it). Memoised per node, so linear in the graph."""
     n = len(nodes)
@@ -86,7 +86,8 @@ def count_strings(nodes, start):
 
 
 @njit(cache=True)
-def enumerate_strings(nodes, start, max_len):
+def enumerate_strings(nodes: np.ndarray, start: int,
+                      max_len: int) -> tuple[np.ndarray, np.ndarray]:
     """All strings accepted from the run at ``start``, in order: their tiles
     concatenated, and their lengths."""
     out = np.empty(1 << 16, np.uint8)
@@ -155,7 +156,8 @@ def _emit(out, lens, n_out, n_words, path, length):
 
 
 @njit(cache=True)
-def anagram_walk(nodes, start, counts, min_len, exact):
+def anagram_walk(nodes: np.ndarray, start: int, counts: np.ndarray, min_len: int,
+                 exact: bool) -> tuple[np.ndarray, np.ndarray]:
     """Words the rack spells: ``counts[t]`` tiles of code t, ``counts[0]`` blanks.
     With ``exact`` only words using every tile, else every length from ``min_len``.
     Each word once; tiles a blank stands for carry the 0x80 flag."""
@@ -202,7 +204,8 @@ def anagram_walk(nodes, start, counts, min_len, exact):
 
 
 @njit(cache=True)
-def pattern_walk(nodes, start, pat, counts, use_rack, max_len):
+def pattern_walk(nodes: np.ndarray, start: int, pat: np.ndarray, counts: np.ndarray,
+                 use_rack: bool, max_len: int) -> tuple[np.ndarray, np.ndarray]:
     """Words matching ``pat`` (tile codes; WILD_ONE for '?', WILD_ANY for '*', no two
     WILD_ANY in a row). With ``use_rack`` the tiles matched by wildcards come from
     the rack (``counts``, blanks in ``counts[0]``); fixed tiles are on the board.
@@ -280,110 +283,146 @@ def pattern_walk(nodes, start, pat, counts, use_rack, max_len):
 
 
 @njit(cache=True)
-def multi_walk(nodes, start, counts, min_len, max_words, limit):
-    """Multi-word anagrams: every multiset of words (each of at least ``min_len``
-    tiles, at most ``max_words`` words) that uses the whole rack. Words within a
-    result are in order, so each multiset comes out once; results are written
-    with tile 0 between words. Stops after ``limit`` results (0 = no limit);
-    the second value returned says whether it stopped early."""
-    total = 0
-    for t in range(len(counts)):
-        total += counts[t]
-    out = np.empty(1 << 12, np.uint8)
-    lens = np.empty(1 << 8, np.int64)
-    n_out = 0
-    n_res = 0
-    if start == 0 or total == 0:
-        return out[:0], lens[:0], False
-    cap = 2 * total + 2
-    f_edge = np.zeros(cap, np.int64)
-    f_depth = np.zeros(cap, np.int64)  # tiles placed before this frame's tile
-    f_word = np.zeros(cap, np.int64)  # index of the word this tile is in
-    f_pos = np.zeros(cap, np.int64)  # position of the tile in its word
-    f_tied = np.zeros(cap, np.uint8)  # word so far equals the previous word's start
-    f_prev = np.zeros(cap, np.int64)  # where the previous word starts (-1: none)
-    f_used = np.zeros(cap, np.int64)
-    f_tile = np.zeros(cap, np.int64)
-    path = np.zeros(total + 1, np.uint8)
-    word_start = np.zeros(total + 1, np.uint8)  # whether the tile at each depth starts a word
-    buf = np.zeros(2 * total + 1, np.uint8)
-    top = 0
-    f_edge[0] = start
-    f_prev[0] = -1
-    f_tied[0] = 0
-    while top >= 0:
-        if f_used[top] != 0:
-            _give_back(counts, f_tile[top], f_used[top])
-            f_used[top] = 0
-        i = f_edge[top]
-        if i < 0:
-            top -= 1
-            continue
-        node = np.int64(nodes[i])
-        f_edge[top] = -1 if (node & _END) != 0 else i + 1
-        t = node >> 24
-        g = f_depth[top]
-        j = f_pos[top]
-        w = f_word[top]
-        tied = f_tied[top] != 0
-        prev = f_prev[top]
-        prev_len = g - j - prev if prev >= 0 else 0
-        still_tied = False
-        if tied and j < prev_len:
-            pt = np.int64(path[prev + j] & 0x7F)
-            if t < pt:
-                continue
-            still_tied = t == pt
-        kind = _take(counts, t)
-        if kind == 0:
-            continue
-        f_used[top] = kind
-        f_tile[top] = t
-        path[g] = t | (0x80 if kind == 2 else 0)
-        word_start[g] = 1 if j == 0 else 0
-        placed = g + 1
-        left = total - placed
-        word_len = j + 1
-        a = node & _ARC
-        descend = a != 0 and left > 0
-        if (node & _ACC) != 0 and word_len >= min_len and not (still_tied and word_len < prev_len):
-            if left == 0:
-                # write the words, tile 0 between them
-                n = 0
-                for k in range(placed):
-                    if k > 0 and word_start[k]:
-                        buf[n] = 0
-                        n += 1
-                    buf[n] = path[k]
-                    n += 1
-                out, lens = _emit(out, lens, n_out, n_res, buf, n)
-                n_out += n
-                n_res += 1
-                if limit > 0 and n_res >= limit:
-                    return out[:n_out], lens[:n_res], True
-            elif w + 1 < max_words and left >= min_len:
-                top += 1
-                f_edge[top] = start
-                f_depth[top] = placed
-                f_word[top] = w + 1
-                f_pos[top] = 0
-                f_tied[top] = 1
-                f_prev[top] = g - j
-                f_used[top] = 0
-        if descend:
-            top += 1
-            f_edge[top] = a
-            f_depth[top] = placed
-            f_word[top] = w
-            f_pos[top] = word_len
-            f_tied[top] = 1 if still_tied else 0
-            f_prev[top] = prev
-            f_used[top] = 0
-    return out[:n_out], lens[:n_res], False
+def _fits(need, i, counts, min_index):
+    """Whether candidate ``i`` fits the rack (blanks making up any shortfall) and
+    is not earlier than any of its letters allows."""
+    short = 0
+    for t in range(1, 64):
+        k = need[i, t]
+        if k > 0:
+            if i < min_index[t]:
+                return False
+            if k > counts[t]:
+                short += k - counts[t]
+    return short <= counts[0]
 
 
 @njit(cache=True)
-def suggest_walk(nodes, start, query, max_dist):
+def multi_search(flat: np.ndarray, lens: np.ndarray, counts: np.ndarray, max_words: int,
+                 limit: int) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Multi-word anagrams over candidate words (the rack's sub-anagrams, from
+    `anagram_walk`, in order, ``flat``/``lens``): every multiset of candidates
+    that uses the whole rack (``counts``, blanks in ``counts[0]``), at most
+    ``max_words`` of them.
+
+    Each step keeps the candidates that still fit and covers the letter left on
+    the rack that the fewest of them contain (when only blanks are left, any
+    word covers them); a letter no candidate can cover ends the branch at once.
+    So that each multiset comes out once, the word chosen for a letter is the
+    earliest candidate of the multiset containing it: later steps may not use an
+    earlier candidate containing that letter. Returns the candidate indices of
+    each result one after another, the number of words of each result, and
+    whether it stopped at ``limit`` results (0 = no limit).
+    """
+    n = len(lens)
+    total = 0
+    for t in range(len(counts)):
+        total += counts[t]
+    need = np.zeros((n, 64), np.int64)  # tiles of each candidate, by code
+    at = 0
+    for i in range(n):
+        for k in range(at, at + lens[i]):
+            need[i, flat[k] & 0x7F] += 1
+        at += lens[i]
+    out = np.empty(1 << 10, np.int64)
+    per_result = np.empty(1 << 8, np.int64)
+    n_out = 0
+    n_res = 0
+    if n == 0 or total == 0:
+        return out[:0], per_result[:0], False
+    depth_cap = min(max_words, total)
+    fit = np.empty((depth_cap, n), np.int64)  # per depth: the candidates that fit
+    n_fit = np.zeros(depth_cap, np.int64)
+    pos = np.zeros(depth_cap, np.int64)
+    min_index = np.zeros(64, np.int64)  # per letter: earliest candidate still allowed
+    chosen = np.full(depth_cap, -1, np.int64)
+    letter = np.full(depth_cap, -1, np.int64)  # the letter each depth covers (0: blanks)
+    saved = np.zeros(depth_cap, np.int64)  # min_index[letter] before this depth chose
+    rack_before = np.zeros((depth_cap, len(counts)), np.int64)
+    tally = np.zeros(64, np.int64)
+    left = total
+    depth = 0
+    while depth >= 0:
+        if letter[depth] == -1:  # entering this depth
+            m = 0
+            tally[:] = 0
+            if depth == 0:
+                for i in range(n):
+                    if _fits(need, i, counts, min_index):
+                        fit[0, m] = i
+                        m += 1
+            else:
+                for r in range(n_fit[depth - 1]):
+                    i = fit[depth - 1, r]
+                    if _fits(need, i, counts, min_index):
+                        fit[depth, m] = i
+                        m += 1
+            for r in range(m):
+                for t in range(1, 64):
+                    if need[fit[depth, r], t] > 0:
+                        tally[t] += 1
+            n_fit[depth] = m
+            lo = 0
+            for t in range(1, 64):
+                if counts[t] > 0 and (lo == 0 or tally[t] < tally[lo]):
+                    lo = t
+            if lo > 0 and tally[lo] == 0:  # a letter nothing can cover
+                depth -= 1
+                continue
+            letter[depth] = lo
+            saved[depth] = min_index[lo]
+            pos[depth] = 0
+        elif chosen[depth] >= 0:  # undo the word tried last at this depth
+            i = chosen[depth]
+            counts[:] = rack_before[depth]
+            left += lens[i]
+            min_index[letter[depth]] = saved[depth]
+            chosen[depth] = -1
+        lo = letter[depth]
+        found = -1
+        r = pos[depth]
+        while r < n_fit[depth]:
+            i = fit[depth, r]
+            r += 1
+            if (lo == 0 or need[i, lo] > 0) and i >= min_index[lo]:
+                found = i
+                break
+        pos[depth] = r
+        if found < 0:
+            letter[depth] = -1
+            depth -= 1
+            continue
+        chosen[depth] = found
+        rack_before[depth] = counts
+        for t in range(1, 64):  # natural tiles first, blanks for the rest
+            k = need[found, t]
+            if k > counts[t]:
+                counts[0] -= k - counts[t]
+                counts[t] = 0
+            else:
+                counts[t] -= k
+        left -= lens[found]
+        min_index[lo] = found
+        if left == 0:
+            out = _grow(out, n_out + depth + 1)
+            per_result = _grow(per_result, n_res + 1)
+            for d in range(depth + 1):
+                out[n_out + d] = chosen[d]
+            n_out += depth + 1
+            per_result[n_res] = depth + 1
+            n_res += 1
+            if limit > 0 and n_res >= limit:
+                return out[:n_out], per_result[:n_res], True
+        elif depth + 1 < depth_cap:
+            depth += 1
+            letter[depth] = -1
+            chosen[depth] = -1
+    return out[:n_out], per_result[:n_res], False
+
+
+@njit(cache=True)
+def suggest_walk(nodes: np.ndarray, start: int, query: np.ndarray,
+                 max_dist: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Words within Levenshtein distance ``max_dist`` (insertions, deletions,
     substitutions) of ``query``, the query itself excluded, with their distances.
     Rows of the edit-distance table are kept per depth (Appel and Jacobson's
