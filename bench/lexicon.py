@@ -54,7 +54,7 @@ def build_seconds(name: str, repeat: int) -> tuple[float, dict[str, float], int]
     from rackety import Alphabet, Lexicon
     from rackety.lexicon.build import build_kwg
     from rackety.lexicon.sources import builtin, builtin_path
-    from rackety.lexicon.wordlist import parse_words
+    from rackety.lexicon.wordlist import parse_bytes
 
     path = builtin_path(builtin(name))
     english = Alphabet.load("english")
@@ -62,8 +62,7 @@ def build_seconds(name: str, repeat: int) -> tuple[float, dict[str, float], int]
     best, phases, nodes = float("inf"), {}, 0
     for _ in range(repeat):
         t0 = time.process_time()
-        text = path.read_bytes().decode("utf-8")
-        words = parse_words(text, english, source=str(path))
+        words = parse_bytes(path.read_bytes(), english, source=str(path))
         t1 = time.process_time()
         timings: dict[str, float] = {}
         built = build_kwg(words, timings=timings)

@@ -102,13 +102,15 @@ class Lexicon:
             if not path.exists():
                 raise RacketyError(f"unknown lexicon {str(source)!r}: neither a built-in name "
                                    f"({', '.join(BUILT_INS)}) nor an existing file")
+            if path.suffix.lower() == ".kwg" and not path.is_dir():
+                return cls.from_kwg(path, alpha)
         try:
             content = path.read_bytes()
         except IsADirectoryError:
             raise RacketyError(f"{path}: is a directory, not a word list or KWG file") from None
         except OSError as exc:
             raise RacketyError(f"{path}: cannot read ({exc.strerror})") from None
-        if path.suffix.lower() == ".kwg" or (len(content) >= 4 and content[3] == 0):
+        if len(content) >= 4 and content[3] == 0:  # a KWG by another name: text has no NUL
             return cls.from_kwg(path, alpha)
 
         key = _cache.cache_key(content, alpha.identity, skip_invalid)
@@ -129,14 +131,9 @@ class Lexicon:
 
         status = progress(f"compiling lexicon {name} (first use)") if progress else nullcontext()
         with status:
-            from rackety.lexicon.wordlist import parse_words
+            from rackety.lexicon.wordlist import parse_bytes
 
-            try:
-                text = content.decode("utf-8-sig")
-            except UnicodeDecodeError as exc:
-                line = content[: exc.start].count(b"\n") + 1
-                raise RacketyError(f"{path}:{line}: not UTF-8 text (byte {exc.start})") from None
-            lexicon = cls._build(parse_words(text, alpha, source=str(path),
+            lexicon = cls._build(parse_bytes(content, alpha, source=str(path),
                                              skip_invalid=skip_invalid),
                                  alpha, name, source=str(path))
         if cache and lexicon.report is not None:

@@ -109,12 +109,8 @@ def enumerate_strings(nodes: np.ndarray, start: int,
         edge[depth] = -1 if (node & _END) != 0 else i + 1
         path[depth] = node >> 24
         if (node & _ACC) != 0:
-            out = _grow(out, n_out + depth + 1)
-            lens = _grow(lens, n_words + 1)
-            for k in range(depth + 1):
-                out[n_out + k] = path[k]
+            out, lens = _emit(out, lens, n_out, n_words, path, depth + 1)
             n_out += depth + 1
-            lens[n_words] = depth + 1
             n_words += 1
         a = node & _ARC
         if a != 0 and depth < max_len - 1:

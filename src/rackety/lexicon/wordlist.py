@@ -61,12 +61,18 @@ def read_wordlist(path: str | Path, alphabet: Alphabet, *, skip_invalid: bool = 
         raise RacketyError(f"{path}: is a directory, not a word list") from None
     except OSError as exc:
         raise RacketyError(f"{path}: cannot read ({exc.strerror})") from None
+    return parse_bytes(data, alphabet, source=str(path), skip_invalid=skip_invalid)
+
+
+def parse_bytes(data: bytes, alphabet: Alphabet, *, source: str = "<words>",
+                skip_invalid: bool = False) -> WordList:
+    """Parse the bytes of a word list file (UTF-8, a byte-order mark allowed)."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise RacketyError(f"{path}:{line}: not UTF-8 text (byte {exc.start})") from None
-    return parse_words(text, alphabet, source=str(path), skip_invalid=skip_invalid)
+        raise RacketyError(f"{source}:{line}: not UTF-8 text (byte {exc.start})") from None
+    return parse_words(text, alphabet, source=source, skip_invalid=skip_invalid)
 
 
 def parse_words(text: str, alphabet: Alphabet, *, source: str = "<words>",
