@@ -13,3 +13,12 @@ class RacketyError(ValueError):
 
     def __init__(self, message: str) -> None:
         super().__init__(" ".join(message.split("\n")))
+
+
+def read_error(path: object, exc: OSError, kind: str = "file") -> RacketyError:
+    """The one-line error for a file that could not be read as a ``kind``."""
+    if isinstance(exc, FileNotFoundError):
+        return RacketyError(f"{path}: no such file")
+    if isinstance(exc, IsADirectoryError):
+        return RacketyError(f"{path}: is a directory, not a {kind}")
+    return RacketyError(f"{path}: cannot read ({exc.strerror or exc})")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rackety.errors import RacketyError
+from rackety.errors import RacketyError, read_error
 
 ARC_MASK = np.uint32(0x3FFFFF)
 IS_END = np.uint32(1 << 22)
@@ -97,12 +97,8 @@ def read_kwg(path: str | Path, alphabet_size: int = 64, *, check: bool = True) -
                                "not a KWG file?")
         with open(path, "rb") as f:
             buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    except FileNotFoundError:
-        raise RacketyError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise RacketyError(f"{path}: is a directory, not a KWG file") from None
     except OSError as exc:
-        raise RacketyError(f"{path}: cannot read ({exc.strerror})") from None
+        raise read_error(path, exc, "KWG file") from None
     nodes = np.frombuffer(buf, dtype="<u4")
     if sys.byteorder != "little":  # pragma: no cover - no big-endian machine here
         nodes = nodes.astype(np.uint32)

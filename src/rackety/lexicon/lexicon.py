@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
-from rackety.errors import RacketyError
+from rackety.errors import RacketyError, read_error
 from rackety.lexicon import cache as _cache
 from rackety.lexicon import kwg as _kwg
 from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin, builtin_path
@@ -106,10 +106,8 @@ class Lexicon:
                 return cls.from_kwg(path, alpha)
         try:
             content = path.read_bytes()
-        except IsADirectoryError:
-            raise RacketyError(f"{path}: is a directory, not a word list or KWG file") from None
         except OSError as exc:
-            raise RacketyError(f"{path}: cannot read ({exc.strerror})") from None
+            raise read_error(path, exc, "word list or KWG file") from None
         if len(content) >= 4 and content[3] == 0:  # a KWG by another name: text has no NUL
             return cls.from_kwg(path, alpha)
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from rackety.alphabet import ERR_NONE, Alphabet, _tokenize_lines
-from rackety.errors import RacketyError
+from rackety.errors import RacketyError, read_error
 
 MIN_WORD_LENGTH = 2
 MAX_WORD_LENGTH = 21  # the Super board's side, the largest layout in boards.json
@@ -55,12 +55,8 @@ def read_wordlist(path: str | Path, alphabet: Alphabet, *, skip_invalid: bool = 
     path = Path(path)
     try:
         data = path.read_bytes()
-    except FileNotFoundError:
-        raise RacketyError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise RacketyError(f"{path}: is a directory, not a word list") from None
     except OSError as exc:
-        raise RacketyError(f"{path}: cannot read ({exc.strerror})") from None
+        raise read_error(path, exc, "word list") from None
     return parse_bytes(data, alphabet, source=str(path), skip_invalid=skip_invalid)
 
 
