@@ -70,6 +70,19 @@ def test_the_graph_is_minimal(words):
     assert strings(dawg.nodes, kwg.DAWG_ROOT) == expected
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=2, max_size=15), min_size=1,
+                max_size=40))
+def test_lists_with_little_to_share(words):
+    """Long random words over the whole alphabet: few states merge, the register's
+    table is at its fullest."""
+    lex = Lexicon.from_words(words)
+    expected = sorted({tuple(EN.word(w)) for w in words})
+    assert strings(lex.nodes, kwg.DAWG_ROOT) == expected
+    assert set(strings(lex.nodes, kwg.GADDAG_ROOT)) == reference.gaddag_strings(expected)
+    assert lex.node_count == reference.minimal_kwg_nodes(expected)
+
+
 @settings(max_examples=60, deadline=None)
 @given(small_words, st.lists(st.text("ABCDEF", min_size=1, max_size=7), max_size=30))
 def test_nothing_else_is_accepted(words, probes):

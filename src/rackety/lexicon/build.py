@@ -34,6 +34,7 @@ import time
 import numpy as np
 from numba import njit
 
+from rackety.errors import RacketyError
 from rackety.lexicon.kwg import ARC_MASK, MAX_NODES
 from rackety.lexicon.wordlist import WordList
 
@@ -286,7 +287,7 @@ def build_kwg(words: WordList, *, gaddag: bool = True,
     cap_states = n_prefixes + n_gaddag_nodes + 3
     cap_edges = n_prefixes + n_gaddag_nodes + (n_prefixes if gaddag else 0) + 1
     size = 1
-    while size < cap_states:  # at most half full: unique states are far fewer
+    while size < 2 * cap_states:  # at most half full, even if no state merges
         size *= 2
     start = np.zeros(cap_states + 1, np.int64)
     keys = np.zeros(cap_edges, np.int64)
@@ -315,8 +316,6 @@ def build_kwg(words: WordList, *, gaddag: bool = True,
         nodes = np.where(arcs > 1, nodes - 1, nodes).astype(np.uint32)
     t5 = clock()
     if len(nodes) > MAX_NODES:
-        from rackety.errors import RacketyError
-
         raise RacketyError(f"the word graph needs {len(nodes):,} nodes; a KWG holds at most "
                            f"{MAX_NODES:,}")
     if timings is not None:

@@ -329,22 +329,12 @@ class Lexicon:
         return elems
 
     def _unique_sorted(self, flat: np.ndarray, lens: np.ndarray) -> list[str]:
+        from rackety.lexicon.wordlist import from_tiles
+
         if len(lens) == 0:
             return []
-        flat = flat & np.uint8(0x7F)
-        width = int(lens.max())
-        starts = np.concatenate(([0], np.cumsum(lens)[:-1]))
-        cols = np.arange(width)
-        rows = np.where(cols[None, :] < lens[:, None],
-                        flat[np.minimum(starts[:, None] + cols[None, :], len(flat) - 1)], 0)
-        rows = np.ascontiguousarray(rows.astype(np.uint8))
-        order = np.lexsort(rows.T[::-1])
-        rows, lens = rows[order], lens[order]
-        keep = np.ones(len(rows), bool)
-        keep[1:] = (rows[1:] != rows[:-1]).any(axis=1)
-        rows, lens = rows[keep], lens[keep]
-        flat = rows[cols[None, :] < lens[:, None]]
-        return self.alphabet.decode_many(flat, lens)
+        words = from_tiles(flat & np.uint8(0x7F), lens)
+        return self.alphabet.decode_many(words.flat(), words.lengths)
 
     def hooks(self, word: str) -> Hooks:
         """Front and back hooks of ``word`` (read from the GADDAG and the DAWG)."""

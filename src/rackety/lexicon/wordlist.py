@@ -49,6 +49,10 @@ class WordList:
     def __len__(self) -> int:
         return len(self.lengths)
 
+    def flat(self) -> np.ndarray:
+        """The words' tiles one after another (with `lengths`, the flat form)."""
+        return self.tiles[np.arange(self.tiles.shape[1])[None, :] < self.lengths[:, None]]
+
 
 def read_wordlist(path: str | Path, alphabet: Alphabet, *, skip_invalid: bool = False) -> WordList:
     """Read a text word list file."""
@@ -95,7 +99,7 @@ def parse_words(text: str, alphabet: Alphabet, *, source: str = "<words>",
     first_problem = ""
     if skipped:
         i = int(np.argmax(bad))
-        first_problem = _problem(text, folded, cps, alphabet, source, int(line[i]),
+        first_problem = _problem(text, cps, alphabet, source, int(line[i]),
                                  int(err[i]), int(kind[i]), int(length[i]))
         if not skip_invalid:
             raise RacketyError(first_problem)
@@ -148,18 +152,16 @@ def words_from_strings(words: list[str] | tuple[str, ...], alphabet: Alphabet, *
     return parse_words("\n".join(words), alphabet, source=source, skip_invalid=skip_invalid)
 
 
-def _problem(text: str, folded: str, cps: np.ndarray, alphabet: Alphabet, source: str,
+def _problem(text: str, cps: np.ndarray, alphabet: Alphabet, source: str,
              line: int, pos: int, kind: int, length: int) -> str:
     word = text.split("\n")[line].strip() if line < text.count("\n") + 1 else "?"
     where = f"{source}:{line + 1}"
     if kind != ERR_NONE:
-        line_start = 0
-        if line:
-            line_start = int(np.flatnonzero(cps == 10)[line - 1]) + 1
-        line_cps = cps[line_start:].tolist()
-        end = line_cps.index(10) if 10 in line_cps else len(line_cps)
-        return f"{where}: " + alphabet.error_message("word", word, line_cps[:end],
-                                                     pos - line_start, kind)
+        breaks = np.flatnonzero(cps == 10)
+        line_start = int(breaks[line - 1]) + 1 if line else 0
+        line_end = int(breaks[line]) if line < len(breaks) else len(cps)
+        return f"{where}: " + alphabet.error_message(
+            "word", word, cps[line_start:line_end].tolist(), pos - line_start, kind)
     if length < MIN_WORD_LENGTH:
         return f"{where}: word {word!r} is shorter than {MIN_WORD_LENGTH} tiles"
     return (f"{where}: word {word!r} is longer than {MAX_WORD_LENGTH} tiles "
