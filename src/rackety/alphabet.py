@@ -97,7 +97,7 @@ def _tokenize_lines(cps, lower, blanks, t_char, t_first, t_next, t_plain, t_any,
             out_start[n_lines] = n_codes
             out_line[n_lines] = line_no
             out_err[n_lines] = -1
-            out_kind[n_lines] = 0
+            out_kind[n_lines] = ERR_NONE
             count = 0
             i = a
             while i < b:
@@ -111,7 +111,7 @@ def _tokenize_lines(cps, lower, blanks, t_char, t_first, t_next, t_plain, t_any,
                         j += 1
                     if j >= b:
                         out_err[n_lines] = i
-                        out_kind[n_lines] = 2
+                        out_kind[n_lines] = ERR_UNCLOSED
                         break
                     node = 0
                     k = i + 1
@@ -125,7 +125,7 @@ def _tokenize_lines(cps, lower, blanks, t_char, t_first, t_next, t_plain, t_any,
                         code = t_any[node]
                     if code < 0:
                         out_err[n_lines] = i
-                        out_kind[n_lines] = 3
+                        out_kind[n_lines] = ERR_BAD_LABEL
                         break
                     if blanks and j > i + 1 and lower[i + 1]:
                         flag = 128
@@ -148,7 +148,7 @@ def _tokenize_lines(cps, lower, blanks, t_char, t_first, t_next, t_plain, t_any,
                             step = k - i
                     if code < 0:
                         out_err[n_lines] = i
-                        out_kind[n_lines] = 1
+                        out_kind[n_lines] = ERR_UNKNOWN
                         break
                     if blanks and lower[i]:
                         flag = 128

@@ -26,26 +26,14 @@ from rackety.errors import RacketyError, read_error
 
 ARC_MASK = np.uint32(0x3FFFFF)
 IS_END = np.uint32(1 << 22)
-ACCEPTS = np.uint32(1 << 23)
 MAX_NODES = 1 << 22
 DAWG_ROOT = 0  # pseudo-node whose arc is the DAWG root
 GADDAG_ROOT = 1  # pseudo-node whose arc is the GADDAG root, when there is one
 
 
-def tile(node: int) -> int:
-    return node >> 24
-
-
 def accepts(node: int) -> bool:
+    """Whether the string read up to this node, its tile included, is in the set."""
     return bool(node & 0x800000)
-
-
-def is_end(node: int) -> bool:
-    return bool(node & 0x400000)
-
-
-def arc(node: int) -> int:
-    return node & 0x3FFFFF
 
 
 def has_gaddag(nodes: np.ndarray) -> bool:
