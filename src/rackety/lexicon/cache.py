@@ -17,6 +17,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from rackety.lexicon.kwg import write_atomic
+
 BUILDER_VERSION = "1"
 
 
@@ -52,8 +54,6 @@ def lookup(key: str) -> tuple[Path, dict[str, Any]] | None:
 
 def store(key: str, kwg_bytes: bytes, meta: dict[str, Any]) -> Path | None:
     """Save a graph; returns its path, or None when the cache is not writable."""
-    from rackety.lexicon.kwg import write_atomic
-
     folder = cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
