@@ -7,8 +7,10 @@
 """
 
 from rackety.alphabet import Alphabet, Tile
+from rackety.board import Board, Layout
 from rackety.errors import RacketyError
 from rackety.lexicon import Hooks, Lexicon
+from rackety.move import Move
 
-__all__ = ["Alphabet", "Hooks", "Lexicon", "RacketyError", "Tile"]
+__all__ = ["Alphabet", "Board", "Hooks", "Layout", "Lexicon", "Move", "RacketyError", "Tile"]
 __version__ = "0.1.0"

@@ -267,6 +267,172 @@ def words_list(source: str, alphabet: str | None, skip_invalid: bool, as_json: b
     _print_words(found, as_json)
 
 
+# --------------------------------------------------------- positions and moves
+def position_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--alphabet and --board, which win over the CGP's ``ld`` and ``bdn``."""
+    func = click.option("--board", "board_name", default=None, metavar="NAME",
+                        help="Board layout (standard15, super21, wwf15, ...); wins over the "
+                             "CGP's bdn.")(func)
+    func = click.option("--alphabet", default=None, metavar="NAME",
+                        help="Alphabet (english, catalan, english_super, ...); wins over the "
+                             "CGP's ld. Default: english.")(func)
+    return func
+
+
+def _position(cgp: str, alphabet: str | None, board_name: str | None,
+              source: str = "cgp") -> Any:
+    from rackety.board import Board
+
+    return Board.from_cgp(cgp, alphabet=alphabet, layout=board_name, source=source)
+
+
+class _Lexicons:
+    """Lexicons by source and alphabet, loaded once per command."""
+
+    def __init__(self, source: str | None, skip_invalid: bool) -> None:
+        self.source = source
+        self.skip_invalid = skip_invalid
+        self.loaded: dict[tuple[str, str], Any] = {}
+
+    def for_board(self, board: Any) -> Any:
+        # --lexicon wins over the CGP's lex; TWL06 when neither says
+        source = self.source or board.lexicon_name or DEFAULT_LEXICON
+        key = (source, board.alphabet.identity)
+        if key not in self.loaded:
+            if self.source is None and board.lexicon_name and source not in BUILT_INS:
+                from pathlib import Path
+
+                if not Path(source).exists():
+                    raise RacketyError(
+                        f"the position names lexicon {source!r}, which is not built in "
+                        f"({', '.join(BUILT_INS)}); give one with --lexicon")
+            self.loaded[key] = _load(source, board.alphabet.name, self.skip_invalid)
+        return self.loaded[key]
+
+
+def _move_json(board: Any, move: Any) -> dict[str, Any]:
+    from rackety.movegen import format_leave
+
+    return {"move": board.notation(move), "score": move.score,
+            "leave": format_leave(board.alphabet, move.leave or ()),
+            "equity": round(float(move.equity or 0.0), 4)}
+
+
+def _analyse(board: Any, lexicon: Any, cgp: str, top: int, count_only: bool, best: bool,
+             generator: str) -> dict[str, Any]:
+    if best:
+        moves = board.moves(lexicon, mode="best", generator=generator)
+        chosen = moves.best()
+        return {"cgp": cgp, "moves": [_move_json(board, chosen)] if chosen else []}
+    if count_only:
+        moves = board.moves(lexicon, mode="count", generator=generator)
+        return {"cgp": cgp, "count": moves.count, "best_score": moves.best_score}
+    moves = board.moves(lexicon, generator=generator)
+    return {"cgp": cgp, "count": moves.count, "best_score": moves.best_score,
+            "best_moves": sorted(board.notation(m) for m in moves.top_scoring()),
+            "moves": [_move_json(board, m) for m in moves[:top]]}
+
+
+def _print_analysis(board: Any, result: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    console = _out_console()
+    console.print(board)
+    if "count" in result:
+        console.print(f"{result['count']:,} tile placements; best score "
+                      f"{result['best_score'] if result['best_score'] is not None else '-'}")
+    if result.get("moves"):
+        table = Table(box=None, pad_edge=False)
+        for name, justify in (("#", "right"), ("move", "left"), ("score", "right"),
+                              ("leave", "left"), ("equity", "right")):
+            table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        for i, m in enumerate(result["moves"], 1):
+            table.add_row(str(i), m["move"], str(m["score"]), m["leave"], f"{m['equity']:.1f}")
+        console.print(table)
+
+
+def _out_console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+@cli.command("moves")
+@click.option("--lexicon", "source", default=None, metavar="SOURCE",
+              help="A built-in name, a word list or a .kwg file; wins over the CGP's lex "
+                   f"(default: the CGP's lex, else {DEFAULT_LEXICON}).")
+@click.option("--cgp", default=None, metavar="CGP", help="The position, one CGP line.")
+@click.option("--cgp-file", default=None, type=click.Path(dir_okay=False, allow_dash=True),
+              metavar="FILE", help="One CGP per line ('-': standard input); one result per "
+                                   "line out.")
+@position_options
+@click.option("--top", default=10, show_default=True, type=click.IntRange(0),
+              help="How many moves to list, best equity first.")
+@click.option("--count-only", is_flag=True, help="Only the count and the best score.")
+@click.option("--best", is_flag=True, help="Only the best move by equity (pruned search).")
+@click.option("--generator", type=click.Choice(["gaddag", "dawg"]), default="gaddag",
+              show_default=True, help="Gordon's GADDAG or Appel and Jacobson's DAWG algorithm.")
+@click.option("--skip-invalid", is_flag=True, help="Drop invalid words from a word list.")
+@json_option
+def moves_command(source: str | None, cgp: str | None, cgp_file: str | None,
+                  alphabet: str | None, board_name: str | None, top: int, count_only: bool,
+                  best: bool, generator: str, skip_invalid: bool, as_json: bool) -> None:
+    """The moves of the player to move in a position: the number of tile
+    placements, the best score and the top moves by equity (score + leave)."""
+    if (cgp is None) == (cgp_file is None):
+        raise click.UsageError("give exactly one of --cgp and --cgp-file")
+    if count_only and best:
+        raise click.UsageError("--count-only and --best do not go together")
+    lexicons = _Lexicons(source, skip_invalid)
+    if cgp is not None:
+        board = _position(cgp, alphabet, board_name)
+        lexicon = lexicons.for_board(board)
+        with _status("generating"):
+            result = _analyse(board, lexicon, cgp.strip(), top, count_only, best, generator)
+        if as_json:
+            _emit_json(result)
+        else:
+            _print_analysis(board, result)
+        return
+    assert cgp_file is not None
+    name = "<stdin>" if cgp_file == "-" else cgp_file
+    with click.open_file(cgp_file, encoding="utf-8", errors="strict") as f:
+        try:
+            for number, line in enumerate(f, 1):
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                board = _position(line, alphabet, board_name, source=f"{name}:{number}")
+                result = _analyse(board, lexicons.for_board(board), line, top, count_only,
+                                  best, generator)
+                if as_json:
+                    _emit_json(result)
+                else:
+                    _print_analysis(board, result)
+        except UnicodeDecodeError as exc:
+            raise RacketyError(f"{name}: not UTF-8 text ({exc.reason})") from None
+
+
+@cli.command("show")
+@click.option("--cgp", required=True, metavar="CGP", help="The position, one CGP line.")
+@position_options
+@click.option("--svg", "svg_path", default=None, type=click.Path(dir_okay=False),
+              metavar="FILE", help="Also write the board as an SVG picture.")
+@click.option("--no-color", is_flag=True, help="Plain text, no colours.")
+def show_command(cgp: str, alphabet: str | None, board_name: str | None, svg_path: str | None,
+                 no_color: bool) -> None:
+    """Print a position's board, racks and scores."""
+    board = _position(cgp, alphabet, board_name)
+    if no_color:
+        click.echo(str(board))
+    else:
+        _out_console().print(board)
+    if svg_path:
+        from rackety.lexicon.kwg import write_atomic
+
+        write_atomic(svg_path, board.svg().encode("utf-8"))
+
+
 # ------------------------------------------------------------------- main
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the command, turning every user mistake into one line."""

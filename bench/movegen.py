@@ -1,0 +1,130 @@
+"""Move-generation benchmark over the 400 midgame positions of TWL06 and CSW19
+(bench/data, from ../shared/bench): microseconds per position for every mode
+and both generators, moves per position, the split by blanks on the rack, the
+ratio to MAGPIE's figures (../shared/oracle/README.md), and the speed-up over
+the same code with NUMBA_DISABLE_JIT=1 on a small sample.
+
+    python bench/movegen.py [--lexicons TWL06,CSW19] [--repeat 3] [--nojit 3]
+
+Each timing starts from the board as read from its CGP: cross sets computed
+from scratch, then generation into the preallocated buffers (no Move object is
+made). One core; the best of ``--repeat`` passes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data"
+# MAGPIE, one core, this class of machine (../shared/oracle/README.md), in µs
+REFERENCE = {"TWL06": {"all": 390.0, "best": 240.0, "all, 0 blanks": 208.0},
+             "CSW19": {"all": 525.0, "best": 270.0}}
+CASES = [("all", "gaddag", "all"), ("all", "dawg", "all"), ("top", "gaddag", "top 10"),
+         ("best", "gaddag", "best"), ("count", "gaddag", "count only")]
+
+
+def boards(lexicon: str, limit: int | None = None) -> list:
+    from rackety import Board
+
+    lines = (DATA / f"midgame400_{lexicon.lower()}.cgp").read_text().splitlines()
+    return [Board.from_cgp(line) for line in lines[:limit] if line.strip()]
+
+
+def time_mode(positions: list, lexicon, mode: str, generator: str, repeat: int
+              ) -> tuple[float, list[float], float]:
+    """Best-of-``repeat`` mean µs per position, the per-position times of that
+    pass, and the mean number of placements found."""
+    from rackety.movegen import generate
+
+    best_total = float("inf")
+    best_each: list[float] = []
+    found = 0
+    for _ in range(repeat):
+        each = []
+        found = 0
+        for board in positions:
+            board._derived.clear()  # cross sets from scratch, as a fresh position
+            t0 = time.perf_counter()
+            moves = generate(board, lexicon, mode=mode, top=10, generator=generator,
+                             exchanges=False)
+            each.append(time.perf_counter() - t0)
+            found += moves.count
+        if sum(each) < best_total:
+            best_total, best_each = sum(each), each
+    return best_total / len(positions) * 1e6, best_each, found / len(positions)
+
+
+def nojit_sample(lexicon: str, n: int) -> float:
+    """µs per position, all moves, GADDAG, on the first ``n`` positions."""
+    lex = __import__("rackety").Lexicon.load(lexicon)
+    positions = boards(lexicon, n)
+    us, _, _ = time_mode(positions, lex, "all", "gaddag", 1)
+    return us
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lexicons", default="TWL06,CSW19")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--nojit", type=int, default=3, metavar="N",
+                        help="positions for the NUMBA_DISABLE_JIT=1 comparison (0: skip)")
+    parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        lexicon, n = args.child.split(":")
+        print(json.dumps(nojit_sample(lexicon, int(n))))
+        return
+
+    from rackety import Lexicon
+
+    for name in args.lexicons.split(","):
+        lex = Lexicon.load(name)
+        positions = boards(name)
+        time_mode(positions[:20], lex, "all", "gaddag", 1)  # compile / load the kernels
+        time_mode(positions[:20], lex, "best", "gaddag", 1)
+        time_mode(positions[:20], lex, "all", "dawg", 1)
+        ref = REFERENCE.get(name, {})
+        print(f"\n{name}: {len(positions)} midgame positions, µs per position "
+              f"(best of {args.repeat}), one core")
+        print(f"{'mode':<12} {'generator':<9} {'µs/pos':>8} {'moves/pos':>10} "
+              f"{'vs MAGPIE':>10}")
+        results = {}
+        for mode, generator, label in CASES:
+            us, each, found = time_mode(positions, lex, mode, generator, args.repeat)
+            results[(mode, generator)] = (us, each)
+            key = "all" if mode == "all" and generator == "gaddag" else \
+                "best" if mode == "best" else None
+            ratio = f"{us / ref[key]:.2f}" if key in ref else ""
+            print(f"{label:<12} {generator:<9} {us:8.0f} {found:10.1f} {ratio:>10}")
+        gad, dawg = results[("all", "gaddag")][0], results[("all", "dawg")][0]
+        print(f"GADDAG over DAWG (all moves): {dawg / gad:.2f}x faster")
+        blanks = [board.rack.count(0) for board in positions]
+        print("by blanks on the rack (all moves, GADDAG; best move):")
+        each_all = results[("all", "gaddag")][1]
+        each_best = results[("best", "gaddag")][1]
+        for k in sorted(set(blanks)):
+            idx = [i for i, b in enumerate(blanks) if b == k]
+            a = sum(each_all[i] for i in idx) / len(idx) * 1e6
+            b = sum(each_best[i] for i in idx) / len(idx) * 1e6
+            extra = f"  (MAGPIE {ref['all, 0 blanks']:.0f})" if k == 0 and \
+                "all, 0 blanks" in ref else ""
+            print(f"  {k} blank(s): {len(idx):4d} positions  all {a:7.0f} µs{extra}  "
+                  f"best {b:6.0f} µs")
+        if args.nojit:
+            env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+            out = subprocess.run([sys.executable, __file__, "--child", f"{name}:{args.nojit}"],
+                                 env=env, capture_output=True, text=True, check=True)
+            slow = json.loads(out.stdout.strip().splitlines()[-1])
+            us, _, _ = time_mode(positions[:args.nojit], lex, "all", "gaddag", args.repeat)
+            print(f"numba over NUMBA_DISABLE_JIT=1 (all moves, first {args.nojit} positions): "
+                  f"{slow / us:.0f}x faster ({slow / 1e3:.0f} ms against {us:.0f} µs)")
+
+
+if __name__ == "__main__":
+    main()

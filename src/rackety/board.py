@@ -1,0 +1,786 @@
+"""Positions: board layouts (`Layout`) and one position of a game (`Board`).
+
+A `Board` is what a CGP line says (FORMATS.md section 4): the tiles on the board,
+every player's rack and score (the player to move first), the count of scoreless
+turns and the CGP operations. It reads and writes CGP, reads moves in players'
+notation, scores a placement (the one scorer of the package), plays a move into a
+new position and draws itself as text, in a terminal (rich) and as SVG.
+
+The grid is a uint8 array [size, size]: 0 an empty square, ``t`` the tile with
+code t, ``BLANK_FLAG | t`` a blank standing for t (FORMATS.md section 1).
+
+>>> board = Board.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AADNPUY/ 0/0 0")
+>>> move = board.parse_move("8H PANDY")
+>>> board.score(move)
+30
+>>> board.play(move).cgp()
+'15/15/15/15/15/15/15/7PANDY3/15/15/15/15/15/15/15 /AU 0/30 0'
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Iterable, Sequence
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
+
+import numpy as np
+
+from rackety.alphabet import BLANK_FLAG, Alphabet
+from rackety.errors import RacketyError
+from rackety.move import Move, parse_move, square_name
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+# premium symbols of boards.json (the legend of MAGPIE, Macondo and liwords layouts)
+LETTER_PREMIUMS = {"'": 2, '"': 3, "^": 4}
+WORD_PREMIUMS = {"-": 2, "=": 3, "~": 4}
+_LAYOUT_ALIASES = {
+    "crosswordgame": "standard15",
+    "standard": "standard15",
+    "supercrosswordgame": "super21",
+    "standard21": "super21",
+    "super": "super21",
+    "wwf": "wwf15",
+    "wordswithfriends": "wwf15",
+    "lexulous": "lexulous15",
+}
+_MAX_SIZE = 26  # columns are written A..Z
+
+# colours of the renderings: (background, foreground)
+_COLOURS = {
+    "=": ("#d7263d", "#ffffff"),   # triple word: red
+    "-": ("#f7a1b5", "#3a0a14"),   # double word: pink
+    '"': ("#1f6fc5", "#ffffff"),   # triple letter: blue
+    "'": ("#a8d4f5", "#0a2a44"),   # double letter: light blue
+    "~": ("#8b1020", "#ffffff"),   # quadruple word: dark red
+    "^": ("#123f7a", "#ffffff"),   # quadruple letter: dark blue
+    " ": ("#e9e4d4", "#6b6b6b"),   # plain square
+}
+_TILE = ("#d9b77e", "#1a1208")         # tiles: tan
+_BLANK_TILE = ("#f2e6c9", "#b0186a")   # blanks: pale tan, magenta letter
+_HIGHLIGHT = "#f5b700"
+_LABELS = {"=": "TW", "-": "DW", '"': "TL", "'": "DL", "~": "QW", "^": "QL", " ": ""}
+
+
+# ---------------------------------------------------------------- layouts
+class Layout:
+    """A board's geometry: size, premium squares and start square.
+
+    ``letter_mult`` and ``word_mult`` are read-only int8 arrays [size, size], 1 on
+    plain squares; ``rows`` the premium symbols of boards.json (``=`` TWS, ``-``
+    DWS, ``"`` TLS, ``'`` DLS, ``~`` QWS, ``^`` QLS).
+
+    >>> layout = Layout.load("CrosswordGame")
+    >>> layout.name, layout.size, layout.start, int(layout.word_mult[0, 0])
+    ('standard15', 15, (7, 7), 3)
+    """
+
+    def __init__(self, name: str, rows: Sequence[str], start: tuple[int, int],
+                 description: str = "") -> None:
+        size = len(rows)
+        if not 1 <= size <= _MAX_SIZE or any(len(r) != size for r in rows):
+            raise RacketyError(f"layout {name}: rows must form a square of side 1 to "
+                               f"{_MAX_SIZE}")
+        letter = np.ones((size, size), dtype=np.int8)
+        word = np.ones((size, size), dtype=np.int8)
+        for r, row in enumerate(rows):
+            for c, ch in enumerate(row):
+                if ch in LETTER_PREMIUMS:
+                    letter[r, c] = LETTER_PREMIUMS[ch]
+                elif ch in WORD_PREMIUMS:
+                    word[r, c] = WORD_PREMIUMS[ch]
+                elif ch not in " *":
+                    raise RacketyError(f"layout {name}: square {square_name(r, c)} has "
+                                       f"unknown premium {ch!r}")
+        if not (0 <= start[0] < size and 0 <= start[1] < size):
+            raise RacketyError(f"layout {name}: start square {start} is off the board")
+        letter.setflags(write=False)
+        word.setflags(write=False)
+        self.name: str = name
+        self.description: str = description or name
+        self.size: int = size
+        self.rows: tuple[str, ...] = tuple(r.replace("*", " ") for r in rows)
+        self.letter_mult: np.ndarray = letter
+        self.word_mult: np.ndarray = word
+        self.start: tuple[int, int] = (int(start[0]), int(start[1]))
+        self.symmetric: bool = bool(np.array_equal(letter, letter.T)
+                                    and np.array_equal(word, word.T))
+
+    @staticmethod
+    def names() -> list[str]:
+        """The names of the built-in layouts."""
+        return list(_layout_data())
+
+    @staticmethod
+    def load(name: str) -> Layout:
+        """A built-in layout by name or alias (``standard15``, ``CrosswordGame``,
+        ``super21``, ``wwf15``, ``lexulous15`` ...); the same object every time."""
+        key = str(name).strip().lower()
+        key = _LAYOUT_ALIASES.get(key, key)
+        if key not in _layout_data():
+            raise RacketyError(f"unknown board layout {name!r}; layouts: "
+                               f"{', '.join(Layout.names())}")
+        return _load_layout(key)
+
+    def premium(self, row: int, col: int) -> str:
+        """The premium symbol of a square (``" "`` for a plain one)."""
+        return self.rows[row][col]
+
+    def __repr__(self) -> str:
+        return f"Layout({self.name!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return (self.name == other.name and self.start == other.start
+                and self.rows == other.rows)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.rows, self.start))
+
+
+@cache
+def _layout_data() -> dict[str, dict[str, Any]]:
+    text = (resources.files("rackety") / "data" / "boards.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    # the punctured experimental layout has unplayable squares, which boards here lack
+    return {k: v for k, v in data.items()
+            if not k.startswith("_") and not any("#" in row for row in v["rows"])}
+
+
+@cache
+def _load_layout(key: str) -> Layout:
+    entry = _layout_data()[key]
+    start = (int(entry["start"]["row"]), int(entry["start"]["col"]))
+    return Layout(key, entry["rows"], start, str(entry.get("name", key)))
+
+
+def _as_alphabet(alphabet: Alphabet | str) -> Alphabet:
+    return alphabet if isinstance(alphabet, Alphabet) else Alphabet.load(alphabet)
+
+
+def _as_layout(layout: Layout | str) -> Layout:
+    return layout if isinstance(layout, Layout) else Layout.load(layout)
+
+
+@cache
+def _labels(alphabet: Alphabet) -> tuple[str, ...]:
+    """Text of every board/rack code 0..255 as CGP writes it (brackets for multi-letter)."""
+    out = []
+    for c in range(256):
+        code = c & ~BLANK_FLAG
+        out.append(alphabet.format([c], brackets=True) if code < alphabet.size else "")
+    return tuple(out)
+
+
+@cache
+def _points(alphabet: Alphabet) -> tuple[int, ...]:
+    """Face value of every board code 0..255: a blank (flagged or not) is worth 0."""
+    return tuple(alphabet.tiles[c].points if 0 < c < alphabet.size else 0
+                 for c in range(256))
+
+
+_DIGITS_OR_NOT = re.compile(r"\d+|\D+")
+
+
+# ---------------------------------------------------------------- positions
+class Board:
+    """One position: tiles, racks, scores, scoreless turns and CGP operations.
+
+    ``racks[0]`` and ``scores[0]`` belong to the player to move, then the others
+    in turn order; a rack is a tuple of tile codes (0 = blank) in the order read,
+    an empty rack is unknown. ``options`` are the CGP operations in their order,
+    opcode -> operand. ``Board(cgp)`` is ``Board.from_cgp(cgp)``; ``repr`` pastes
+    back. Two boards are equal when alphabet, layout, tiles, racks (as multisets),
+    scores, scoreless turns and options are.
+    """
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like python-chess boards
+
+    def __init__(self, cgp: str | None = None, *, alphabet: Alphabet | str | None = None,
+                 layout: Layout | str | None = None, source: str = "cgp") -> None:
+        if cgp is None:
+            alpha = _as_alphabet(alphabet or "english")
+            lay = _as_layout(layout or alpha.board)
+            self._set(alpha, lay, np.zeros((lay.size, lay.size), dtype=np.uint8),
+                      [(), ()], [0, 0], 0, {})
+        else:
+            self._parse(cgp, alphabet, layout, source)
+
+    def _set(self, alphabet: Alphabet, layout: Layout, grid: np.ndarray,
+             racks: list[tuple[int, ...]], scores: list[int], zero_turns: int,
+             options: dict[str, str]) -> None:
+        self.alphabet: Alphabet = alphabet
+        self.layout: Layout = layout
+        self.grid: np.ndarray = grid
+        self.racks: list[tuple[int, ...]] = racks
+        self.scores: list[int] = scores
+        self.zero_turns: int = zero_turns
+        self.options: dict[str, str] = options
+        # Derived data of this position (cross-sets, anchors ...) kept by the move
+        # generator; `play` hands the child what `_derive_child` puts there.
+        self._derived: dict[str, Any] = {}
+
+    # ---------------------------------------------------------- constructors
+    @classmethod
+    def from_cgp(cls, text: str, *, alphabet: Alphabet | str | None = None,
+                 layout: Layout | str | None = None, source: str = "cgp") -> Board:
+        """Read a CGP line. An ``alphabet`` or ``layout`` given here wins over the
+        CGP's ``ld``/``bdn`` operations; without either, English on standard15 (or
+        the ``ld`` alphabet's own board). Errors name ``source``."""
+        return cls(text, alphabet=alphabet, layout=layout, source=source)
+
+    @classmethod
+    def empty(cls, alphabet: Alphabet | str = "english", layout: Layout | str | None = None,
+              players: int = 2) -> Board:
+        """An empty board, every rack unknown, every score 0. A non-English alphabet
+        or a layout other than the alphabet's own is recorded as ``ld``/``bdn``
+        operations, so the CGP reads back as the same position."""
+        if players < 1:
+            raise RacketyError(f"players: {players}, at least 1 expected")
+        alpha = _as_alphabet(alphabet)
+        lay = _as_layout(layout or alpha.board)
+        board = cls(alphabet=alpha, layout=lay)
+        board.racks = [()] * players
+        board.scores = [0] * players
+        if alpha.name != "english":
+            board.options["ld"] = alpha.name
+        if lay.name != alpha.board:
+            board.options["bdn"] = lay.name
+        return board
+
+    def _parse(self, text: str, alphabet: Alphabet | str | None,
+               layout: Layout | str | None, source: str) -> None:
+        if not isinstance(text, str):
+            raise RacketyError(f"{source}: a CGP is text, not {type(text).__name__}")
+        if "\n" in text.strip():
+            raise RacketyError(f"{source}: a CGP is one line")
+        fields = text.split(None, 4)
+        names = ("board", "racks", "scores", "zero-turns")
+        if len(fields) < 4:
+            missing = ", ".join(names[len(fields):])
+            raise RacketyError(f"{source}: missing field(s) {missing} (a CGP is "
+                               "'<board> <racks> <scores> <zero-turns> [ops]')")
+        options = self._parse_options(fields[4] if len(fields) > 4 else "", source)
+        if alphabet is not None:
+            alpha = _as_alphabet(alphabet)
+        else:
+            try:
+                alpha = Alphabet.load(options.get("ld", "english"))
+            except RacketyError as exc:
+                raise RacketyError(f"{source}: ld: {exc}") from None
+        if layout is not None:
+            lay = _as_layout(layout)
+        else:
+            try:
+                lay = Layout.load(options.get("bdn", alpha.board))
+            except RacketyError as exc:
+                raise RacketyError(f"{source}: bdn: {exc}") from None
+        grid = self._parse_grid(fields[0], alpha, lay, source)
+        racks = [self._parse_rack(r, alpha, source) for r in fields[1].split("/")]
+        score_texts = fields[2].split("/")
+        if len(score_texts) != len(racks):
+            raise RacketyError(f"{source}: {len(racks)} racks but {len(score_texts)} scores")
+        scores = []
+        for s in score_texts:
+            if not re.fullmatch(r"[+-]?\d+", s):
+                raise RacketyError(f"{source}: score {s!r} is not an integer")
+            scores.append(int(s))
+        if not fields[3].isdigit() or not fields[3].isascii():
+            raise RacketyError(f"{source}: zero-turns field {fields[3]!r} is not a "
+                               "non-negative integer")
+        if "bb" in options and not re.fullmatch(r"\d+", options["bb"]):
+            raise RacketyError(f"{source}: bb operand {options['bb']!r} is not a "
+                               "non-negative integer")
+        self._set(alpha, lay, grid, racks, scores, int(fields[3]), options)
+        self._check_counts(source)
+
+    @staticmethod
+    def _parse_options(text: str, source: str) -> dict[str, str]:
+        options: dict[str, str] = {}
+        pieces = text.split(";")
+        if pieces[-1].strip():
+            raise RacketyError(f"{source}: operation {pieces[-1].strip()!r} does not end "
+                               "with ';'")
+        for piece in pieces[:-1]:
+            parts = piece.split(None, 1)
+            if not parts:
+                raise RacketyError(f"{source}: an empty operation (';' twice)")
+            opcode = parts[0]
+            if opcode in options:
+                raise RacketyError(f"{source}: operation {opcode!r} given twice")
+            options[opcode] = parts[1].strip() if len(parts) > 1 else ""
+        return options
+
+    @staticmethod
+    def _parse_grid(text: str, alphabet: Alphabet, layout: Layout,
+                    source: str) -> np.ndarray:
+        size = layout.size
+        rows = text.split("/")
+        if len(rows) != size:
+            raise RacketyError(f"{source}: board has {len(rows)} rows, expected {size} for "
+                               f"layout {layout.name}")
+        grid = np.zeros((size, size), dtype=np.uint8)
+        for r, row in enumerate(rows):
+            squares: list[int] = []
+            count = 0
+            for piece in _DIGITS_OR_NOT.findall(row):
+                if piece.isdigit():
+                    if not piece.isascii() or int(piece) == 0:
+                        raise RacketyError(f"{source}: board row {r + 1} has {piece!r}, not "
+                                           "a run of empty squares")
+                    count += int(piece)
+                    if count <= size:
+                        squares.extend([0] * int(piece))
+                    continue
+                codes = alphabet.tokenize(piece, blanks=True,
+                                          what=f"{source}: board row {r + 1}")
+                if 0 in codes:
+                    raise RacketyError(f"{source}: board row {r + 1} has '?'; a blank on the "
+                                       "board is the lower-case letter it stands for")
+                count += len(codes)
+                squares.extend(codes)
+            if count != size:
+                raise RacketyError(f"{source}: board row {r + 1} has {count} squares, "
+                                   f"expected {size}")
+            grid[r] = squares
+        return grid
+
+    @staticmethod
+    def _parse_rack(text: str, alphabet: Alphabet, source: str) -> tuple[int, ...]:
+        codes = alphabet.tokenize(text, blanks=True, what=f"{source}: rack")
+        if any(c & BLANK_FLAG for c in codes):
+            raise RacketyError(f"{source}: rack {text!r} has a lower-case letter; a blank on "
+                               "a rack is '?'")
+        if len(codes) > alphabet.rack_size:
+            raise RacketyError(f"{source}: rack {text!r} has {len(codes)} tiles, more than "
+                               f"the rack size {alphabet.rack_size}")
+        return tuple(codes)
+
+    def _used(self) -> np.ndarray:
+        """Tiles on the board and on the known racks, counted per code (a blank on
+        the board counts as a blank)."""
+        flat = self.grid.ravel()
+        flat = flat[flat > 0]
+        codes = np.where(flat & BLANK_FLAG, 0, flat).astype(np.int64)
+        if self.racks:
+            codes = np.concatenate([codes, np.fromiter(
+                (c for rack in self.racks for c in rack), dtype=np.int64)])
+        return np.bincount(codes, minlength=self.alphabet.size)
+
+    def _check_counts(self, source: str) -> None:
+        used = self._used()
+        dist = self.distribution()
+        over = np.nonzero(used > dist)[0]
+        if len(over):
+            code = int(over[0])
+            raise RacketyError(f"{source}: {used[code]} {self.alphabet.tiles[code].label} on "
+                               f"board and racks, the distribution has {dist[code]}")
+
+    # ------------------------------------------------------------- writing
+    def cgp(self) -> str:
+        """The position as one CGP line."""
+        if len(self.racks) == 1 and not self.racks[0]:
+            raise RacketyError("cgp: a lone player's unknown (empty) rack cannot be written; "
+                               "CGP needs a rack or a second player")
+        labels = _labels(self.alphabet)
+        rows = []
+        for row in self.grid.tolist():
+            out = []
+            run = 0
+            for code in row:
+                if code:
+                    if run:
+                        out.append(str(run))
+                        run = 0
+                    out.append(labels[code])
+                else:
+                    run += 1
+            if run:
+                out.append(str(run))
+            rows.append("".join(out))
+        racks = "/".join("".join(labels[c] for c in rack) for rack in self.racks)
+        scores = "/".join(str(s) for s in self.scores)
+        text = f"{'/'.join(rows)} {racks} {scores} {self.zero_turns}"
+        if self.options:
+            text += " " + " ".join(f"{op} {arg};" if arg else f"{op};"
+                                   for op, arg in self.options.items())
+        return text
+
+    def _cgp_implies_setup(self) -> bool:
+        """Whether the CGP alone (its ``ld``/``bdn``) names this alphabet and layout."""
+        try:
+            alphabet = Alphabet.load(self.options.get("ld", "english"))
+            layout = Layout.load(self.options.get("bdn", alphabet.board))
+        except RacketyError:
+            return False
+        return alphabet.name == self.alphabet.name and layout == self.layout
+
+    def __repr__(self) -> str:
+        if len(self.racks) == 1 and not self.racks[0]:
+            return f"<Board {self.alphabet.name} on {self.layout.name}, one unknown rack>"
+        if self._cgp_implies_setup():
+            return f"Board({self.cgp()!r})"
+        return (f"Board({self.cgp()!r}, alphabet={self.alphabet.name!r}, "
+                f"layout={self.layout.name!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (self.alphabet.name == other.alphabet.name
+                and self.alphabet.identity == other.alphabet.identity
+                and self.layout == other.layout
+                and np.array_equal(self.grid, other.grid)
+                and [sorted(r) for r in self.racks] == [sorted(r) for r in other.racks]
+                and self.scores == other.scores
+                and self.zero_turns == other.zero_turns
+                and self.options == other.options)
+
+    def copy(self) -> Board:
+        """An independent copy (derived data is not copied)."""
+        board = object.__new__(Board)
+        board._set(self.alphabet, self.layout, self.grid.copy(), list(self.racks),
+                   list(self.scores), self.zero_turns, dict(self.options))
+        return board
+
+    # ---------------------------------------------------------- properties
+    @property
+    def size(self) -> int:
+        """The side of the board."""
+        return self.layout.size
+
+    @property
+    def rack(self) -> tuple[int, ...]:
+        """The rack of the player to move (tile codes; empty if unknown)."""
+        return self.racks[0]
+
+    @property
+    def tiles_on_board(self) -> int:
+        """How many tiles are on the board."""
+        return int(np.count_nonzero(self.grid))
+
+    @property
+    def is_empty(self) -> bool:
+        """Whether no tile is on the board."""
+        return not self.grid.any()
+
+    def distribution(self) -> np.ndarray:
+        """The full tile set: count per code (int64)."""
+        return np.array([t.count for t in self.alphabet.tiles], dtype=np.int64)
+
+    def unseen(self) -> np.ndarray:
+        """Tiles not on the board and not on a known rack, counted per code."""
+        return self.distribution() - self._used()
+
+    @property
+    def unseen_count(self) -> int:
+        """How many tiles are unseen: in the bag or on unknown racks."""
+        return int(self.unseen().sum())
+
+    @property
+    def bag_count(self) -> int:
+        """Tiles in the bag, assuming each other player whose rack is empty
+        (unknown) holds a full rack: ``unseen_count`` minus ``rack_size`` per such
+        player, at least 0."""
+        unknown = sum(1 for rack in self.racks[1:] if not rack)
+        return max(0, self.unseen_count - unknown * self.alphabet.rack_size)
+
+    @property
+    def lexicon_name(self) -> str | None:
+        """The ``lex`` operation, if any."""
+        return self.options.get("lex")
+
+    @property
+    def bingo_bonus(self) -> int:
+        """The ``bb`` operation, or the alphabet's bingo bonus."""
+        bb = self.options.get("bb")
+        return int(bb) if bb is not None and bb.isdigit() else self.alphabet.bingo_bonus
+
+    # --------------------------------------------------------------- moves
+    def parse_move(self, text: str) -> Move:
+        """Read a move in players' notation on this board (see `rackety.move`)."""
+        return parse_move(text, self)
+
+    def notation(self, move: Move, *, through: str = "parens") -> str:
+        """A move in players' notation, in this board's alphabet."""
+        return move.notation(self.alphabet, through=through)
+
+    def moves(self, lexicon: Any, **kwargs: Any) -> Any:
+        """Every legal move of the player to move (see `rackety.movegen`)."""
+        from rackety.movegen import generate
+
+        return generate(self, lexicon, **kwargs)
+
+    def _check_placement(self, move: Move) -> None:
+        size = self.layout.size
+        where = f"move {move.notation(self.alphabet)!r}"
+        for (r, c), tile, through in zip(move.squares(), move.tiles, move.through,
+                                         strict=True):
+            if not (0 <= r < size and 0 <= c < size):
+                raise RacketyError(f"{where}: runs off the {size}x{size} board")
+            held = int(self.grid[r, c])
+            if through and (held & ~BLANK_FLAG) != (tile & ~BLANK_FLAG):
+                raise RacketyError(f"{where}: square {square_name(r, c)} does not hold "
+                                   f"{self.alphabet.format([tile])}")
+            if not through and held:
+                raise RacketyError(f"{where}: square {square_name(r, c)} is taken")
+
+    def score(self, move: Move) -> int:
+        """The score of ``move`` on this board: new tiles times letter premiums,
+        board tiles at face value, the main word times the word premiums under new
+        tiles, plus each cross word a new tile forms, plus the bingo bonus for a
+        full rack. A one-tile main word scores only its cross word. Words are not
+        checked."""
+        if move.kind != "place":
+            return 0
+        self._check_placement(move)
+        points = _points(self.alphabet)
+        grid = self.grid
+        size = self.layout.size
+        lm = self.layout.letter_mult
+        wm = self.layout.word_mult
+        dr, dc = (1, 0) if move.down else (0, 1)
+        main = 0
+        word_mult = 1
+        crosses = 0
+        for (r, c), tile, through in zip(move.squares(), move.tiles, move.through,
+                                         strict=True):
+            if through:
+                main += points[int(grid[r, c])]
+                continue
+            value = points[tile] * int(lm[r, c])
+            square_mult = int(wm[r, c])
+            main += value
+            word_mult *= square_mult
+            # the cross word runs perpendicular to the main word through (r, c)
+            side = 0
+            found = False
+            rr, cc = r - dc, c - dr
+            while rr >= 0 and cc >= 0 and grid[rr, cc]:
+                side += points[int(grid[rr, cc])]
+                found = True
+                rr, cc = rr - dc, cc - dr
+            rr, cc = r + dc, c + dr
+            while rr < size and cc < size and grid[rr, cc]:
+                side += points[int(grid[rr, cc])]
+                found = True
+                rr, cc = rr + dc, cc + dr
+            if found:
+                crosses += (side + value) * square_mult
+        total = crosses + (main * word_mult if len(move.tiles) > 1 else 0)
+        if move.n_placed == self.alphabet.rack_size:
+            total += self.bingo_bonus
+        return total
+
+    def play(self, move: Move) -> Board:
+        """The position after ``move``: tiles placed, the mover's score raised by
+        ``move.score`` (or `score`), the placed tiles taken from a known rack, the
+        turn passed on (racks and scores rotate). Exchanges and passes change only
+        the turn and the scoreless-turn count; nothing is drawn (there is no bag)."""
+        grid = self.grid
+        rack = self.racks[0]
+        points = 0
+        if move.kind == "place":
+            points = move.score if move.score is not None else self.score(move)
+            if move.score is not None:
+                self._check_placement(move)
+            grid = grid.copy()
+            for (r, c), tile in zip(move.placed_squares(), move.placed, strict=True):
+                grid[r, c] = tile
+            if rack:
+                left = list(rack)
+                for tile in move.placed:
+                    code = 0 if tile & BLANK_FLAG else tile
+                    if code not in left:
+                        raise RacketyError(
+                            f"move {move.notation(self.alphabet)!r}: tile "
+                            f"{self.alphabet.format([code])} is not on the rack "
+                            f"{self.alphabet.format(rack, brackets=True)!r}")
+                    left.remove(code)
+                rack = tuple(left)
+            zero_turns = 0
+        else:
+            grid = grid.copy()
+            zero_turns = self.zero_turns + 1
+        racks = self.racks[1:] + [rack]
+        scores = self.scores[1:] + [self.scores[0] + points]
+        child = object.__new__(Board)
+        child._set(self.alphabet, self.layout, grid, racks, scores, zero_turns,
+                   dict(self.options))
+        self._derive_child(child, move)
+        return child
+
+    def _derive_child(self, child: Board, move: Move) -> None:
+        """Hand ``child`` this board's cross sets, updated for ``move`` (only the
+        lanes the move touched are recomputed)."""
+        if self._derived:
+            from rackety.movegen import derive_child
+
+            derive_child(self, child, move)
+
+    # ---------------------------------------------------------- rendering
+    def _square_text(self, r: int, c: int) -> str:
+        code = int(self.grid[r, c])
+        if code:
+            return _labels(self.alphabet)[code]
+        if (r, c) == self.layout.start:
+            return "*"
+        premium = self.layout.premium(r, c)
+        return "." if premium == " " else premium
+
+    def _player_lines(self) -> list[str]:
+        labels = _labels(self.alphabet)
+        lines = []
+        for i, (rack, score) in enumerate(zip(self.racks, self.scores, strict=True)):
+            who = "to move" if i == 0 else f"player {i + 1}"
+            text = "".join(labels[c] for c in rack) if rack else "(unknown)"
+            lines.append(f"{who:>9}: {text:<12} score {score}")
+        lines.append(f"{'unseen':>9}: {self.unseen_count}")
+        return lines
+
+    def __str__(self) -> str:
+        labels = _labels(self.alphabet)
+        width = max(1, *(len(labels[int(c)]) for c in np.unique(self.grid)))
+        size = self.layout.size
+        head = "    " + " ".join(chr(65 + c).ljust(width) for c in range(size))
+        lines = [head.rstrip()]
+        for r in range(size):
+            cells = " ".join(self._square_text(r, c).ljust(width) for c in range(size))
+            lines.append(f"{r + 1:>2}  {cells}".rstrip())
+        lines.append("")
+        lines.extend(self._player_lines())
+        return "\n".join(lines)
+
+    def _rich_text(self, highlight: Iterable[tuple[int, int]] | Move | None = None) -> Text:
+        from rich.text import Text
+
+        marked = _highlight_set(highlight)
+        labels = _labels(self.alphabet)
+        width = max(2, *(len(labels[int(c)]) for c in np.unique(self.grid)))
+        size = self.layout.size
+        text = Text()
+        text.append("   " + "".join(chr(65 + c).center(width + 1) for c in range(size)) + "\n")
+        for r in range(size):
+            text.append(f"{r + 1:>2} ")
+            for c in range(size):
+                code = int(self.grid[r, c])
+                if code:
+                    bg, fg = _BLANK_TILE if code & BLANK_FLAG else _TILE
+                    cell = labels[code]
+                    style = f"bold {fg} on {bg}"
+                else:
+                    premium = self.layout.premium(r, c)
+                    bg, fg = _COLOURS[premium]
+                    cell = "**" if (r, c) == self.layout.start else (
+                        _LABELS[premium] or ".")
+                    style = f"{fg} on {bg}"
+                if (r, c) in marked:
+                    style = f"bold #000000 on {_HIGHLIGHT}"
+                text.append(cell.center(width + 1), style=style)
+            text.append("\n")
+        text.append("\n" + "\n".join(self._player_lines()))
+        return text
+
+    def __rich__(self) -> Text:
+        return self._rich_text()
+
+    def render(self, color: bool = True,
+               highlight: Iterable[tuple[int, int]] | Move | None = None) -> str:
+        """The board for a terminal: premium colours, tan tiles, blanks in magenta,
+        ``highlight`` squares (or a move's new tiles) in gold. Without ``color``,
+        plain text of the same shape."""
+        from rich.console import Console
+
+        buffer = io.StringIO()
+        console = Console(file=buffer, force_terminal=color, no_color=not color,
+                          color_system="truecolor" if color else None,
+                          width=max(80, 4 + 4 * self.layout.size), highlight=False)
+        console.print(self._rich_text(highlight))
+        return buffer.getvalue()
+
+    def svg(self, size: int = 400,
+            highlight: Iterable[tuple[int, int]] | Move | None = None) -> str:
+        """The board as an SVG picture ``size`` pixels wide: premium squares in
+        colour with their labels, tiles with letter and points (none on blanks),
+        ``highlight`` squares (or a move's new tiles) outlined in gold."""
+        marked = _highlight_set(highlight)
+        n = self.layout.size
+        cell = size / (n + 1)
+        margin = cell
+        points = _points(self.alphabet)
+
+        def num(x: float) -> str:
+            return f"{x:.2f}".rstrip("0").rstrip(".")
+
+        out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
+               f'viewBox="0 0 {size} {size}" font-family="Helvetica, Arial, sans-serif">',
+               f'<rect class="background" width="{size}" height="{size}" fill="#f7f4ea"/>']
+        for i in range(n):
+            centre = margin + (i + 0.5) * cell
+            out.append(f'<text class="coord" x="{num(centre)}" y="{num(margin * 0.7)}" '
+                       f'font-size="{num(cell * 0.45)}" text-anchor="middle" '
+                       f'fill="#555">{chr(65 + i)}</text>')
+            out.append(f'<text class="coord" x="{num(margin * 0.5)}" '
+                       f'y="{num(centre + cell * 0.16)}" font-size="{num(cell * 0.45)}" '
+                       f'text-anchor="middle" fill="#555">{i + 1}</text>')
+        for r in range(n):
+            for c in range(n):
+                x, y = margin + c * cell, margin + r * cell
+                premium = self.layout.premium(r, c)
+                bg, fg = _COLOURS[premium]
+                out.append(f'<rect class="square" x="{num(x)}" y="{num(y)}" '
+                           f'width="{num(cell)}" height="{num(cell)}" fill="{bg}" '
+                           f'stroke="#ffffff" stroke-width="{num(cell * 0.04)}"/>')
+                code = int(self.grid[r, c])
+                cx, cy = x + cell / 2, y + cell / 2
+                if not code:
+                    label = "★" if (r, c) == self.layout.start else _LABELS[premium]
+                    if label:
+                        out.append(f'<text class="premium" x="{num(cx)}" '
+                                   f'y="{num(cy + cell * 0.12)}" font-size="{num(cell * 0.34)}"'
+                                   f' text-anchor="middle" fill="{fg}">{label}</text>')
+                    continue
+                tile_bg, tile_fg = _BLANK_TILE if code & BLANK_FLAG else _TILE
+                pad = cell * 0.06
+                out.append(f'<rect class="tile" x="{num(x + pad)}" y="{num(y + pad)}" '
+                           f'width="{num(cell - 2 * pad)}" height="{num(cell - 2 * pad)}" '
+                           f'rx="{num(cell * 0.12)}" fill="{tile_bg}" stroke="#8a6d3b" '
+                           f'stroke-width="{num(cell * 0.03)}"/>')
+                text = self.alphabet.format([code])
+                font = cell * (0.58 if len(text) == 1 else 0.9 / (len(text) + 0.4))
+                out.append(f'<text class="letter" x="{num(cx - cell * 0.06)}" '
+                           f'y="{num(cy + font * 0.36)}" font-size="{num(font)}" '
+                           f'font-weight="bold" text-anchor="middle" fill="{tile_fg}">'
+                           f'{escape(text)}</text>')
+                if not code & BLANK_FLAG:
+                    out.append(f'<text class="points" x="{num(x + cell * 0.84)}" '
+                               f'y="{num(y + cell * 0.86)}" font-size="{num(cell * 0.24)}" '
+                               f'text-anchor="end" fill="{tile_fg}">{points[code]}</text>')
+        for r, c in sorted(marked):
+            if 0 <= r < n and 0 <= c < n:
+                out.append(f'<rect class="highlight" x="{num(margin + c * cell)}" '
+                           f'y="{num(margin + r * cell)}" width="{num(cell)}" '
+                           f'height="{num(cell)}" fill="none" stroke="{_HIGHLIGHT}" '
+                           f'stroke-width="{num(cell * 0.12)}"/>')
+        out.append("</svg>")
+        return "\n".join(out)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+
+def _highlight_set(highlight: Iterable[tuple[int, int]] | Move | None) -> set[tuple[int, int]]:
+    if highlight is None:
+        return set()
+    if isinstance(highlight, Move):
+        return set(highlight.placed_squares())
+    return {(int(r), int(c)) for r, c in highlight}
+
+
+__all__ = ["Board", "Layout"]

@@ -1,0 +1,322 @@
+"""Moves: a tile placement, an exchange or a pass, and the notation players write.
+
+Notation (FORMATS.md section 5): ``8D WORD`` is across (row number first), ``D8 WORD``
+down (column letter first); the square named holds the first letter of the whole
+main word. Tiles already on the board are written in parentheses by maximal runs
+(``N6 OV(E)RLADE``, Quackle and MAGPIE), as ``.`` each (``E3 JAVE..N``, GCG), or as
+bare letters; a blank placed by the move is lower case; multi-letter tiles are in
+brackets (``8D CA[NY]OT``). Exchanges are ``exch ABC`` (``-ABC`` in GCG), passes
+``pass`` (``-``). `parse_move` reads all of these against a board.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from rackety.alphabet import BLANK_FLAG, Alphabet
+from rackety.errors import RacketyError
+
+if TYPE_CHECKING:
+    from rackety.board import Board
+
+KINDS = ("place", "exchange", "pass")
+THROUGH_STYLES = ("parens", "dots", "bare")
+
+_ACROSS = re.compile(r"(\d+)([A-Za-z])")
+_DOWN = re.compile(r"([A-Za-z])(\d+)")
+_EXCHANGE = re.compile(r"(\()?\s*(exch|exchange)(?:\s+(.*?))?\s*(\))?", re.IGNORECASE)
+
+
+def square_name(row: int, col: int) -> str:
+    """A square as players write it: row number, then column letter (``8D``)."""
+    return f"{row + 1}{chr(65 + col)}"
+
+
+def coordinates(row: int, col: int, down: bool) -> str:
+    """The start of a placement: ``8D`` across, ``D8`` down."""
+    return f"{chr(65 + col)}{row + 1}" if down else f"{row + 1}{chr(65 + col)}"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move. Equality and hash are the move itself (kind, square, direction,
+    tiles); ``score``, ``equity``, ``leave`` and ``alphabet`` are annotations.
+
+    For a placement ``tiles`` are the codes of the whole main word from
+    (``row``, ``col``), a blank as ``BLANK_FLAG | letter``, and ``through[i]`` says
+    whether tile i was already on the board. For an exchange ``tiles`` are the
+    tiles given back (0 = blank). ``alphabet``, when set, is used by ``str`` and
+    ``repr``; without it they use English.
+
+    >>> move = Move("place", 7, 7, tiles=(16, 1, 14, 4, 25), score=30)
+    >>> move
+    Move('8H PANDY', score=30)
+    >>> move.squares()[:2], move.n_placed
+    ([(7, 7), (7, 8)], 5)
+    """
+
+    kind: str
+    row: int = 0
+    col: int = 0
+    down: bool = False
+    tiles: tuple[int, ...] = ()
+    through: tuple[bool, ...] = ()
+    score: int | None = field(default=None, compare=False)
+    equity: float | None = field(default=None, compare=False)
+    leave: tuple[int, ...] | None = field(default=None, compare=False)
+    alphabet: Alphabet | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise RacketyError(f"move kind {self.kind!r} is not one of {', '.join(KINDS)}")
+        tiles = tuple(int(t) for t in self.tiles)
+        object.__setattr__(self, "tiles", tiles)
+        if self.kind == "place":
+            if not tiles:
+                raise RacketyError("a placement needs at least one tile")
+            through = tuple(bool(t) for t in self.through) or (False,) * len(tiles)
+            if len(through) != len(tiles):
+                raise RacketyError(f"a placement of {len(tiles)} tiles has {len(through)} "
+                                   "through flags")
+            if any(t & ~BLANK_FLAG == 0 for t in tiles):
+                raise RacketyError("a placed blank must stand for a letter (BLANK_FLAG | code)")
+            object.__setattr__(self, "through", through)
+        else:
+            if self.through:
+                raise RacketyError("an exchange or a pass has no through flags")
+            if self.kind == "pass" and tiles:
+                raise RacketyError("a pass has no tiles")
+
+    # ---------------------------------------------------------------- helpers
+    @property
+    def placed(self) -> tuple[int, ...]:
+        """The codes of the tiles this move puts on the board (blank flag included)."""
+        return tuple(t for t, th in zip(self.tiles, self.through, strict=True) if not th)
+
+    @property
+    def n_placed(self) -> int:
+        """How many tiles the move puts on the board."""
+        return len(self.through) - sum(self.through)
+
+    def squares(self) -> list[tuple[int, int]]:
+        """The (row, col) squares of the whole main word, in order."""
+        if self.kind != "place":
+            return []
+        dr, dc = (1, 0) if self.down else (0, 1)
+        return [(self.row + dr * i, self.col + dc * i) for i in range(len(self.tiles))]
+
+    def placed_squares(self) -> list[tuple[int, int]]:
+        """The squares of the newly placed tiles."""
+        return [sq for sq, th in zip(self.squares(), self.through, strict=True) if not th]
+
+    # --------------------------------------------------------------- notation
+    def notation(self, alphabet: Alphabet | None = None, *, through: str = "parens") -> str:
+        """The move as players write it. ``through`` is how tiles already on the board
+        are shown: ``"parens"`` (``N6 OV(E)RLADE``), ``"dots"`` (``E3 JAVE..N``) or
+        ``"bare"`` (``N6 OVERLADE``)."""
+        alphabet = alphabet or self.alphabet or Alphabet.load("english")
+        if self.kind == "pass":
+            return "pass"
+        if self.kind == "exchange":
+            return f"exch {alphabet.format(self.tiles, brackets=True)}"
+        if through not in THROUGH_STYLES:
+            raise RacketyError(f"through style {through!r} is not one of "
+                               f"{', '.join(THROUGH_STYLES)}")
+        parts: list[str] = []
+        i = 0
+        n = len(self.tiles)
+        while i < n:
+            j = i
+            while j < n and self.through[j] == self.through[i]:
+                j += 1
+            text = alphabet.format(self.tiles[i:j], brackets=True)
+            if self.through[i] and through == "parens":
+                text = f"({text})"
+            elif self.through[i] and through == "dots":
+                text = "." * (j - i)
+            parts.append(text)
+            i = j
+        return f"{coordinates(self.row, self.col, self.down)} {''.join(parts)}"
+
+    def __str__(self) -> str:
+        return self.notation()
+
+    def __repr__(self) -> str:
+        alphabet = self.alphabet or Alphabet.load("english")
+        if any((t & ~BLANK_FLAG) >= alphabet.size for t in self.tiles):
+            text = (f"{self.kind} row={self.row} col={self.col} down={self.down} "
+                    f"tiles={self.tiles}")
+        else:
+            text = self.notation(alphabet)
+        extra = "".join(f", {name}={value!r}" for name, value in
+                        (("score", self.score), ("equity", self.equity)) if value is not None)
+        return f"Move({text!r}{extra})"
+
+
+# ------------------------------------------------------------------ parsing
+def parse_move(text: str, board: Board, *, source: str = "move") -> Move:
+    """Read a move written by a player (any of the notations above) on ``board``.
+
+    Checks the notation against the board (squares, played-through tiles, the
+    word's ends) but not the lexicon or the rack. Raises `RacketyError` with a
+    one-line message naming the text.
+    """
+    if not isinstance(text, str):
+        raise RacketyError(f"{source} {text!r}: a move is text")
+    stripped = text.strip()
+    where = f"{source} {stripped!r}"
+    if not stripped:
+        raise RacketyError(f"{where}: empty")
+    lowered = stripped.lower()
+    if lowered in ("-", "pass", "(pass)"):
+        return Move("pass", alphabet=board.alphabet)
+    exchange = _EXCHANGE.fullmatch(stripped)
+    if exchange and bool(exchange.group(1)) == bool(exchange.group(4)):
+        return _parse_exchange(exchange.group(3) or "", board, where)
+    if stripped.startswith("--"):
+        raise RacketyError(f"{where}: '--' (a withdrawn phony) is a game event, not a move")
+    if stripped.startswith("-"):
+        return _parse_exchange(stripped[1:].strip(), board, where)
+    return _parse_placement(stripped, board, where)
+
+
+def _parse_exchange(body: str, board: Board, where: str) -> Move:
+    alphabet = board.alphabet
+    if not body:
+        raise RacketyError(f"{where}: an exchange needs the tiles exchanged")
+    codes = alphabet.tokenize(body, blanks=True, what=f"{where}: tiles")
+    if any(c & BLANK_FLAG for c in codes):
+        raise RacketyError(f"{where}: exchanged tiles are written as on a rack, "
+                           "'?' for a blank, no lower case")
+    if len(codes) > alphabet.rack_size:
+        raise RacketyError(f"{where}: {len(codes)} tiles exchanged, more than the rack "
+                           f"size {alphabet.rack_size}")
+    return Move("exchange", tiles=tuple(codes), alphabet=alphabet)
+
+
+def _split_word(word: str, where: str) -> list[tuple[str, str]]:
+    """The word as segments: (text, "bare" | "paren" | "dot")."""
+    segments: list[tuple[str, str]] = []
+    buf = ""
+    i = 0
+    while i < len(word):
+        ch = word[i]
+        if ch == "(":
+            if buf:
+                segments.append((buf, "bare"))
+                buf = ""
+            close = word.find(")", i)
+            if close < 0:
+                raise RacketyError(f"{where}: '(' without a closing ')'")
+            inside = word[i + 1:close]
+            if not inside or "(" in inside or "." in inside:
+                raise RacketyError(f"{where}: parentheses hold the letters already on the "
+                                   "board")
+            segments.append((inside, "paren"))
+            i = close + 1
+        elif ch == ")":
+            raise RacketyError(f"{where}: ')' without an opening '('")
+        elif ch == ".":
+            if buf:
+                segments.append((buf, "bare"))
+                buf = ""
+            segments.append((".", "dot"))
+            i += 1
+        elif ch == "[":
+            close = word.find("]", i)
+            if close < 0:
+                raise RacketyError(f"{where}: '[' without a closing ']'")
+            buf += word[i:close + 1]
+            i = close + 1
+        else:
+            buf += ch
+            i += 1
+    if buf:
+        segments.append((buf, "bare"))
+    return segments
+
+
+def _parse_placement(text: str, board: Board, where: str) -> Move:
+    alphabet = board.alphabet
+    size = board.layout.size
+    parts = text.split(None, 1)
+    coord = parts[0]
+    word = parts[1].strip() if len(parts) > 1 else ""
+    if not word:
+        # GCG's last-move op writes 8D.WORD: a '.' right after the square separates
+        found = _ACROSS.match(coord) or _DOWN.match(coord)
+        if found and coord[found.end():found.end() + 1] == ".":
+            coord, word = coord[:found.end()], coord[found.end() + 1:]
+    across = _ACROSS.fullmatch(coord)
+    down_m = _DOWN.fullmatch(coord)
+    if not (across or down_m):
+        raise RacketyError(f"{where}: {coord!r} is not a square (8D is across, D8 down)")
+    if across:
+        row_text, col_text, down = across.group(1), across.group(2), False
+    else:
+        assert down_m is not None
+        col_text, row_text, down = down_m.group(1), down_m.group(2), True
+    row = int(row_text) - 1
+    col = ord(col_text.upper()) - 65
+    if not 0 <= col < size:
+        raise RacketyError(f"{where}: column {col_text.upper()} is off the {size}x{size} board")
+    if not 0 <= row < size:
+        raise RacketyError(f"{where}: row {row_text} is off the {size}x{size} board")
+    if not word:
+        raise RacketyError(f"{where}: no word after the square")
+
+    dr, dc = (1, 0) if down else (0, 1)
+    grid = board.grid
+    tiles: list[int] = []
+    through: list[bool] = []
+    for segment, mode in _split_word(word, where):
+        if mode == "dot":
+            codes = [-1]
+        else:
+            codes = alphabet.tokenize(segment, blanks=True, what=f"{where}: word")
+        for code in codes:
+            i = len(tiles)
+            r, c = row + dr * i, col + dc * i
+            if r >= size or c >= size:
+                raise RacketyError(f"{where}: the word runs off the {size}x{size} board")
+            if code == 0:
+                raise RacketyError(f"{where}: '?' in a word; a blank is written as the "
+                                   "lower-case letter it stands for")
+            held = int(grid[r, c])
+            name = square_name(r, c)
+            if mode == "dot":
+                if not held:
+                    raise RacketyError(f"{where}: '.' at square {name}, which is empty")
+                tiles.append(held)
+                through.append(True)
+                continue
+            if held:
+                if held & ~BLANK_FLAG != code & ~BLANK_FLAG:
+                    raise RacketyError(
+                        f"{where}: square {name} holds {alphabet.format([held])}, not "
+                        f"{alphabet.format([code & ~BLANK_FLAG])}")
+                tiles.append(held)
+                through.append(True)
+            elif mode == "paren":
+                raise RacketyError(f"{where}: square {name} is empty, but "
+                                   f"({alphabet.format([code])}) says it holds a tile")
+            else:
+                tiles.append(code)
+                through.append(False)
+    if not tiles:
+        raise RacketyError(f"{where}: no word after the square")
+    before = (row - dr, col - dc)
+    end = len(tiles)
+    after = (row + dr * end, col + dc * end)
+    if before[0] >= 0 and before[1] >= 0 and grid[before]:
+        raise RacketyError(f"{where}: square {square_name(*before)} before the word holds "
+                           f"{alphabet.format([int(grid[before])])}; the named square is the "
+                           "first letter of the whole main word")
+    if after[0] < size and after[1] < size and grid[after]:
+        raise RacketyError(f"{where}: square {square_name(*after)} after the word holds "
+                           f"{alphabet.format([int(grid[after])])}; write the whole main word")
+    if all(through):
+        raise RacketyError(f"{where}: places no tile")
+    return Move("place", row, col, down, tuple(tiles), tuple(through), alphabet=alphabet)

@@ -1,0 +1,489 @@
+"""Move generation: every legal tile placement of a position with its exact
+score, the exchanges and the pass, by Gordon's GADDAG algorithm (default) or
+Appel and Jacobson's DAWG algorithm.
+
+>>> from rackety import Board, Lexicon
+>>> lexicon = Lexicon.from_words(["PANDY", "PAY", "AY", "YA", "DAY"])
+>>> board = Board.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AADNPUY/ 0/0 0")
+>>> moves = board.moves(lexicon)
+>>> moves.count, moves.best_score
+(15, 30)
+>>> board.notation(moves.best())
+'8H PANDY'
+
+The kernels (`kernels.py`, `crosssets.py`) write into preallocated numpy arrays;
+`Move` objects are only made when a `MoveList` is indexed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rackety.alphabet import BLANK_FLAG, Alphabet
+from rackety.errors import RacketyError
+from rackety.move import Move
+from rackety.movegen import crosssets as _cs
+from rackety.movegen import kernels as _k
+
+if TYPE_CHECKING:
+    from rackety.board import Board
+    from rackety.lexicon import Lexicon
+
+GENERATORS = ("gaddag", "dawg")
+MODES = ("all", "top", "best", "count")
+LeaveFunction = Callable[[str], float] | Mapping[str, float]
+_INITIAL_CAP = 1 << 14
+
+
+# ----------------------------------------------------------------- derived data
+@dataclass
+class CrossSets:
+    """The board in both orientations and its cross sets for one lexicon
+    (arrays described in `rackety.movegen.crosssets`)."""
+
+    tiles: np.ndarray
+    xset: np.ndarray
+    xscore: np.ndarray
+    xhas: np.ndarray
+
+    def copy(self) -> CrossSets:
+        return CrossSets(self.tiles.copy(), self.xset.copy(), self.xscore.copy(),
+                         self.xhas.copy())
+
+
+@lru_cache(maxsize=64)
+def _points(alphabet: Alphabet) -> np.ndarray:
+    """Score of every code as placed: the tile's points, 0 for a blank."""
+    table = np.zeros(256, np.int64)
+    for tile in alphabet.tiles:
+        table[tile.code] = tile.points
+    return table
+
+
+def _full_mask(alphabet: Alphabet) -> int:
+    return ((1 << alphabet.size) - 1) & ~1
+
+
+def cross_sets(grid: np.ndarray, lexicon: Lexicon) -> CrossSets:
+    """Cross sets of a board from scratch."""
+    grid = np.asarray(grid, np.uint8)
+    n = grid.shape[0]
+    tiles = np.ascontiguousarray(np.stack([grid, grid.T]))
+    xset = np.zeros((2, n, n), np.int64)
+    xscore = np.zeros((2, n, n), np.int64)
+    xhas = np.zeros((2, n, n), np.int64)
+    _cs.cross_all(lexicon.nodes, lexicon.has_gaddag, tiles, _points(lexicon.alphabet),
+                  _full_mask(lexicon.alphabet), xset, xscore, xhas)
+    return CrossSets(tiles, xset, xscore, xhas)
+
+
+def update_cross_sets(parent: CrossSets, move: Move, lexicon: Lexicon) -> CrossSets:
+    """The cross sets after ``move``: a copy of ``parent`` where only the lanes
+    the move touched are recomputed."""
+    child = parent.copy()
+    if move.kind != "place":
+        return child
+    d = 1 if move.down else 0
+    lane, first = (move.col, move.row) if move.down else (move.row, move.col)
+    for i, (code, through) in enumerate(zip(move.tiles, move.through, strict=True)):
+        if not through:
+            child.tiles[d, lane, first + i] = code
+            child.tiles[1 - d, first + i, lane] = code
+    _cs.update_after_move(lexicon.nodes, lexicon.has_gaddag, child.tiles, d, lane, first,
+                          first + len(move.tiles) - 1, _points(lexicon.alphabet),
+                          _full_mask(lexicon.alphabet), child.xset, child.xscore, child.xhas)
+    return child
+
+
+# ------------------------------------------------------------------- leaves
+def format_leave(alphabet: Alphabet, codes: Sequence[int]) -> str:
+    """A leave as text: tiles in alphabet order, blanks (``?``) last."""
+    ordered = sorted(int(c) for c in codes if c) + [0] * sum(1 for c in codes if not c)
+    return alphabet.format(ordered, brackets=True)
+
+
+@dataclass
+class _RackTables:
+    counts: list[int]  # copies per code (64 entries)
+    place: list[int]  # mixed-radix place value per code
+    values: np.ndarray  # leave value per index
+    best_leave: np.ndarray  # best leave value per number of tiles kept
+    distinct: list[int]  # the codes on the rack, in order
+
+    def leave_of(self, index: int) -> tuple[int, ...]:
+        """The tiles kept at a leave index."""
+        out: list[int] = []
+        for c in self.distinct:
+            out += [c] * ((index // self.place[c]) % (self.counts[c] + 1))
+        return tuple(out)
+
+
+def _rack_tables(alphabet: Alphabet, rack: Sequence[int], leave: LeaveFunction | None
+                 ) -> _RackTables:
+    """The rack's leave table: each distinct tile is a digit of radix
+    (copies + 1), so placing a tile subtracts its place value from the index
+    (wolges' MultiLeaves, FAST-MOVEGEN.md section 4.2)."""
+    counts = [0] * 64
+    for c in rack:
+        counts[c] += 1
+    place = [0] * 64
+    distinct = [c for c in range(64) if counts[c]]
+    size = 1
+    for c in distinct:
+        place[c] = size
+        size *= counts[c] + 1
+    tables = _RackTables(counts, place, np.zeros(size, np.float64),
+                         np.zeros(len(rack) + 1, np.float64), distinct)
+    if leave is not None:
+        lookup = leave.get if isinstance(leave, Mapping) else leave
+        best = [-np.inf] * (len(rack) + 1)
+        for index in range(size):
+            kept = tables.leave_of(index)
+            value = float(lookup(format_leave(alphabet, kept)) or 0.0) if kept else 0.0
+            tables.values[index] = value
+            best[len(kept)] = max(best[len(kept)], value)
+        tables.best_leave[:] = best
+    return tables
+
+
+# ------------------------------------------------------------------- buffers
+class _Buffers(threading.local):
+    def __init__(self) -> None:
+        self.cap = 0
+        self.width = 0
+
+    def get(self, cap: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if cap > self.cap or width > self.width:
+            self.cap, self.width = max(cap, self.cap), max(width, self.width)
+            self.meta = np.empty((self.cap, _k.META), np.int32)
+            self.tiles = np.empty((self.cap, self.width), np.uint8)
+            self.eq = np.empty(self.cap, np.float64)
+        return self.meta, self.tiles, self.eq
+
+
+_buffers = _Buffers()
+
+
+# ------------------------------------------------------------------ results
+class MoveList(Sequence[Move]):
+    """The moves of a position, best first (equity, then score), tile placements
+    followed in equal equity by exchanges and the pass. Indexing makes `Move`
+    objects; `count` and `best_score` count tile placements only.
+
+    Arrays (one row per placement, in list order): ``meta`` (int32: direction,
+    lane, first square, length, tiles placed, score, played-through mask, leave
+    index), ``tiles`` (uint8, the main word) and ``equity``."""
+
+    def __init__(self, board: Board, meta: np.ndarray, tiles: np.ndarray,
+                 equity: np.ndarray, others: list[_Other], count: int, best_score: int | None,
+                 tables: _RackTables, stats: dict[str, int]) -> None:
+        self.board = board
+        self._meta, self._tiles, self._equity = meta, tiles, equity
+        self._sorted = False
+        self._others = sorted(others, key=lambda o: -o[0])
+        self.count = count
+        self.best_score = best_score
+        self._tables = tables
+        self.stats = stats
+        self._merged: list[tuple[int, int]] | None = None
+
+    def _sort(self) -> None:
+        """Sort the placements, best first, on first use: generation itself
+        leaves them in the order found."""
+        if not self._sorted:
+            meta, equity = self._meta, self._equity
+            order = np.lexsort((meta[:, _k.M_FIRST], meta[:, _k.M_LANE], meta[:, _k.M_DIR],
+                                -meta[:, _k.M_SCORE], -equity))
+            self._meta, self._tiles, self._equity = meta[order], self._tiles[order], \
+                equity[order]
+            self._sorted = True
+
+    @property
+    def meta(self) -> np.ndarray:
+        self._sort()
+        return self._meta
+
+    @property
+    def tiles(self) -> np.ndarray:
+        self._sort()
+        return self._tiles
+
+    @property
+    def equity(self) -> np.ndarray:
+        self._sort()
+        return self._equity
+
+    def _order(self) -> list[tuple[int, int]]:
+        if self._merged is None:
+            merged: list[tuple[int, int]] = []
+            i = j = 0
+            while i < len(self.meta) or j < len(self._others):
+                if j == len(self._others) or (
+                        i < len(self.meta) and self.equity[i] >= self._others[j][0]):
+                    merged.append((0, i))
+                    i += 1
+                else:
+                    merged.append((1, j))
+                    j += 1
+            self._merged = merged
+        return self._merged
+
+    def __len__(self) -> int:
+        return len(self._meta) + len(self._others)
+
+    def placement(self, i: int) -> Move:
+        """The ``i``-th tile placement (best first)."""
+        row = self.meta[i]
+        d, lane, first, length, _placed, score, through, lidx = (int(x) for x in row)
+        tiles = tuple(int(t) for t in self.tiles[i, :length])
+        flags = tuple(bool(through >> j & 1) for j in range(length))
+        r, c = (first, lane) if d else (lane, first)
+        return Move("place", r, c, bool(d), tiles, flags, score=score,
+                    equity=float(self.equity[i]), leave=self._tables.leave_of(lidx),
+                    alphabet=self.board.alphabet)
+
+    def _other(self, j: int) -> Move:
+        equity, traded, index = self._others[j]
+        kind = "pass" if traded is None else "exchange"
+        return Move(kind, tiles=traded or (), score=0, equity=equity,
+                    leave=self._tables.leave_of(index), alphabet=self.board.alphabet)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError("move index out of range")
+        kind, j = self._order()[i]
+        return self.placement(j) if kind == 0 else self._other(j)
+
+    def __iter__(self) -> Iterator[Move]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def best(self) -> Move | None:
+        """The move of highest equity (a placement when one ties an exchange)."""
+        return self[0] if len(self) else None
+
+    def placements(self) -> list[Move]:
+        """Every tile placement in the list, best first."""
+        return [self.placement(i) for i in range(len(self.meta))]
+
+    def top_scoring(self) -> list[Move]:
+        """Every tile placement with the best score."""
+        if self.best_score is None:
+            return []
+        hits = np.flatnonzero(self.meta[:, _k.M_SCORE] == self.best_score)
+        return [self.placement(int(i)) for i in hits]
+
+    def __repr__(self) -> str:
+        return f"<MoveList: {self.count} placements, best score {self.best_score}>"
+
+
+# --------------------------------------------------------------- generation
+def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10,
+             leave: LeaveFunction | None = None, generator: str = "gaddag",
+             exchanges: bool = True) -> MoveList:
+    """The moves of the player to move.
+
+    ``mode``: ``all`` every move; ``top`` the ``top`` best by equity (ties at the
+    cut kept), skipping anchors whose upper bound cannot reach them; ``best``
+    the same with one; ``count`` only the count and best score. ``leave``: the
+    value of a rack leave, a function of its text (``"AEU?"``) or a mapping;
+    zero by default. Equity = score + leave value."""
+    if mode not in MODES:
+        raise RacketyError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
+    if generator not in GENERATORS:
+        raise RacketyError(f"generator {generator!r}: expected gaddag or dawg")
+    if lexicon.alphabet.identity != board.alphabet.identity:
+        raise RacketyError(f"lexicon {lexicon.name} is in alphabet {lexicon.alphabet.name}, "
+                           f"the position in {board.alphabet.name}")
+    if generator == "gaddag" and not lexicon.has_gaddag:
+        raise RacketyError(f"lexicon {lexicon.name} has no GADDAG; use generator='dawg'")
+    xs = derived_cross_sets(board, lexicon)
+    alphabet = board.alphabet
+    rack = [int(c) for c in board.rack]
+    tables = _rack_tables(alphabet, rack, leave)
+    others: list[_Other] = []
+    if mode != "count":
+        others = _exchanges_and_pass(board, rack, tables, exchanges)
+    layout = board.layout
+    keep = 1 if mode == "best" else top
+    meta, tiles, eq, total, best, stats = _run(
+        lexicon, xs, layout.letter_mult, layout.word_mult, layout.start,
+        bool(layout.symmetric), alphabet, rack, board.bingo_bonus, tables, mode, keep,
+        generator, [o[0] for o in others] if mode in ("top", "best") else [])
+    if mode in ("top", "best"):
+        # the N best by equity, with every move tied with the N-th
+        eq_all = np.concatenate([eq, [o[0] for o in others]])
+        if len(eq_all) > keep:
+            cut = -np.partition(-eq_all, keep - 1)[keep - 1]
+            sel = eq >= cut
+            meta, tiles, eq = meta[sel], tiles[sel], eq[sel]
+            others = [o for o in others if o[0] >= cut]
+    return MoveList(board, meta, tiles, eq, others, total, best if total else None, tables,
+                    stats)
+
+
+def derived_cross_sets(board: Board, lexicon: Lexicon) -> CrossSets:
+    """The board's cross sets for ``lexicon``, computed once and kept with the
+    board (and passed on, updated, to the boards `Board.play` makes)."""
+    derived = board._derived
+    entry = derived.get("cross_sets")
+    if entry is not None and entry[0] is lexicon:
+        return entry[1]
+    xs = cross_sets(board.grid, lexicon)
+    derived["cross_sets"] = (lexicon, xs)
+    return xs
+
+
+def derive_child(parent: Board, child: Board, move: Move) -> None:
+    """Give ``child`` (``parent`` after ``move``) the parent's cross sets,
+    updated incrementally."""
+    entry = parent._derived.get("cross_sets")
+    if entry is not None:
+        child._derived["cross_sets"] = (entry[0], update_cross_sets(entry[1], move, entry[0]))
+
+
+# an exchange or the pass, before it is asked for as a `Move`:
+# (equity, tiles traded or None for the pass, leave index of the tiles kept)
+_Other = tuple[float, tuple[int, ...] | None, int]
+
+
+def _exchanges_and_pass(board: Board, rack: list[int], tables: _RackTables,
+                        exchanges: bool) -> list[_Other]:
+    """The pass, and every distinct exchange (each multiset once) when the bag
+    allows one. The equity of each is the value of the tiles kept."""
+    full = len(tables.values) - 1
+    values = tables.values
+    out: list[_Other] = [(float(values[full]), None, full)]
+    if not exchanges or not rack or board.bag_count < board.alphabet.exchange_min_bag:
+        return out
+    distinct = tables.distinct
+    for choice in product(*(range(tables.counts[c] + 1) for c in distinct)):
+        traded: list[int] = []
+        index = full
+        for c, k in zip(distinct, choice, strict=True):
+            traded += [c] * k
+            index -= k * tables.place[c]
+        if traded:
+            out.append((float(values[index]), tuple(traded), index))
+    return out
+
+
+def _run(lexicon: Lexicon, xs: CrossSets, letter_mult: np.ndarray, word_mult: np.ndarray,
+         start: tuple[int, int], symmetric: bool, alphabet: Alphabet, rack: Sequence[int],
+         bingo: int, tables: _RackTables, mode: str, top: int, generator: str,
+         seeds: Sequence[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int,
+                                           dict[str, int]]:
+    n = xs.tiles.shape[1]
+    lm2, wm2 = _multipliers_of(letter_mult, word_mult)
+    points = _points(alphabet)
+    ln_all = np.empty((2, n, _k.ROWS, n), np.int64)
+    _k.fill_lanes(xs.tiles, xs.xset, xs.xscore, xs.xhas, lm2, wm2, points, ln_all)
+    mask = 0
+    for c in rack:
+        mask |= _full_mask(alphabet) if c == 0 else 1 << int(c)
+    vals = np.zeros(64, np.int64)
+    rv = sorted((int(points[c]) for c in rack), reverse=True)
+    vals[:len(rv)] = rv
+    best_leave = tables.best_leave
+    cap = _INITIAL_CAP
+    while True:
+        st = _state_template(alphabet).copy()
+        for c in tables.distinct:
+            st[_k.R_COUNT + c] = tables.counts[c]
+            st[_k.R_PLACE + c] = tables.place[c]
+        st[_k.S_N] = n
+        st[_k.S_RACKN] = len(rack)
+        st[_k.S_RACKSIZE] = alphabet.rack_size
+        st[_k.S_BINGO] = bingo
+        st[_k.S_RACKMASK] = mask
+        st[_k.S_MODE] = {"all": _k.MODE_ALL, "count": _k.MODE_COUNT}.get(mode, _k.MODE_TOP)
+        st[_k.S_CAP] = cap
+        st[_k.S_TOPN] = max(1, top)
+        st[_k.S_BEST] = -1
+        st[_k.S_EMPTY] = 0 if xs.tiles[0].any() else 1
+        st[_k.S_START_ROW], st[_k.S_START_COL] = start
+        st[_k.S_BOTH_DIRS] = 0 if symmetric else 1
+        st[_k.S_FULL_LIDX] = len(tables.values) - 1
+        lv_at = _k.F_HEAP + max(1, top)
+        st[_k.S_LV] = lv_at
+        fs = np.zeros(lv_at + len(tables.values), np.float64)
+        fs[lv_at:] = tables.values
+        fs[_k.F_THRESH] = -np.inf
+        for s in seeds:
+            _k._heap_push(fs, st, s)
+        meta, tiles, eq = _buffers.get(cap, n)
+        if generator == "gaddag":
+            _k.generate_gaddag(lexicon.nodes, ln_all, st, fs, meta, tiles, eq, vals, best_leave)
+        else:
+            _k.generate_dawg(lexicon.nodes, ln_all, st, fs, meta, tiles, eq)
+        if not st[_k.S_OVERFLOW]:
+            break
+        cap *= 4
+    c = int(st[_k.S_COUNT])
+    stats = {"anchors": int(st[_k.S_ANCHORS]), "anchors_total": int(st[_k.S_ANCHORS_ALL])}
+    return (meta[:c].copy(), tiles[:c].copy(), eq[:c].copy(), int(st[_k.S_TOTAL]),
+            int(st[_k.S_BEST]), stats)
+
+
+@lru_cache(maxsize=64)
+def _state_template(alphabet: Alphabet) -> np.ndarray:
+    """The kernels' int64 state with the alphabet's tile scores filled in."""
+    st = np.zeros(_k.ST_SIZE, np.int64)
+    st[_k.R_POINTS:_k.R_POINTS + 256] = _points(alphabet)
+    return st
+
+
+_mult_cache: dict[tuple[bytes, bytes], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _multipliers_of(letter_mult: np.ndarray, word_mult: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    key = (np.asarray(letter_mult).tobytes(), np.asarray(word_mult).tobytes())
+    hit = _mult_cache.get(key)
+    if hit is None:
+        lm = np.asarray(letter_mult, np.int64)
+        wm = np.asarray(word_mult, np.int64)
+        hit = (np.ascontiguousarray(np.stack([lm, lm.T])),
+               np.ascontiguousarray(np.stack([wm, wm.T])))
+        _mult_cache[key] = hit
+    return hit
+
+
+def generate_from_arrays(grid: np.ndarray, rack: Sequence[int], lexicon: Lexicon, *,
+                         letter_mult: np.ndarray, word_mult: np.ndarray,
+                         start: tuple[int, int], bingo_bonus: int = 50,
+                         generator: str = "gaddag", symmetric: bool = True
+                         ) -> list[tuple[int, int, bool, tuple[int, ...], tuple[bool, ...],
+                                         int]]:
+    """Every tile placement of a bare position as ``(row, col, down, tiles,
+    through, score)`` tuples: for tests and tools that have no `Board`."""
+    grid = np.ascontiguousarray(grid, np.uint8)
+    xs = cross_sets(grid, lexicon)
+    rack = [int(c) for c in rack]
+    tables = _rack_tables(lexicon.alphabet, rack, None)
+    meta, tiles, _eq, _total, _best, _stats = _run(
+        lexicon, xs, letter_mult, word_mult, start, symmetric, lexicon.alphabet, rack,
+        bingo_bonus, tables, "all", 1, generator, [])
+    out = []
+    for row, word in zip(meta, tiles, strict=True):
+        d, lane, first, length, _placed, score, through, _lidx = (int(x) for x in row)
+        r, c = (first, lane) if d else (lane, first)
+        out.append((r, c, bool(d), tuple(int(t) for t in word[:length]),
+                    tuple(bool(through >> j & 1) for j in range(length)), score))
+    return out
+
+
+__all__ = ["BLANK_FLAG", "CrossSets", "MoveList", "cross_sets", "derive_child",
+           "derived_cross_sets", "format_leave", "generate", "generate_from_arrays",
+           "update_cross_sets"]

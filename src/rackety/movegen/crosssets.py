@@ -1,0 +1,175 @@
+"""Cross-check sets, cross-scores and the per-lane arrays the generators read.
+
+Appel and Jacobson (section 3.1) restrict each empty square to the letters that
+make a word with the tiles above and below it (the *cross-check set*), and score
+that cross word from the sum of its board tiles (the *cross-sum*). Here, as in
+wolges and MAGPIE (FORMATS.md section 1), a cross-check set is a 64-bit mask with
+bit t set when tile t may go on the square.
+
+Arrays, all ``[2, N, N]`` and indexed ``[d, lane, pos]``: direction ``d`` 0 is
+across (lane = row, pos = column), 1 is down (lane = column, pos = row), so a
+down move is an across move on the transposed board:
+
+- ``tiles`` uint8: the board, ``tiles[1]`` its transpose (0 empty, code, 0x80|code
+  for a blank);
+- ``xset`` int64: letters allowed on the square by the perpendicular word, for a
+  move in direction d (all letters where there is no perpendicular neighbour);
+- ``xscore`` int64: face value of the perpendicular tiles that a tile placed here
+  would join (blanks 0);
+- ``xhas`` int64: 1 where a tile placed here forms a perpendicular word.
+
+The cross sets for direction d depend on the perpendicular lanes, so after a
+move only the lanes it touched are recomputed (`update_after_move`).
+
+Every kernel is in this one module: numba's cache only watches the file of the
+function it compiles (NUMBA.md, trap 5).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+ARC = 0x3FFFFF
+IS_END = 0x400000
+ACCEPTS = 0x800000
+
+
+@njit(cache=True, nogil=True)
+def _child(kwg, arc, tile):
+    """The edge for ``tile`` in the run starting at ``arc``, or -1 (runs are sorted)."""
+    if arc == 0:
+        return -1
+    i = arc
+    while True:
+        node = np.int64(kwg[i])
+        t = node >> 24
+        if t == tile:
+            return i
+        if t > tile or node & IS_END:
+            return -1
+        i += 1
+
+
+@njit(cache=True, nogil=True)
+def _walk(kwg, arc, line, start, stop, step):
+    """Follow the tiles ``line[start], line[start+step], ...`` (up to, not
+    including, ``stop``) from the run at ``arc``; the last edge, or -1."""
+    edge = -1
+    i = start
+    while i != stop:
+        if arc == 0:
+            return -1
+        edge = _child(kwg, arc, np.int64(line[i]) & 0x7F)
+        if edge < 0:
+            return -1
+        arc = np.int64(kwg[edge]) & ARC
+        i += step
+    return edge
+
+
+@njit(cache=True, nogil=True)
+def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: int,
+               points: np.ndarray, full: int, xset: np.ndarray, xscore: np.ndarray,
+               xhas: np.ndarray) -> None:
+    """Cross sets, for moves in direction 1-g, of every empty square of lane
+    ``lane`` of view ``g`` (the perpendicular line), written at ``[1-g, pos, lane]``.
+
+    Tiles on both sides (U above, D below): with a GADDAG, walk rev(D) from the
+    GADDAG root; the children x whose edge continues with rev(U) to an accepting
+    edge spell rev(U x D), a whole word (Gordon's k = n string, no separator).
+    Without one, walk U in the DAWG and for each child x walk D."""
+    line = tiles[g, lane]
+    n = line.shape[0]
+    d = 1 - g
+    droot = np.int64(kwg[0]) & ARC
+    groot = np.int64(kwg[1]) & ARC if gaddag else 0
+    for p in range(n):
+        if line[p] != 0:
+            xset[d, p, lane] = 0
+            xscore[d, p, lane] = 0
+            xhas[d, p, lane] = 0
+            continue
+        up = p
+        while up > 0 and line[up - 1] != 0:
+            up -= 1
+        down = p
+        while down < n - 1 and line[down + 1] != 0:
+            down += 1
+        if up == p and down == p:
+            xset[d, p, lane] = full
+            xscore[d, p, lane] = 0
+            xhas[d, p, lane] = 0
+            continue
+        s = 0
+        for i in range(up, p):
+            s += points[line[i]]
+        for i in range(p + 1, down + 1):
+            s += points[line[i]]
+        mask = np.int64(0)
+        if gaddag and down > p:
+            e = _walk(kwg, groot, line, down, p, -1)
+            arc = np.int64(kwg[e]) & ARC if e >= 0 else 0
+            if arc != 0:
+                i = arc
+                while True:
+                    node = np.int64(kwg[i])
+                    x = node >> 24
+                    if x != 0:
+                        if up == p:
+                            if node & ACCEPTS:
+                                mask |= np.int64(1) << x
+                        else:
+                            last = _walk(kwg, node & ARC, line, p - 1, up - 1, -1)
+                            if last >= 0 and np.int64(kwg[last]) & ACCEPTS:
+                                mask |= np.int64(1) << x
+                    if node & IS_END:
+                        break
+                    i += 1
+        else:
+            if up < p:
+                e = _walk(kwg, droot, line, up, p, 1)
+                arc = np.int64(kwg[e]) & ARC if e >= 0 else 0
+            else:
+                arc = droot
+            if arc != 0:
+                i = arc
+                while True:
+                    node = np.int64(kwg[i])
+                    x = node >> 24
+                    if down == p:
+                        if node & ACCEPTS:
+                            mask |= np.int64(1) << x
+                    else:
+                        last = _walk(kwg, node & ARC, line, p + 1, down + 1, 1)
+                        if last >= 0 and np.int64(kwg[last]) & ACCEPTS:
+                            mask |= np.int64(1) << x
+                    if node & IS_END:
+                        break
+                    i += 1
+        xset[d, p, lane] = mask
+        xscore[d, p, lane] = s
+        xhas[d, p, lane] = 1
+
+
+@njit(cache=True, nogil=True)
+def cross_all(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, points: np.ndarray,
+              full: int, xset: np.ndarray, xscore: np.ndarray, xhas: np.ndarray) -> None:
+    """Every cross set of the board, from scratch."""
+    n = tiles.shape[1]
+    for g in range(2):
+        for lane in range(n):
+            cross_lane(kwg, gaddag, tiles, g, lane, points, full, xset, xscore, xhas)
+
+
+@njit(cache=True, nogil=True)
+def update_after_move(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, d: int, lane: int,
+                      first: int, last: int, points: np.ndarray, full: int,
+                      xset: np.ndarray, xscore: np.ndarray, xhas: np.ndarray) -> None:
+    """Recompute only what a move in direction ``d`` on ``lane`` over positions
+    ``first..last`` can change (``tiles`` already holds the move): the cross sets
+    of direction 1-d come from its own lane, those of direction d from the
+    perpendicular lanes it crossed."""
+    cross_lane(kwg, gaddag, tiles, d, lane, points, full, xset, xscore, xhas)
+    for p in range(first, last + 1):
+        cross_lane(kwg, gaddag, tiles, 1 - d, p, points, full, xset, xscore, xhas)

@@ -1,0 +1,690 @@
+"""The move generators: numba kernels over flat arrays.
+
+Two generators with identical output:
+
+- `_gaddag`: Gordon's GADDAG generator (Gen and GoOn merged into one
+  self-recursive function). From an anchor it places tiles leftwards reading
+  rev(prefix), then crosses the separator and places rightwards.
+- `_dawg_left` / `_dawg_right`: Appel and Jacobson's LeftPart and ExtendRight
+  (1988, section 3.3) over the DAWG.
+
+Both work on one lane at a time (a row, or a column of the transposed board),
+reading a small per-lane array ``ln[ROWS, N]`` (int64; rows named below), so a
+down move is an across move on the transposed board. Scores are carried down
+the recursion (main-word sum, word multiplier, cross-word sum) so nothing is
+undone; the rack leave is a mixed-radix index into the rack's leave table
+(wolges' MultiLeaves, FAST-MOVEGEN.md section 4.2).
+
+Moves are written into preallocated buffers, one row per move:
+``meta[i] = (dir, lane, first, length, tiles placed, score, through mask, leave
+index)`` (int32), ``otiles[i, :length]`` the main word's codes (uint8, 0x80 on
+blanks) and ``oeq[i]`` the equity. Modes: all (every move stored), top (moves
+that can still be among the best N kept; the N-th best equity so far is a
+threshold, and anchors whose upper bound is below it are skipped: the "shadow"
+bounds of wolges and MAGPIE), count (count and best score only).
+
+Every kernel and its callees live in this module: numba's cache only watches the
+file of the function it compiles (NUMBA.md, trap 5). The recursive kernels have
+explicit signatures and recurse with variables only (trap 2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+ARC = 0x3FFFFF
+IS_END = 0x400000
+ACCEPTS = 0x800000
+BLANK_FLAG = 0x80
+
+# rows of the per-lane array ln[ROWS, N]
+TILE = 0  # board tile code (0 empty, 0x80 flag on blanks)
+XSET = 1  # letters allowed by the perpendicular word (all where there is none)
+LM = 2  # letter multiplier of an empty square (1 on occupied squares)
+WM = 3  # word multiplier of an empty square (1 on occupied squares)
+PWM = 4  # word multiplier of the perpendicular word (0 where none forms)
+PSC = 5  # perpendicular tiles' face value x PWM
+FACE = 6  # face value of the board tile (0 for a blank or an empty square)
+STRIP = 7  # the tile placed on the square by the move being built
+HAS = 8  # 1 where a tile placed forms a perpendicular word
+ROWS = 9
+
+# st: int64 state
+S_N = 0  # board size
+S_ANCHOR = 1
+S_LIMIT = 2  # leftmost square a leftward walk may not enter
+S_DIR = 3
+S_LANE = 4
+S_RACKN = 5  # tiles on the rack
+S_RACKSIZE = 6  # the alphabet's rack size: placing that many is a bingo
+S_BINGO = 7
+S_RACKMASK = 8  # letters on the rack (every letter when it holds a blank)
+S_MODE = 9
+S_COUNT = 10  # moves stored
+S_TOTAL = 11  # moves found
+S_BEST = 12  # best score found
+S_CAP = 13  # rows in the buffers
+S_OVERFLOW = 14
+S_TOPN = 15
+S_HEAPN = 16  # equities in the top-N heap
+S_EMPTY = 17  # the board is empty: only the start square is an anchor
+S_START_ROW = 18
+S_START_COL = 19
+S_BOTH_DIRS = 20  # on an empty board, generate down moves too (asymmetric layout)
+S_FULL_LIDX = 21  # leave index of the whole rack
+S_ANCHORS = 22  # anchors generated from (statistics)
+S_ANCHORS_ALL = 23  # anchors in the position (statistics)
+S_PRE = 32  # Appel-Jacobson left part, up to 32 tiles
+ST_SIZE = 448
+
+MODE_ALL = 0
+MODE_TOP = 1
+MODE_COUNT = 2
+
+S_LV = 24  # where the leave values start in fs
+# the rack, in st too (one array fewer to pass down the recursion)
+R_COUNT = 64  # st[64 + t]: copies of tile t on the rack (t = 0: blanks)
+R_PLACE = 128  # st[128 + t]: place value of t in the leave index
+R_POINTS = 192  # st[192 + c]: score of code c as placed (0x80|t: a blank, 0)
+
+# fs: float64 state
+F_THRESH = 0  # equity a move needs to be kept (top mode)
+F_HEAP = 8  # min-heap of the best N equities so far; the leave values follow it
+M_DIR, M_LANE, M_FIRST, M_LEN, M_PLACED, M_SCORE, M_THROUGH, M_LIDX = range(8)
+META = 8
+
+_I = types.int64
+_SIG = types.void(_I, _I, _I, _I, _I, _I, _I, _I, _I,
+                  types.Array(types.uint32, 1, "C", readonly=True),
+                  types.int64[:, ::1], types.int64[::1], types.float64[::1],
+                  types.int32[:, ::1],
+                  types.uint8[:, ::1], types.float64[::1])
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _heap_push(fs, st, eq):
+    """Keep the best N equities in a min-heap; the threshold is the N-th best."""
+    topn = st[S_TOPN]
+    hn = st[S_HEAPN]
+    if hn < topn:
+        i = hn
+        fs[F_HEAP + i] = eq
+        while i > 0:
+            parent = (i - 1) // 2
+            if fs[F_HEAP + parent] <= fs[F_HEAP + i]:
+                break
+            tmp = fs[F_HEAP + parent]
+            fs[F_HEAP + parent] = fs[F_HEAP + i]
+            fs[F_HEAP + i] = tmp
+            i = parent
+        st[S_HEAPN] = hn + 1
+        if hn + 1 == topn:
+            fs[F_THRESH] = fs[F_HEAP]
+        return
+    if eq <= fs[F_HEAP]:
+        return
+    fs[F_HEAP] = eq
+    i = 0
+    while True:
+        left = 2 * i + 1
+        if left >= topn:
+            break
+        small = left
+        if left + 1 < topn and fs[F_HEAP + left + 1] < fs[F_HEAP + left]:
+            small = left + 1
+        if fs[F_HEAP + i] <= fs[F_HEAP + small]:
+            break
+        tmp = fs[F_HEAP + small]
+        fs[F_HEAP + small] = fs[F_HEAP + i]
+        fs[F_HEAP + i] = tmp
+        i = small
+    fs[F_THRESH] = fs[F_HEAP]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _compact(st, fs, meta, otiles, oeq):
+    """Drop stored moves that can no longer be among the best N."""
+    keep = 0
+    thresh = fs[F_THRESH]
+    for i in range(st[S_COUNT]):
+        if oeq[i] >= thresh:
+            if keep != i:
+                for j in range(meta.shape[1]):
+                    meta[keep, j] = meta[i, j]
+                for j in range(meta[i, M_LEN]):
+                    otiles[keep, j] = otiles[i, j]
+                oeq[keep] = oeq[i]
+            keep += 1
+    st[S_COUNT] = keep
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _record(first, last, placed, score, lidx, ln, st, fs, meta, otiles, oeq):
+    # A one-tile play is listed once, in the direction of its main word: the down
+    # pass keeps it only when the tile forms no across word (oracle README).
+    if placed == 1 and st[S_DIR] == 1:
+        for p in range(first, last + 1):
+            if ln[TILE, p] == 0:
+                if ln[HAS, p] != 0:
+                    return
+                break
+    if placed == st[S_RACKSIZE]:
+        score += st[S_BINGO]
+    st[S_TOTAL] += 1
+    if score > st[S_BEST]:
+        st[S_BEST] = score
+    mode = st[S_MODE]
+    if mode == MODE_COUNT:
+        return
+    eq = score + fs[st[S_LV] + lidx]
+    if mode == MODE_TOP:
+        if eq < fs[F_THRESH]:
+            return
+        _heap_push(fs, st, eq)
+        if st[S_COUNT] >= st[S_CAP]:
+            _compact(st, fs, meta, otiles, oeq)
+    c = st[S_COUNT]
+    if c >= st[S_CAP]:
+        st[S_OVERFLOW] = 1
+        return
+    through = 0
+    for p in range(first, last + 1):
+        t = ln[TILE, p]
+        if t != 0:
+            through |= 1 << (p - first)
+        else:
+            t = ln[STRIP, p]
+        otiles[c, p - first] = t
+    meta[c, M_DIR] = st[S_DIR]
+    meta[c, M_LANE] = st[S_LANE]
+    meta[c, M_FIRST] = first
+    meta[c, M_LEN] = last - first + 1
+    meta[c, M_PLACED] = placed
+    meta[c, M_SCORE] = score
+    meta[c, M_THROUGH] = through
+    meta[c, M_LIDX] = lidx
+    oeq[c] = eq
+    st[S_COUNT] = c + 1
+
+
+@njit(_SIG, cache=True, nogil=True, _nrt=False)
+def _gaddag(pos, arc, left, first, placed, main, wmul, xsum, lidx,
+            kwg, ln, st, fs, meta, otiles, oeq):
+    """Gordon's Gen at square ``pos`` from the child run at ``arc``, with GoOn
+    inlined for every tile that can go there. ``left`` is 1 while reading the
+    reversed prefix leftwards from the anchor, 0 after the separator."""
+    n = st[S_N]
+    anchor = st[S_ANCHOR]
+    board = ln[TILE, pos]
+    if board != 0:
+        want = board & 0x7F
+        e = arc
+        while True:
+            node = np.int64(kwg[e])
+            t = node >> 24
+            if t == want:
+                break
+            if t > want or node & IS_END:
+                return
+            e += 1
+        e_end = e
+        allowed = 0
+    else:
+        if placed == st[S_RACKN]:
+            return
+        allowed = ln[XSET, pos] & st[S_RACKMASK]
+        if allowed == 0:
+            return
+        e = arc
+        e_end = -1
+    while True:
+        node = np.int64(kwg[e])
+        t = node >> 24
+        if board != 0 or (t != 0 and (allowed >> t) & 1):
+            for v in range(2):
+                if board != 0:
+                    if v == 1:
+                        break
+                    code = board
+                    m2 = main + ln[FACE, pos]
+                    w2 = wmul
+                    x2 = xsum
+                    p2 = placed
+                    l2 = lidx
+                else:
+                    rt = t if v == 0 else 0
+                    if st[R_COUNT + rt] == 0:
+                        continue
+                    code = t if v == 0 else t | BLANK_FLAG
+                    val = st[R_POINTS + code] * ln[LM, pos]
+                    m2 = main + val
+                    w2 = wmul * ln[WM, pos]
+                    x2 = xsum + val * ln[PWM, pos] + ln[PSC, pos]
+                    p2 = placed + 1
+                    l2 = lidx - st[R_PLACE + rt]
+                    st[R_COUNT + rt] -= 1
+                    ln[STRIP, pos] = code
+                child = node & ARC
+                if left:
+                    if node & ACCEPTS and p2 > 0 and (pos == 0 or ln[TILE, pos - 1] == 0):
+                        _record(pos, anchor, p2, m2 * w2 + x2, l2, ln, st, fs, meta,
+                                otiles, oeq)
+                    if child != 0:
+                        if pos > 0 and ln[TILE, pos - 1] != 0:
+                            _gaddag(pos - 1, child, left, pos, p2, m2, w2, x2, l2,
+                                    kwg, ln, st, fs, meta, otiles, oeq)
+                        else:
+                            if pos - 1 > st[S_LIMIT]:
+                                _gaddag(pos - 1, child, left, pos, p2, m2, w2, x2, l2,
+                                        kwg, ln, st, fs, meta, otiles, oeq)
+                            sep = np.int64(kwg[child])
+                            if sep >> 24 == 0 and anchor + 1 < n and sep & ARC != 0:
+                                # variables only in recursive calls: a literal
+                                # argument makes a second, uncacheable compilation
+                                right = left - 1
+                                _gaddag(anchor + 1, sep & ARC, right, pos, p2, m2, w2, x2, l2,
+                                        kwg, ln, st, fs, meta, otiles, oeq)
+                else:
+                    if node & ACCEPTS and p2 > 0 and (pos == n - 1 or ln[TILE, pos + 1] == 0):
+                        _record(first, pos, p2, m2 * w2 + x2, l2, ln, st, fs, meta,
+                                otiles, oeq)
+                    if child != 0 and pos + 1 < n:
+                        _gaddag(pos + 1, child, left, first, p2, m2, w2, x2, l2,
+                                kwg, ln, st, fs, meta, otiles, oeq)
+                if board == 0:
+                    st[R_COUNT + rt] += 1
+        if node & IS_END or e == e_end:
+            break
+        e += 1
+
+
+@njit(_SIG, cache=True, nogil=True, _nrt=False)
+def _dawg_right(pos, arc, unused, first, placed, main, wmul, xsum, lidx,
+                kwg, ln, st, fs, meta, otiles, oeq):
+    """Appel and Jacobson's ExtendRight at square ``pos`` (at or right of the
+    anchor) from the DAWG run at ``arc``."""
+    n = st[S_N]
+    board = ln[TILE, pos]
+    if board != 0:
+        want = board & 0x7F
+        e = arc
+        while True:
+            node = np.int64(kwg[e])
+            t = node >> 24
+            if t == want:
+                break
+            if t > want or node & IS_END:
+                return
+            e += 1
+        e_end = e
+        allowed = 0
+    else:
+        if placed == st[S_RACKN]:
+            return
+        allowed = ln[XSET, pos] & st[S_RACKMASK]
+        if allowed == 0:
+            return
+        e = arc
+        e_end = -1
+    while True:
+        node = np.int64(kwg[e])
+        t = node >> 24
+        if board != 0 or (allowed >> t) & 1:
+            for v in range(2):
+                if board != 0:
+                    if v == 1:
+                        break
+                    m2 = main + ln[FACE, pos]
+                    w2 = wmul
+                    x2 = xsum
+                    p2 = placed
+                    l2 = lidx
+                else:
+                    rt = t if v == 0 else 0
+                    if st[R_COUNT + rt] == 0:
+                        continue
+                    code = t if v == 0 else t | BLANK_FLAG
+                    val = st[R_POINTS + code] * ln[LM, pos]
+                    m2 = main + val
+                    w2 = wmul * ln[WM, pos]
+                    x2 = xsum + val * ln[PWM, pos] + ln[PSC, pos]
+                    p2 = placed + 1
+                    l2 = lidx - st[R_PLACE + rt]
+                    st[R_COUNT + rt] -= 1
+                    ln[STRIP, pos] = code
+                child = node & ARC
+                if node & ACCEPTS and p2 > 0 and (pos == n - 1 or ln[TILE, pos + 1] == 0):
+                    _record(first, pos, p2, m2 * w2 + x2, l2, ln, st, fs, meta, otiles,
+                            oeq)
+                if child != 0 and pos + 1 < n:
+                    _dawg_right(pos + 1, child, unused, first, p2, m2, w2, x2, l2,
+                                kwg, ln, st, fs, meta, otiles, oeq)
+                if board == 0:
+                    st[R_COUNT + rt] += 1
+        if node & IS_END or e == e_end:
+            break
+        e += 1
+
+
+@njit(_SIG, cache=True, nogil=True, _nrt=False)
+def _dawg_left(k, arc, room, unused, placed, unused2, unused3, unused4, lidx,
+               kwg, ln, st, fs, meta, otiles, oeq):
+    """Appel and Jacobson's LeftPart: the left part of ``k`` tiles (in
+    ``st[S_PRE:]``) leads to the DAWG run ``arc``; extend right from the anchor
+    with it, then try every longer left part, up to ``room`` tiles."""
+    anchor = st[S_ANCHOR]
+    first = anchor - k
+    main = 0
+    wmul = 1
+    for i in range(k):
+        code = st[S_PRE + i]
+        ln[STRIP, first + i] = code
+        main += st[R_POINTS + code] * ln[LM, first + i]
+        wmul *= ln[WM, first + i]
+    _dawg_right(anchor, arc, unused, first, placed, main, wmul, unused2, lidx,
+                kwg, ln, st, fs, meta, otiles, oeq)
+    if k >= room or placed + 1 >= st[S_RACKN]:
+        return
+    # a longer left part: one more tile at its end; the part slides one square left
+    e = arc
+    while True:
+        node = np.int64(kwg[e])
+        t = node >> 24
+        child = node & ARC
+        if child != 0:
+            for v in range(2):
+                rt = t if v == 0 else 0
+                if st[R_COUNT + rt] == 0:
+                    continue
+                st[S_PRE + k] = t if v == 0 else t | BLANK_FLAG
+                st[R_COUNT + rt] -= 1
+                _dawg_left(k + 1, child, room, unused, placed + 1, unused2, unused3, unused4,
+                           lidx - st[R_PLACE + rt],
+                           kwg, ln, st, fs, meta, otiles, oeq)
+                st[R_COUNT + rt] += 1
+        if node & IS_END:
+            break
+        e += 1
+
+
+@njit(cache=True, nogil=True)
+def fill_lanes(tiles: np.ndarray, xset: np.ndarray, xscore: np.ndarray, xhas: np.ndarray,
+               lmult: np.ndarray, wmult: np.ndarray, points: np.ndarray,
+               ln_all: np.ndarray) -> None:
+    """The per-lane arrays of every lane of both directions (rows above)."""
+    n = tiles.shape[1]
+    for d in range(2):
+        for lane in range(n):
+            ln = ln_all[d, lane]
+            for p in range(n):
+                t = np.int64(tiles[d, lane, p])
+                ln[TILE, p] = t
+                ln[STRIP, p] = 0
+                if t != 0:
+                    ln[XSET, p] = 0
+                    ln[LM, p] = 1
+                    ln[WM, p] = 1
+                    ln[PWM, p] = 0
+                    ln[PSC, p] = 0
+                    ln[FACE, p] = points[t]
+                    ln[HAS, p] = 0
+                else:
+                    w = np.int64(wmult[d, lane, p])
+                    has = xhas[d, lane, p]
+                    ln[XSET, p] = xset[d, lane, p]
+                    ln[LM, p] = lmult[d, lane, p]
+                    ln[WM, p] = w
+                    ln[PWM, p] = w * has
+                    ln[PSC, p] = xscore[d, lane, p] * w * has
+                    ln[FACE, p] = 0
+                    ln[HAS, p] = has
+
+
+@njit(cache=True, nogil=True)
+def _anchors(ln_all, st, adir, alane, apos, alimit):
+    """Gordon's anchors, each with the square a leftward walk may not enter:
+    the last tile of every run, and every empty square with no neighbour along
+    the lane but one across it. A move is generated from the leftmost anchor it
+    covers: the walk left from an anchor stops short of the previous anchor (and
+    of the empty square just after a run, which would join that run)."""
+    n = st[S_N]
+    count = 0
+    if st[S_EMPTY]:
+        adir[0] = 0
+        alane[0] = st[S_START_ROW]
+        apos[0] = st[S_START_COL]
+        alimit[0] = -1
+        count = 1
+        if st[S_BOTH_DIRS]:
+            adir[1] = 1
+            alane[1] = st[S_START_COL]
+            apos[1] = st[S_START_ROW]
+            alimit[1] = -1
+            count = 2
+        return count
+    for d in range(2):
+        for lane in range(n):
+            ln = ln_all[d, lane]
+            limit = -1
+            for p in range(n):
+                t = ln[TILE, p]
+                if t != 0:
+                    if p == n - 1 or ln[TILE, p + 1] == 0:
+                        adir[count] = d
+                        alane[count] = lane
+                        apos[count] = p
+                        alimit[count] = limit
+                        count += 1
+                        limit = p + 1
+                elif ln[HAS, p] != 0 and (p == 0 or ln[TILE, p - 1] == 0) and (
+                        p == n - 1 or ln[TILE, p + 1] == 0):
+                    adir[count] = d
+                    alane[count] = lane
+                    apos[count] = p
+                    alimit[count] = limit
+                    count += 1
+                    limit = p
+    return count
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _anchor_bound(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms):
+    """An upper bound of the equity of every move from this anchor (the
+    "shadow" of wolges and MAGPIE; it ignores the lexicon). For each extent a
+    move can cover (leftwards down to the limit, rightwards through board runs,
+    at most a rack of empty squares, each allowing a tile of the rack), board
+    tiles and cross-sums count exactly, and by the rearrangement inequality the
+    highest tile values go on the highest effective multipliers, a square's
+    being letter x (word product + its cross word's multiplier). The extents
+    grow one square at a time, so each costs O(tiles)."""
+    n = st[S_N]
+    rackn = st[S_RACKN]
+    mask = st[S_RACKMASK]
+    best = -1e300
+    start = anchor
+    while start > 0 and ln[TILE, start - 1] != 0:
+        start -= 1
+    lk = 0  # empty squares left of the anchor's run, and the anchor if empty
+    lwm = 1
+    lfb = 0
+    lfc = 0
+    if ln[TILE, anchor] == 0:
+        if ln[XSET, anchor] & mask == 0:
+            return best
+        lmv[0] = ln[LM, anchor]
+        pwv[0] = ln[PWM, anchor]
+        lk = 1
+        lwm = ln[WM, anchor]
+        lfc = ln[PSC, anchor]
+    else:
+        for p in range(start, anchor + 1):
+            lfb += ln[FACE, p]
+    first = start
+    while True:
+        k = lk
+        wm = lwm
+        fb = lfb
+        fc = lfc
+        last = anchor
+        while True:
+            if k >= 1 and (last == n - 1 or ln[TILE, last + 1] == 0):
+                for i in range(k):
+                    m = lmv[i] * (wm + pwv[i])
+                    j = i
+                    while j > 0 and ms[j - 1] < m:
+                        ms[j] = ms[j - 1]
+                        j -= 1
+                    ms[j] = m
+                score = fb * wm + fc
+                for i in range(k):
+                    score += ms[i] * vals[i]
+                if k == st[S_RACKSIZE]:
+                    score += st[S_BINGO]
+                bound = score + best_leave[rackn - k]
+                if bound > best:
+                    best = bound
+            if last == n - 1:
+                break
+            last += 1
+            if ln[TILE, last] == 0:
+                if k == rackn or ln[XSET, last] & mask == 0:
+                    break
+                lmv[k] = ln[LM, last]
+                pwv[k] = ln[PWM, last]
+                k += 1
+                wm *= ln[WM, last]
+                fc += ln[PSC, last]
+            else:
+                fb += ln[FACE, last]
+        first -= 1
+        if first <= limit or first < 0 or lk == rackn or ln[XSET, first] & mask == 0:
+            break
+        lmv[lk] = ln[LM, first]
+        pwv[lk] = ln[PWM, first]
+        lk += 1
+        lwm *= ln[WM, first]
+        lfc += ln[PSC, first]
+    return best
+
+
+@njit(cache=True, nogil=True)
+def generate_gaddag(kwg: np.ndarray, ln_all: np.ndarray, st: np.ndarray, fs: np.ndarray,
+                    meta: np.ndarray, otiles: np.ndarray, oeq: np.ndarray, vals: np.ndarray,
+                    best_leave: np.ndarray) -> None:
+    """All moves (or the best N) of the position, by Gordon's algorithm."""
+    n = st[S_N]
+    cap = 2 * n * n + 2
+    adir = np.empty(cap, np.int64)
+    alane = np.empty(cap, np.int64)
+    apos = np.empty(cap, np.int64)
+    alimit = np.empty(cap, np.int64)
+    count = _anchors(ln_all, st, adir, alane, apos, alimit)
+    st[S_ANCHORS_ALL] = count
+    groot = np.int64(kwg[1]) & ARC
+    full = st[S_FULL_LIDX]
+    zero = np.int64(st[S_N] * 0)
+    one = zero + 1
+    if st[S_MODE] == MODE_TOP:
+        lmv = np.zeros(64, np.int64)
+        pwv = np.zeros(64, np.int64)
+        ms = np.zeros(64, np.int64)
+        bound = np.empty(count, np.float64)
+        for i in range(count):
+            bound[i] = _anchor_bound(ln_all[adir[i], alane[i]], apos[i], alimit[i], vals, st,
+                                     best_leave, lmv, pwv, ms)
+        order = np.argsort(-bound, kind="mergesort")
+    else:
+        bound = np.zeros(count, np.float64)
+        order = np.arange(count)
+    done = 0
+    for j in range(count):
+        i = order[j]
+        if bound[i] < fs[F_THRESH]:
+            break
+        ln = ln_all[adir[i], alane[i]]
+        st[S_DIR] = adir[i]
+        st[S_LANE] = alane[i]
+        st[S_ANCHOR] = apos[i]
+        st[S_LIMIT] = alimit[i]
+        _gaddag(apos[i], groot, one, apos[i], zero, zero, one, zero, full, kwg, ln, st,
+                fs, meta, otiles, oeq)
+        done += 1
+    st[S_ANCHORS] = done
+
+
+@njit(cache=True, nogil=True)
+def _aj_anchor(ln, p, n):
+    """Appel and Jacobson's anchor: an empty square next to a tile (any side)."""
+    if ln[TILE, p] != 0:
+        return False
+    if ln[HAS, p] != 0:
+        return True
+    return (p > 0 and ln[TILE, p - 1] != 0) or (p < n - 1 and ln[TILE, p + 1] != 0)
+
+
+@njit(cache=True, nogil=True)
+def generate_dawg(kwg: np.ndarray, ln_all: np.ndarray, st: np.ndarray, fs: np.ndarray,
+                  meta: np.ndarray, otiles: np.ndarray, oeq: np.ndarray) -> None:
+    """All moves of the position by Appel and Jacobson's algorithm: at each
+    anchor, every left part over the empty non-anchor squares before it (or the
+    board tiles there), then ExtendRight through the anchor."""
+    n = st[S_N]
+    droot = np.int64(kwg[0]) & ARC
+    full = st[S_FULL_LIDX]
+    zero = np.int64(st[S_N] * 0)
+    one = zero + 1
+    anchors = 0
+    for d in range(2):
+        if st[S_EMPTY] and d == 1 and not st[S_BOTH_DIRS]:
+            break
+        for lane in range(n):
+            ln = ln_all[d, lane]
+            st[S_DIR] = d
+            st[S_LANE] = lane
+            for p in range(n):
+                if st[S_EMPTY]:
+                    start_lane = st[S_START_ROW] if d == 0 else st[S_START_COL]
+                    start_pos = st[S_START_COL] if d == 0 else st[S_START_ROW]
+                    if lane != start_lane or p != start_pos:
+                        continue
+                elif not _aj_anchor(ln, p, n):
+                    continue
+                anchors += 1
+                st[S_ANCHOR] = p
+                if p > 0 and ln[TILE, p - 1] != 0:
+                    first = p - 1
+                    while first > 0 and ln[TILE, first - 1] != 0:
+                        first -= 1
+                    arc = droot
+                    main = 0
+                    for q in range(first, p):
+                        e = arc
+                        want = ln[TILE, q] & 0x7F
+                        while True:
+                            node = np.int64(kwg[e])
+                            t = node >> 24
+                            if t == want or t > want or node & IS_END:
+                                break
+                            e += 1
+                        if t != want:
+                            arc = 0
+                            break
+                        arc = node & ARC
+                        main += ln[FACE, q]
+                        if arc == 0:
+                            break
+                    if arc != 0:
+                        _dawg_right(p, arc, zero, first, zero, main, one, zero, full,
+                                    kwg, ln, st, fs, meta, otiles, oeq)
+                else:
+                    room = 0
+                    q = p - 1
+                    while q >= 0 and ln[TILE, q] == 0 and not (
+                            not st[S_EMPTY] and _aj_anchor(ln, q, n)):
+                        room += 1
+                        q -= 1
+                    _dawg_left(zero, droot, room, zero, zero, zero, zero, zero, full,
+                               kwg, ln, st, fs, meta, otiles, oeq)
+    st[S_ANCHORS] = anchors
+    st[S_ANCHORS_ALL] = anchors

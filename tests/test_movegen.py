@@ -1,0 +1,141 @@
+"""The move generator's API: incremental cross sets, the modes (all, top N,
+best with pruning, count) against each other, leaves, exchanges and the pass."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rackety import Board, Lexicon, RacketyError
+from rackety.movegen import cross_sets, derived_cross_sets, format_leave, generate
+
+EMPTY = "/".join(["15"] * 15)
+BAG = ("AAAAAAAAABBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRRSSSSTTTTTT"
+       "UUUUVVWWXYYZ??")
+
+
+def _random_game(lexicon: Lexicon, rng: random.Random, turns: int) -> list[Board]:
+    """Boards along a game of random legal moves (each player gets a fresh random
+    rack drawn from what is unseen), each made by `Board.play` from the last."""
+    board = Board.from_cgp(f"{EMPTY} {''.join(rng.sample(BAG, 7))}/ 0/0 0")
+    boards = [board]
+    for _ in range(turns):
+        moves = board.moves(lexicon)
+        placements = moves.placements()
+        if not placements:
+            break
+        board = board.play(rng.choice(placements))
+        unseen = [c for c, k in enumerate(board.unseen()) for _ in range(int(k))]
+        board.racks[0] = tuple(rng.sample(unseen, min(7, len(unseen))))
+        boards.append(board)
+    return boards
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**31))
+def test_cross_sets_updated_incrementally_equal_a_fresh_computation(twl06: Lexicon,
+                                                                    seed: int) -> None:
+    rng = random.Random(seed)
+    boards = _random_game(twl06, rng, 14)
+    assert len(boards) > 3
+    for board in boards[1:]:
+        kept = board._derived["cross_sets"][1]  # handed down by play(), never recomputed
+        fresh = cross_sets(board.grid, twl06)
+        for name in ("tiles", "xset", "xscore", "xhas"):
+            assert np.array_equal(getattr(kept, name), getattr(fresh, name)), name
+        assert derived_cross_sets(board, twl06) is kept
+
+
+def _leave_function(seed: int):
+    rng = random.Random(seed)
+    weights = {ch: rng.uniform(-6, 6) for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ?"}
+
+    def value(leave: str) -> float:
+        return round(sum(weights[ch] for ch in leave) + 0.5 * len(set(leave)), 3)
+    return value
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**31), n=st.integers(1, 15))
+def test_top_and_best_modes_agree_with_all_moves(twl06: Lexicon, seed: int, n: int) -> None:
+    rng = random.Random(seed)
+    board = _random_game(twl06, rng, rng.randint(0, 10))[-1]
+    leave = _leave_function(seed)
+    everything = list(board.moves(twl06, leave=leave))
+    equities = sorted((m.equity for m in everything), reverse=True)
+    top = board.moves(twl06, mode="top", top=n, leave=leave)
+    # the N best, plus every move tied with the N-th
+    cut = equities[min(n, len(equities)) - 1]
+    assert sorted((m.equity for m in top), reverse=True) == [e for e in equities if e >= cut]
+    best = board.moves(twl06, mode="best", leave=leave)
+    assert best.best().equity == equities[0]
+    assert set(top) <= set(everything)
+    for m in everything:
+        if m.kind == "place":
+            assert m.equity == pytest.approx(m.score + leave(format_leave(board.alphabet,
+                                                                          m.leave)))
+            assert Counter(m.leave) + Counter(0 if t & 0x80 else t for t in m.placed) == \
+                Counter(board.rack)
+
+
+def test_count_mode_and_generators_agree(twl06: Lexicon) -> None:
+    rng = random.Random(5)
+    board = _random_game(twl06, rng, 8)[-1]
+    full = board.moves(twl06)
+    for generator in ("gaddag", "dawg"):
+        counted = board.moves(twl06, mode="count", generator=generator)
+        assert (counted.count, counted.best_score) == (full.count, full.best_score)
+        assert set(board.moves(twl06, generator=generator)) == set(full)
+    assert full.count == sum(1 for m in full if m.kind == "place")
+
+
+def test_exchanges_are_every_distinct_multiset_when_the_bag_allows(twl06: Lexicon) -> None:
+    board = Board.from_cgp(f"{EMPTY} AAB?/ 0/0 0")
+    moves = board.moves(twl06)
+    exchanges = [tuple(sorted(m.tiles)) for m in moves if m.kind == "exchange"]
+    assert len(exchanges) == len(set(exchanges)) == 3 * 2 * 2 - 1  # A:0-2, B:0-1, ?:0-1
+    assert [m.kind for m in moves].count("pass") == 1
+    # 80 tiles on the board, 7 on the rack: 13 unseen, of which an unknown rack
+    # holds 7, so 6 are in the bag: no exchange
+    late = Board.from_cgp("AAAAAAAAABBCCDD/DDEEEEEEEEEEEEF/FGGGHHIIIIIIIII/JKLLLLMMNNNNNNO/"
+                          "OOOOOOOPPQRRRRR/TTTTU10/15/15/15/15/15/15/15/15/15 RSSSSTT/ 0/0 0")
+    assert late.tiles_on_board == 80 and late.bag_count == 6
+    assert not [m for m in late.moves(twl06) if m.kind == "exchange"]
+
+
+def test_moves_are_made_on_demand_and_read_back(twl06: Lexicon) -> None:
+    board = Board.from_cgp(f"{EMPTY} AADNPUY/ 0/0 0 lex TWL06;")
+    moves = board.moves(twl06)
+    assert (moves.count, moves.best_score) == (116, 30)
+    best = moves.best()
+    assert board.notation(best) == "8H PANDY" and best.score == 30
+    assert format_leave(board.alphabet, best.leave) == "AU"
+    assert board.parse_move("8H PANDY") == best
+    assert board.score(best) == best.score
+    assert moves.meta.shape == (len(moves.tiles), 8)  # the arrays behind the list
+    assert [m.score for m in moves[:3]] == [30, 28, 22]
+    after = board.play(best)
+    assert after.grid[7, 7:12].tolist() == list(board.alphabet.word("PANDY"))
+
+
+def test_blank_leaves_are_written_last() -> None:
+    board = Board.from_cgp(f"{EMPTY} ?EA/ 0/0 0")
+    assert format_leave(board.alphabet, (0, 5, 1)) == "AE?"
+
+
+def test_wrong_lexicon_or_mode_is_a_clear_error(twl06: Lexicon) -> None:
+    catalan_board = Board.from_cgp(f"{EMPTY} AEIOU/ 0/0 0", alphabet="catalan")
+    with pytest.raises(RacketyError, match="alphabet"):
+        catalan_board.moves(twl06)
+    board = Board.from_cgp(f"{EMPTY} AEIOU/ 0/0 0")
+    with pytest.raises(RacketyError, match="mode"):
+        generate(board, twl06, mode="fastest")
+    dawg_only = Lexicon.from_words(["AE", "EA"], gaddag=False)
+    with pytest.raises(RacketyError, match="GADDAG"):
+        board.moves(dawg_only)
+    assert board.moves(dawg_only, generator="dawg").count == 2 * 2  # AE, EA at 8G and 8H
