@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -74,6 +75,7 @@ def test_top_and_best_modes_agree_with_all_moves(twl06: Lexicon, seed: int, n: i
     assert sorted((m.equity for m in top), reverse=True) == [e for e in equities if e >= cut]
     best = board.moves(twl06, mode="best", leave=leave)
     assert best.best().equity == equities[0]
+    assert top.stats["over_bound"] == best.stats["over_bound"] == 0
     assert set(top) <= set(everything)
     for m in everything:
         if m.kind == "place":
@@ -81,6 +83,24 @@ def test_top_and_best_modes_agree_with_all_moves(twl06: Lexicon, seed: int, n: i
                                                                           m.leave)))
             assert Counter(m.leave) + Counter(0 if t & 0x80 else t for t in m.placed) == \
                 Counter(board.rack)
+
+
+def test_no_move_beats_its_anchors_bound(twl06: Lexicon) -> None:
+    """The pruned search is only right if every anchor's upper bound holds
+    (MAGPIE and wolges assert the same after each anchor)."""
+    lines = (Path(__file__).parent.parent / "bench" / "data" / "midgame400_twl06.cgp"
+             ).read_text().splitlines()
+    leave = _leave_function(3)
+    skipped = 0
+    for line in lines[:80]:
+        board = Board.from_cgp(line)
+        for kw in ({}, {"leave": leave}):
+            moves = board.moves(twl06, mode="best", **kw)
+            assert moves.stats["over_bound"] == 0
+            skipped += moves.stats["anchors_total"] - moves.stats["anchors"]
+            everything = board.moves(twl06, **kw)
+            assert moves.best().equity == everything.best().equity
+    assert skipped > 0  # the bounds do prune
 
 
 def test_count_mode_and_generators_agree(twl06: Lexicon) -> None:

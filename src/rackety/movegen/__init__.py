@@ -338,7 +338,9 @@ def derived_cross_sets(board: Board, lexicon: Lexicon) -> CrossSets:
     board (and passed on, updated, to the boards `Board.play` makes)."""
     derived = board._derived
     entry = derived.get("cross_sets")
-    if entry is not None and entry[0] is lexicon:
+    # the grid is a public array: a board edited in place is computed afresh
+    if entry is not None and entry[0] is lexicon and np.array_equal(entry[1].tiles[0],
+                                                                     board.grid):
         return entry[1]
     xs = cross_sets(board.grid, lexicon)
     derived["cross_sets"] = (lexicon, xs)
@@ -431,7 +433,8 @@ def _run(lexicon: Lexicon, xs: CrossSets, letter_mult: np.ndarray, word_mult: np
             break
         cap *= 4
     c = int(st[_k.S_COUNT])
-    stats = {"anchors": int(st[_k.S_ANCHORS]), "anchors_total": int(st[_k.S_ANCHORS_ALL])}
+    stats = {"anchors": int(st[_k.S_ANCHORS]), "anchors_total": int(st[_k.S_ANCHORS_ALL]),
+             "over_bound": int(st[_k.S_OVER_BOUND])}
     return (meta[:c].copy(), tiles[:c].copy(), eq[:c].copy(), int(st[_k.S_TOTAL]),
             int(st[_k.S_BEST]), stats)
 

@@ -83,6 +83,7 @@ MODE_TOP = 1
 MODE_COUNT = 2
 
 S_LV = 24  # where the leave values start in fs
+S_OVER_BOUND = 25  # moves found above their anchor's bound: must stay 0 (tests read it)
 # the rack, in st too (one array fewer to pass down the recursion)
 R_COUNT = 64  # st[64 + t]: copies of tile t on the rack (t = 0: blanks)
 R_PLACE = 128  # st[128 + t]: place value of t in the leave index
@@ -90,6 +91,7 @@ R_POINTS = 192  # st[192 + c]: score of code c as placed (0x80|t: a blank, 0)
 
 # fs: float64 state
 F_THRESH = 0  # equity a move needs to be kept (top mode)
+F_BOUND = 1  # the upper bound of the anchor being generated (top mode)
 F_HEAP = 8  # min-heap of the best N equities so far; the leave values follow it
 M_DIR, M_LANE, M_FIRST, M_LEN, M_PLACED, M_SCORE, M_THROUGH, M_LIDX = range(8)
 META = 8
@@ -179,6 +181,8 @@ def _record(first, last, placed, score, lidx, ln, st, fs, meta, otiles, oeq):
         return
     eq = score + fs[st[S_LV] + lidx]
     if mode == MODE_TOP:
+        if eq > fs[F_BOUND]:
+            st[S_OVER_BOUND] += 1  # a bound too low would silently lose moves
         if eq < fs[F_THRESH]:
             return
         _heap_push(fs, st, eq)
@@ -208,14 +212,16 @@ def _record(first, last, placed, score, lidx, ln, st, fs, meta, otiles, oeq):
     st[S_COUNT] = c + 1
 
 
-@njit(_SIG, cache=True, nogil=True, _nrt=False)
-def _gaddag(pos, arc, left, first, placed, main, wmul, xsum, lidx,
-            kwg, ln, st, fs, meta, otiles, oeq):
-    """Gordon's Gen at square ``pos`` from the child run at ``arc``, with GoOn
-    inlined for every tile that can go there. ``left`` is 1 while reading the
-    reversed prefix leftwards from the anchor, 0 after the separator."""
-    n = st[S_N]
-    anchor = st[S_ANCHOR]
+NOT_ON_RACK = -2
+FROM_BOARD = -1
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _choices(pos, arc, placed, kwg, ln, st):
+    """Where the tiles that may go on ``pos`` are in the run at ``arc``: (first
+    edge, last edge or -1 for the end of the run, letters allowed); a first edge
+    of -1 when nothing can go there. An occupied square allows only its tile's
+    edge; an empty one the letters of its cross set that the rack holds."""
     board = ln[TILE, pos]
     if board != 0:
         want = board & 0x7F
@@ -224,79 +230,37 @@ def _gaddag(pos, arc, left, first, placed, main, wmul, xsum, lidx,
             node = np.int64(kwg[e])
             t = node >> 24
             if t == want:
-                break
+                return e, e, 0
             if t > want or node & IS_END:
-                return
+                return -1, -1, 0
             e += 1
-        e_end = e
-        allowed = 0
-    else:
-        if placed == st[S_RACKN]:
-            return
-        allowed = ln[XSET, pos] & st[S_RACKMASK]
-        if allowed == 0:
-            return
-        e = arc
-        e_end = -1
-    while True:
-        node = np.int64(kwg[e])
-        t = node >> 24
-        if board != 0 or (t != 0 and (allowed >> t) & 1):
-            for v in range(2):
-                if board != 0:
-                    if v == 1:
-                        break
-                    code = board
-                    m2 = main + ln[FACE, pos]
-                    w2 = wmul
-                    x2 = xsum
-                    p2 = placed
-                    l2 = lidx
-                else:
-                    rt = t if v == 0 else 0
-                    if st[R_COUNT + rt] == 0:
-                        continue
-                    code = t if v == 0 else t | BLANK_FLAG
-                    val = st[R_POINTS + code] * ln[LM, pos]
-                    m2 = main + val
-                    w2 = wmul * ln[WM, pos]
-                    x2 = xsum + val * ln[PWM, pos] + ln[PSC, pos]
-                    p2 = placed + 1
-                    l2 = lidx - st[R_PLACE + rt]
-                    st[R_COUNT + rt] -= 1
-                    ln[STRIP, pos] = code
-                child = node & ARC
-                if left:
-                    if node & ACCEPTS and p2 > 0 and (pos == 0 or ln[TILE, pos - 1] == 0):
-                        _record(pos, anchor, p2, m2 * w2 + x2, l2, ln, st, fs, meta,
-                                otiles, oeq)
-                    if child != 0:
-                        if pos > 0 and ln[TILE, pos - 1] != 0:
-                            _gaddag(pos - 1, child, left, pos, p2, m2, w2, x2, l2,
-                                    kwg, ln, st, fs, meta, otiles, oeq)
-                        else:
-                            if pos - 1 > st[S_LIMIT]:
-                                _gaddag(pos - 1, child, left, pos, p2, m2, w2, x2, l2,
-                                        kwg, ln, st, fs, meta, otiles, oeq)
-                            sep = np.int64(kwg[child])
-                            if sep >> 24 == 0 and anchor + 1 < n and sep & ARC != 0:
-                                # variables only in recursive calls: a literal
-                                # argument makes a second, uncacheable compilation
-                                right = left - 1
-                                _gaddag(anchor + 1, sep & ARC, right, pos, p2, m2, w2, x2, l2,
-                                        kwg, ln, st, fs, meta, otiles, oeq)
-                else:
-                    if node & ACCEPTS and p2 > 0 and (pos == n - 1 or ln[TILE, pos + 1] == 0):
-                        _record(first, pos, p2, m2 * w2 + x2, l2, ln, st, fs, meta,
-                                otiles, oeq)
-                    if child != 0 and pos + 1 < n:
-                        _gaddag(pos + 1, child, left, first, p2, m2, w2, x2, l2,
-                                kwg, ln, st, fs, meta, otiles, oeq)
-                if board == 0:
-                    st[R_COUNT + rt] += 1
-        if node & IS_END or e == e_end:
-            break
-        e += 1
+    if placed == st[S_RACKN]:
+        return -1, -1, 0
+    allowed = ln[XSET, pos] & st[S_RACKMASK]
+    if allowed == 0:
+        return -1, -1, 0
+    return arc, -1, allowed
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _take(pos, board, t, v, placed, main, wmul, xsum, lidx, ln, st):
+    """Put letter ``t`` on ``pos``: the board's own tile, or from the rack a
+    natural tile (``v`` 0) or a blank standing for it (``v`` 1), taken off the
+    rack. Returns the rack slot used (`FROM_BOARD`, or `NOT_ON_RACK` when the
+    rack has no such tile) and the running totals: main-word sum, word
+    multiplier, cross-word sum, tiles placed, leave index. The score of the
+    move is main x multiplier + cross sum (Appel and Jacobson section 3.4)."""
+    if board != 0:
+        return FROM_BOARD, main + ln[FACE, pos], wmul, xsum, placed, lidx
+    rt = t if v == 0 else 0
+    if st[R_COUNT + rt] == 0:
+        return NOT_ON_RACK, main, wmul, xsum, placed, lidx
+    code = t if v == 0 else t | BLANK_FLAG
+    val = st[R_POINTS + code] * ln[LM, pos]
+    st[R_COUNT + rt] -= 1
+    ln[STRIP, pos] = code
+    return (rt, main + val, wmul * ln[WM, pos], xsum + val * ln[PWM, pos] + ln[PSC, pos],
+            placed + 1, lidx - st[R_PLACE + rt])
 
 
 @njit(_SIG, cache=True, nogil=True, _nrt=False)
@@ -306,53 +270,18 @@ def _dawg_right(pos, arc, unused, first, placed, main, wmul, xsum, lidx,
     anchor) from the DAWG run at ``arc``."""
     n = st[S_N]
     board = ln[TILE, pos]
-    if board != 0:
-        want = board & 0x7F
-        e = arc
-        while True:
-            node = np.int64(kwg[e])
-            t = node >> 24
-            if t == want:
-                break
-            if t > want or node & IS_END:
-                return
-            e += 1
-        e_end = e
-        allowed = 0
-    else:
-        if placed == st[S_RACKN]:
-            return
-        allowed = ln[XSET, pos] & st[S_RACKMASK]
-        if allowed == 0:
-            return
-        e = arc
-        e_end = -1
+    e, e_end, allowed = _choices(pos, arc, placed, kwg, ln, st)
+    if e < 0:
+        return
     while True:
         node = np.int64(kwg[e])
         t = node >> 24
         if board != 0 or (allowed >> t) & 1:
-            for v in range(2):
-                if board != 0:
-                    if v == 1:
-                        break
-                    m2 = main + ln[FACE, pos]
-                    w2 = wmul
-                    x2 = xsum
-                    p2 = placed
-                    l2 = lidx
-                else:
-                    rt = t if v == 0 else 0
-                    if st[R_COUNT + rt] == 0:
-                        continue
-                    code = t if v == 0 else t | BLANK_FLAG
-                    val = st[R_POINTS + code] * ln[LM, pos]
-                    m2 = main + val
-                    w2 = wmul * ln[WM, pos]
-                    x2 = xsum + val * ln[PWM, pos] + ln[PSC, pos]
-                    p2 = placed + 1
-                    l2 = lidx - st[R_PLACE + rt]
-                    st[R_COUNT + rt] -= 1
-                    ln[STRIP, pos] = code
+            for v in range(1 if board != 0 else 2):
+                rt, m2, w2, x2, p2, l2 = _take(pos, board, t, v, placed, main, wmul, xsum,
+                                               lidx, ln, st)
+                if rt == NOT_ON_RACK:
+                    continue
                 child = node & ARC
                 if node & ACCEPTS and p2 > 0 and (pos == n - 1 or ln[TILE, pos + 1] == 0):
                     _record(first, pos, p2, m2 * w2 + x2, l2, ln, st, fs, meta, otiles,
@@ -360,8 +289,53 @@ def _dawg_right(pos, arc, unused, first, placed, main, wmul, xsum, lidx,
                 if child != 0 and pos + 1 < n:
                     _dawg_right(pos + 1, child, unused, first, p2, m2, w2, x2, l2,
                                 kwg, ln, st, fs, meta, otiles, oeq)
-                if board == 0:
-                    st[R_COUNT + rt] += 1
+                if rt >= 0:
+                    st[R_COUNT + rt] += 1  # back on the rack
+        if node & IS_END or e == e_end:
+            break
+        e += 1
+
+
+@njit(_SIG, cache=True, nogil=True, _nrt=False)
+def _gaddag(pos, arc, unused, first, placed, main, wmul, xsum, lidx,
+            kwg, ln, st, fs, meta, otiles, oeq):
+    """Gordon's Gen at square ``pos`` (at or left of the anchor) from the GADDAG
+    run at ``arc``, with GoOn inlined for every tile that can go there: the
+    reversed prefix grows leftwards; where the square to the left is free, the
+    separator turns the walk rightwards from the anchor. What follows the
+    separator is a DAWG state (FORMATS.md section 2), so the right part is
+    Appel and Jacobson's ExtendRight, `_dawg_right`."""
+    anchor = st[S_ANCHOR]
+    board = ln[TILE, pos]
+    e, e_end, allowed = _choices(pos, arc, placed, kwg, ln, st)
+    if e < 0:
+        return
+    while True:
+        node = np.int64(kwg[e])
+        t = node >> 24
+        if board != 0 or (t != 0 and (allowed >> t) & 1):
+            for v in range(1 if board != 0 else 2):
+                rt, m2, w2, x2, p2, l2 = _take(pos, board, t, v, placed, main, wmul, xsum,
+                                               lidx, ln, st)
+                if rt == NOT_ON_RACK:
+                    continue
+                child = node & ARC
+                if node & ACCEPTS and p2 > 0 and (pos == 0 or ln[TILE, pos - 1] == 0):
+                    _record(pos, anchor, p2, m2 * w2 + x2, l2, ln, st, fs, meta, otiles, oeq)
+                if child != 0:
+                    if pos > 0 and ln[TILE, pos - 1] != 0:  # a board tile: go on through it
+                        _gaddag(pos - 1, child, unused, pos, p2, m2, w2, x2, l2,
+                                kwg, ln, st, fs, meta, otiles, oeq)
+                    else:
+                        if pos - 1 > st[S_LIMIT]:
+                            _gaddag(pos - 1, child, unused, pos, p2, m2, w2, x2, l2,
+                                    kwg, ln, st, fs, meta, otiles, oeq)
+                        sep = np.int64(kwg[child])
+                        if sep >> 24 == 0 and anchor + 1 < st[S_N] and sep & ARC != 0:
+                            _dawg_right(anchor + 1, sep & ARC, unused, pos, p2, m2, w2, x2,
+                                        l2, kwg, ln, st, fs, meta, otiles, oeq)
+                if rt >= 0:
+                    st[R_COUNT + rt] += 1  # back on the rack
         if node & IS_END or e == e_end:
             break
         e += 1
@@ -603,6 +577,7 @@ def generate_gaddag(kwg: np.ndarray, ln_all: np.ndarray, st: np.ndarray, fs: np.
         if bound[i] < fs[F_THRESH]:
             break
         ln = ln_all[adir[i], alane[i]]
+        fs[F_BOUND] = bound[i] if st[S_MODE] == MODE_TOP else np.inf
         st[S_DIR] = adir[i]
         st[S_LANE] = alane[i]
         st[S_ANCHOR] = apos[i]
