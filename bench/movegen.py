@@ -37,17 +37,18 @@ def boards(lexicon: str, limit: int | None = None) -> list:
 
 
 def time_mode(positions: list, lexicon, mode: str, generator: str, repeat: int
-              ) -> tuple[float, list[float], float]:
+              ) -> tuple[float, list[float], float, float]:
     """Best-of-``repeat`` mean µs per position, the per-position times of that
-    pass, and the mean number of placements found."""
+    pass, the mean number of placements found (in the top and best modes, only
+    those of the anchors searched) and the share of anchors searched."""
     from rackety.movegen import generate
 
     best_total = float("inf")
     best_each: list[float] = []
-    found = 0
+    found = searched = anchors = 0
     for _ in range(repeat):
         each = []
-        found = 0
+        found = searched = anchors = 0
         for board in positions:
             board._derived.clear()  # cross sets from scratch, as a fresh position
             t0 = time.perf_counter()
@@ -55,17 +56,19 @@ def time_mode(positions: list, lexicon, mode: str, generator: str, repeat: int
                              exchanges=False)
             each.append(time.perf_counter() - t0)
             found += moves.count
+            searched += moves.stats["anchors"]
+            anchors += moves.stats["anchors_total"]
         if sum(each) < best_total:
             best_total, best_each = sum(each), each
-    return best_total / len(positions) * 1e6, best_each, found / len(positions)
+    return (best_total / len(positions) * 1e6, best_each, found / len(positions),
+            searched / max(1, anchors))
 
 
 def nojit_sample(lexicon: str, n: int) -> float:
     """µs per position, all moves, GADDAG, on the first ``n`` positions."""
     lex = __import__("rackety").Lexicon.load(lexicon)
     positions = boards(lexicon, n)
-    us, _, _ = time_mode(positions, lex, "all", "gaddag", 1)
-    return us
+    return time_mode(positions, lex, "all", "gaddag", 1)[0]
 
 
 def main() -> None:
@@ -92,18 +95,20 @@ def main() -> None:
         ref = REFERENCE.get(name, {})
         print(f"\n{name}: {len(positions)} midgame positions, µs per position "
               f"(best of {args.repeat}), one core")
-        print(f"{'mode':<12} {'generator':<9} {'µs/pos':>8} {'moves/pos':>10} "
-              f"{'vs MAGPIE':>10}")
+        print(f"{'mode':<12} {'generator':<9} {'µs/pos':>8} {'found/pos':>10} "
+              f"{'anchors':>8} {'vs MAGPIE':>10}")
         results = {}
         for mode, generator, label in CASES:
-            us, each, found = time_mode(positions, lex, mode, generator, args.repeat)
+            us, each, found, share = time_mode(positions, lex, mode, generator, args.repeat)
             results[(mode, generator)] = (us, each)
             key = "all" if mode == "all" and generator == "gaddag" else \
                 "best" if mode == "best" else None
             ratio = f"{us / ref[key]:.2f}" if key in ref else ""
-            print(f"{label:<12} {generator:<9} {us:8.0f} {found:10.1f} {ratio:>10}")
+            print(f"{label:<12} {generator:<9} {us:8.0f} {found:10.1f} {share:8.0%} "
+                  f"{ratio:>10}")
         gad, dawg = results[("all", "gaddag")][0], results[("all", "dawg")][0]
-        print(f"GADDAG over DAWG (all moves): {dawg / gad:.2f}x faster")
+        print(f"GADDAG over DAWG (all moves): {dawg / gad:.2f}x faster. found/pos: placements "
+              "found (top and best: in the anchors searched); anchors: share searched")
         blanks = [board.rack.count(0) for board in positions]
         print("by blanks on the rack (all moves, GADDAG; best move):")
         each_all = results[("all", "gaddag")][1]
@@ -121,7 +126,7 @@ def main() -> None:
             out = subprocess.run([sys.executable, __file__, "--child", f"{name}:{args.nojit}"],
                                  env=env, capture_output=True, text=True, check=True)
             slow = json.loads(out.stdout.strip().splitlines()[-1])
-            us, _, _ = time_mode(positions[:args.nojit], lex, "all", "gaddag", args.repeat)
+            us = time_mode(positions[:args.nojit], lex, "all", "gaddag", args.repeat)[0]
             print(f"numba over NUMBA_DISABLE_JIT=1 (all moves, first {args.nojit} positions): "
                   f"{slow / us:.0f}x faster ({slow / 1e3:.0f} ms against {us:.0f} µs)")
 

@@ -396,7 +396,8 @@ def moves_command(source: str | None, cgp: str | None, cgp_file: str | None,
         return
     assert cgp_file is not None
     name = "<stdin>" if cgp_file == "-" else cgp_file
-    with click.open_file(cgp_file, encoding="utf-8", errors="strict") as f:
+    with click.open_file(cgp_file, encoding="utf-8", errors="strict") as f, \
+            _status(f"positions of {name}") as status:
         try:
             for number, line in enumerate(f, 1):
                 line = line.strip()
@@ -409,6 +410,8 @@ def moves_command(source: str | None, cgp: str | None, cgp_file: str | None,
                     _emit_json(result)
                 else:
                     _print_analysis(board, result)
+                if number % 50 == 0:
+                    status.update(f"positions of {name}: {number:,} lines done")
         except UnicodeDecodeError as exc:
             raise RacketyError(f"{name}: not UTF-8 text ({exc.reason})") from None
 
