@@ -306,6 +306,9 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
     if lexicon.alphabet.identity != board.alphabet.identity:
         raise RacketyError(f"lexicon {lexicon.name} is in alphabet {lexicon.alphabet.name}, "
                            f"the position in {board.alphabet.name}")
+    if board.alphabet.size > 63:
+        raise RacketyError(f"alphabet {board.alphabet.name} has {board.alphabet.size} tile "
+                           "codes; move generation handles at most 63")
     if generator == "gaddag" and not lexicon.has_gaddag:
         raise RacketyError(f"lexicon {lexicon.name} has no GADDAG; use generator='dawg'")
     xs = derived_cross_sets(board, lexicon)
