@@ -159,3 +159,23 @@ def test_wrong_lexicon_or_mode_is_a_clear_error(twl06: Lexicon) -> None:
     with pytest.raises(RacketyError, match="GADDAG"):
         board.moves(dawg_only)
     assert board.moves(dawg_only, generator="dawg").count == 2 * 2  # AE, EA at 8G and 8H
+
+
+def test_a_leave_model_gives_every_subset_at_once(twl06: Lexicon) -> None:
+    from rackety.movegen import leave_subsets
+
+    weights = _leave_function(11)
+
+    class PerTile:
+        def rack_values(self, alphabet, rack):
+            distinct, kept = leave_subsets(rack)
+            labels = [alphabet.format([c]) for c in distinct]
+            return np.array([weights("".join(lab * int(k) for lab, k in zip(labels, row)))
+                             if row.any() else 0.0 for row in kept])
+
+    board = _random_game(twl06, random.Random(2), 6)[-1]
+    by_model = board.moves(twl06, leave=PerTile())
+    by_function = board.moves(twl06, leave=weights)
+    assert [(m, m.equity) for m in by_model] == [(m, m.equity) for m in by_function]
+    assert board.moves(twl06, mode="best", leave=PerTile()).best().equity == \
+        by_function.best().equity

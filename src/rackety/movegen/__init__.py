@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 
 GENERATORS = ("gaddag", "dawg")
 MODES = ("all", "top", "best", "count")
-LeaveFunction = Callable[[str], float] | Mapping[str, float]
 _INITIAL_CAP = 1 << 14
 
 
@@ -109,6 +108,43 @@ def format_leave(alphabet: Alphabet, codes: Sequence[int]) -> str:
     return alphabet.format(ordered, brackets=True)
 
 
+@runtime_checkable
+class LeaveModel(Protocol):
+    """Leave values for every subset of a rack at once, the fast way to give
+    `generate` a leave evaluation (a KLV table, Gordon's heuristics, ...).
+
+    ``rack_values(alphabet, rack)`` returns a float64 array indexed by the
+    rack's *leave index*: the distinct codes of the rack in ascending order are
+    the digits of a mixed-radix number, code c with radix (copies of c) + 1, and
+    the index of a leave is the sum over c of (copies of c kept) x (product of
+    the radices of the codes before c). `leave_subsets` lists the kept counts in
+    that order."""
+
+    def rack_values(self, alphabet: Alphabet, rack: Sequence[int]) -> np.ndarray: ...
+
+
+def leave_subsets(rack: Sequence[int]) -> tuple[list[int], np.ndarray]:
+    """The distinct codes of ``rack`` (ascending) and, for every leave index,
+    how many copies of each are kept: an int64 array ``[indices, codes]``."""
+    counts: dict[int, int] = {}
+    for c in rack:
+        counts[int(c)] = counts.get(int(c), 0) + 1
+    distinct = sorted(counts)
+    size = 1
+    for c in distinct:
+        size *= counts[c] + 1
+    index = np.arange(size)
+    kept = np.zeros((size, len(distinct)), np.int64)
+    place = 1
+    for j, c in enumerate(distinct):
+        kept[:, j] = (index // place) % (counts[c] + 1)
+        place *= counts[c] + 1
+    return distinct, kept
+
+
+LeaveFunction = Callable[[str], float] | Mapping[str, float] | LeaveModel
+
+
 @dataclass
 class _RackTables:
     counts: list[int]  # copies per code (64 entries)
@@ -141,15 +177,29 @@ def _rack_tables(alphabet: Alphabet, rack: Sequence[int], leave: LeaveFunction |
         size *= counts[c] + 1
     tables = _RackTables(counts, place, np.zeros(size, np.float64),
                          np.zeros(len(rack) + 1, np.float64), distinct)
-    if leave is not None:
-        lookup = leave.get if isinstance(leave, Mapping) else leave
-        best = [-np.inf] * (len(rack) + 1)
-        for index in range(size):
-            kept = tables.leave_of(index)
-            value = float(lookup(format_leave(alphabet, kept)) or 0.0) if kept else 0.0
-            tables.values[index] = value
-            best[len(kept)] = max(best[len(kept)], value)
+    if leave is None:
+        return tables
+    if isinstance(leave, LeaveModel):
+        values = np.asarray(leave.rack_values(alphabet, rack), np.float64)
+        if values.shape != (size,):
+            raise RacketyError(f"leave model gave {values.shape} values for a rack with {size} "
+                               "leaves")
+        tables.values[:] = values
+        kept_n = np.zeros(size, np.int64)
+        for c in distinct:
+            kept_n += (np.arange(size) // place[c]) % (counts[c] + 1)
+        best = np.full(len(rack) + 1, -np.inf)
+        np.maximum.at(best, kept_n, tables.values)
         tables.best_leave[:] = best
+        return tables
+    lookup = leave.get if isinstance(leave, Mapping) else leave
+    best_list = [-np.inf] * (len(rack) + 1)
+    for index in range(size):
+        kept = tables.leave_of(index)
+        value = float(lookup(format_leave(alphabet, kept)) or 0.0) if kept else 0.0
+        tables.values[index] = value
+        best_list[len(kept)] = max(best_list[len(kept)], value)
+    tables.best_leave[:] = best_list
     return tables
 
 
@@ -490,6 +540,17 @@ def generate_from_arrays(grid: np.ndarray, rack: Sequence[int], lexicon: Lexicon
     return out
 
 
-__all__ = ["BLANK_FLAG", "CrossSets", "MoveList", "cross_sets", "derive_child",
-           "derived_cross_sets", "format_leave", "generate", "generate_from_arrays",
-           "update_cross_sets"]
+__all__ = [
+    "BLANK_FLAG",
+    "CrossSets",
+    "LeaveModel",
+    "MoveList",
+    "cross_sets",
+    "derive_child",
+    "derived_cross_sets",
+    "format_leave",
+    "generate",
+    "generate_from_arrays",
+    "leave_subsets",
+    "update_cross_sets",
+]
