@@ -76,6 +76,10 @@ def test_top_and_best_modes_agree_with_all_moves(twl06: Lexicon, seed: int, n: i
     best = board.moves(twl06, mode="best", leave=leave)
     assert best.best().equity == equities[0]
     assert top.stats["over_bound"] == best.stats["over_bound"] == 0
+    exact = board.moves(twl06, mode="best", leave=leave, exact_best_score=True)
+    assert exact.best().equity == equities[0]
+    assert exact.best_score == max((m.score for m in everything if m.kind == "place"),
+                                   default=None)
     assert set(top) <= set(everything)
     for m in everything:
         if m.kind == "place":

@@ -519,17 +519,20 @@ class Board:
 
     def _check_placement(self, move: Move) -> None:
         size = self.layout.size
-        where = f"move {move.notation(self.alphabet)!r}"
+
+        def where() -> str:
+            return f"move {move.notation(self.alphabet)!r}"
+
         for (r, c), tile, through in zip(move.squares(), move.tiles, move.through,
                                          strict=True):
             if not (0 <= r < size and 0 <= c < size):
-                raise RacketyError(f"{where}: runs off the {size}x{size} board")
+                raise RacketyError(f"{where()}: runs off the {size}x{size} board")
             held = int(self.grid[r, c])
             if through and (held & ~BLANK_FLAG) != (tile & ~BLANK_FLAG):
-                raise RacketyError(f"{where}: square {square_name(r, c)} does not hold "
+                raise RacketyError(f"{where()}: square {square_name(r, c)} does not hold "
                                    f"{self.alphabet.format([tile])}")
             if not through and held:
-                raise RacketyError(f"{where}: square {square_name(r, c)} is taken")
+                raise RacketyError(f"{where()}: square {square_name(r, c)} is taken")
 
     def score(self, move: Move) -> int:
         """The score of ``move`` on this board: new tiles times letter premiums,

@@ -436,6 +436,233 @@ def show_command(cgp: str, alphabet: str | None, board_name: str | None, svg_pat
         write_atomic(svg_path, board.svg().encode("utf-8"))
 
 
+# -------------------------------------------------------------------- gcg
+@cli.group()
+def gcg() -> None:
+    """Game records (GCG): show a game's positions, check its scores."""
+
+
+def gcg_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--alphabet and --board of a game record, which win over what the record implies."""
+    func = click.option("--board", "board_name", default=None, metavar="NAME",
+                        help="Board layout (standard15, super21, ...). Default: the "
+                             "alphabet's board.")(func)
+    func = click.option("--alphabet", default=None, metavar="NAME",
+                        help="Alphabet (english, polish, ...). Default: from the record's "
+                             "#lexicon and tiles, else english.")(func)
+    return func
+
+
+def _gcg_replay(path: str, alphabet: str | None, board_name: str | None) -> Any:
+    from rackety.gcg import read_gcg, replay
+
+    return replay(read_gcg(path), alphabet=alphabet, layout=board_name)
+
+
+def _gcg_event_json(number: int, event: Any) -> dict[str, Any]:
+    return {"event": number, "nickname": event.nickname, "rack": event.rack,
+            "kind": event.kind, "move": event.move, "score": event.score,
+            "total": event.total}
+
+
+@gcg.command("show")
+@click.argument("path", metavar="FILE.gcg")
+@click.option("--turn", type=click.IntRange(1), default=None, metavar="N",
+              help="Show the position before event N (1-based, as numbered in the move "
+                   "list): event N not played yet, its player to move with the rack the "
+                   "record gives. N = events + 1 is the final position. Default: the final "
+                   "position, after every event.")
+@click.option("--cgp", "as_cgp", is_flag=True,
+              help="Print only the position, as one CGP line.")
+@gcg_options
+@click.option("--no-color", is_flag=True, help="Plain text, no colours.")
+@json_option
+def gcg_show(path: str, turn: int | None, as_cgp: bool, alphabet: str | None,
+             board_name: str | None, no_color: bool, as_json: bool) -> None:
+    """Print a game's board and move list (the final position, or with --turn N
+    the position before event N)."""
+    game = _gcg_replay(path, alphabet, board_name)
+    events = game.record.events
+    if turn is not None and turn > len(events) + 1:
+        raise RacketyError(f"--turn {turn}: {path} has {len(events)} events, so N is 1 to "
+                           f"{len(events) + 1} (N = {len(events) + 1}: after the last one)")
+    index = len(events) if turn is None else turn - 1
+    board = game.positions[index]
+    if as_cgp:
+        click.echo(board.cgp())
+        return
+    if as_json:
+        _emit_json({"file": path, "turn": index + 1, "final": index == len(events),
+                    "cgp": board.cgp(),
+                    "players": [{"nickname": p.nickname, "name": p.name, "score": s}
+                                for p, s in zip(game.record.players, game.scores,
+                                                strict=False)],
+                    "events": [_gcg_event_json(i, e) for i, e in enumerate(events, 1)],
+                    "discrepancies": len(game.discrepancies)})
+        return
+    title = game.record.title or game.record.description or path
+    click.echo(title)
+    click.echo("   ".join(f"{i}. {p.nickname}" + (f" ({p.name})" if p.name and
+                                                     p.name != p.nickname else "")
+                          for i, p in enumerate(game.record.players, 1)))
+    if index == len(events):
+        click.echo(f"after the last event ({len(events)} events)")
+    else:
+        e = events[index]
+        click.echo(f"before event {index + 1} ({e.nickname}: {e.rack} {e.move})"
+                   .replace(":  ", ": "))
+    if no_color:
+        click.echo(str(board))
+    else:
+        _out_console().print(board)
+    click.echo("")
+    nick = max([len(e.nickname) for e in events] + [6])
+    rack = max([len(e.rack) for e in events] + [4])
+    move = max([len(e.move) for e in events] + [4])
+    click.echo(f"     {'#':>3} {'player':<{nick}} {'rack':<{rack}} {'move':<{move}} "
+               f"{'score':>5} {'total':>5}")
+    for i, e in enumerate(events):
+        mark = "->" if i == index else "  "
+        click.echo(f"  {mark} {i + 1:>3} {e.nickname:<{nick}} {e.rack:<{rack}} "
+                   f"{e.move:<{move}} {e.score:>+5d} {e.total:>5}"
+                   + (f"  {e.trailing}" if e.trailing else ""))
+    if game.discrepancies:
+        click.echo(f"{len(game.discrepancies)} scores or totals do not add up "
+                   f"(rackety gcg check {path})")
+
+
+@gcg.command("check")
+@click.argument("path", metavar="FILE.gcg")
+@gcg_options
+@json_option
+def gcg_check(path: str, alphabet: str | None, board_name: str | None,
+              as_json: bool) -> int:
+    """Re-score every play and add up every total; list what does not add up.
+
+    Exit status 0 when everything adds up, 1 otherwise."""
+    game = _gcg_replay(path, alphabet, board_name)
+    record = game.record
+    if as_json:
+        _emit_json({"file": path, "events": len(record.events), "ok": game.ok,
+                    "alphabet": game.alphabet.name,
+                    "scores": [{"nickname": p.nickname, "score": s}
+                               for p, s in zip(record.players, game.scores, strict=False)],
+                    "discrepancies": [{"event": d.index + 1, "line": d.line_number,
+                                       "kind": d.kind, "written": d.written,
+                                       "computed": d.computed}
+                                      for d in game.discrepancies]})
+        return 0 if game.ok else 1
+    for d in game.discrepancies:
+        click.echo(f"{path}:{d.line_number}: {d.describe()}")
+    final = ", ".join(f"{p.nickname} {s}" for p, s in zip(record.players, game.scores,
+                                                             strict=False))
+    if game.ok:
+        click.echo(f"{path}: {len(record.events)} events, every score and total adds up "
+                   f"({final})")
+        return 0
+    click.echo(f"{path}: {len(record.events)} events, {len(game.discrepancies)} "
+               f"discrepancies ({final})")
+    return 1
+
+
+# ------------------------------------------------------------ play, autoplay
+def _board_name(board: str | None) -> str | None:
+    """``standard`` and ``super`` as well as the layout names."""
+    return {"standard": "standard15", "super": "super21"}.get(board or "", board)
+
+
+@cli.command("play")
+@click.option("--lexicon", "source", default=DEFAULT_LEXICON, show_default=True,
+              metavar="SOURCE", help="A built-in name, a word list or a .kwg file.")
+@click.option("--opponent", default="h3", show_default=True, metavar="PLAYER",
+              help="greedy, h1, h2, h3 or leaves:FILE.klv2.")
+@click.option("--players", default=2, show_default=True, type=click.IntRange(2, 4),
+              help="Players in the game, you included.")
+@click.option("--board", "board_name", default=None, metavar="NAME",
+              help="standard (default), super, or a layout name (super21, wwf15, ...).")
+@click.option("--alphabet", default=None, metavar="NAME",
+              help="Alphabet of the lexicon and the tiles (default: english).")
+@click.option("--challenge", type=click.Choice(["void", "single", "double", "5pt", "10pt"]),
+              default="double", show_default=True, help="Challenge rule.")
+@click.option("--seed", type=int, default=None, help="Seed of the bag.")
+@click.option("--name", default="you", show_default=True, help="Your name in the game.")
+def play_command(source: str, opponent: str, players: int, board_name: str | None,
+                 alphabet: str | None, challenge: str, seed: int | None, name: str) -> None:
+    """Play against the computer in the terminal."""
+    from rackety.game import Rules
+    from rackety.players import make_player
+    from rackety.terminal import TerminalGame
+
+    lexicon = _load(source, alphabet, False)
+    opponents = [make_player(opponent, lexicon) for _ in range(players - 1)]
+    console = _out_console()
+
+    def read(prompt: str) -> str:
+        return console.input(prompt)
+
+    TerminalGame(lexicon, opponents, human_name=name, seed=seed,
+                 layout=_board_name(board_name), alphabet=alphabet,
+                 rules=Rules(challenge=challenge), read_line=read,
+                 write=console.print).run()
+
+
+@cli.command("autoplay")
+@click.option("--lexicon", "source", default=DEFAULT_LEXICON, show_default=True,
+              metavar="SOURCE", help="A built-in name, a word list or a .kwg file.")
+@click.option("--players", "specs", default="h3,greedy", show_default=True,
+              metavar="P1,P2[,...]", help="greedy, h1, h2, h3, leaves:FILE.klv2 (2 to 4).")
+@click.option("--games", default=100, show_default=True, type=click.IntRange(1),
+              help="Games to play (rounded up to pairs with seats swapped).")
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the bags.")
+@click.option("--jobs", default=None, type=click.IntRange(1),
+              help="Processes (default: every core).")
+@click.option("--board", "board_name", default=None, metavar="NAME",
+              help="standard (default), super, or a layout name.")
+@click.option("--alphabet", default=None, metavar="NAME", help="Alphabet (default: english).")
+@click.option("--gcg-dir", default=None, type=click.Path(file_okay=False),
+              help="Write every game there as GCG.")
+@json_option
+def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int | None,
+                     board_name: str | None, alphabet: str | None, gcg_dir: str | None,
+                     as_json: bool) -> None:
+    """Computer players against each other: Gordon's table of results."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from rackety.autoplay import tournament
+
+    names = [s.strip() for s in specs.split(",") if s.strip()]
+    lexicon = _load(source, alphabet, False)  # compile and cache once, before the workers
+    from rackety.players import make_player
+
+    for spec in names:
+        make_player(spec, lexicon)  # a bad player spec fails here, in one line
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=_console(),
+                  transient=True) as bar:
+        task = bar.add_task("games", total=games + (games % 2 if len(names) == 2 else 0))
+        result = tournament(source, names, games, seed=seed, jobs=jobs,
+                            layout=_board_name(board_name), alphabet=alphabet,
+                            gcg_dir=gcg_dir, progress=lambda k: bar.advance(task, k))
+    if as_json:
+        _emit_json(result.as_json())
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{result.games:,} games, {result.games_per_second:.1f} games/s",
+                  box=None, pad_edge=False)
+    for col in ("player", "win %", "95% CI", "avg", "moves", "sacr.", "exch.", "bingos",
+                "ms/move"):
+        table.add_column(col, justify="left" if col == "player" else "right")
+    for p in result.players:
+        row = p.as_json()
+        lo, hi = row["win_ci95"]
+        table.add_row(p.name, f"{row['win_pct']:.1f}", f"{lo:.1f}-{hi:.1f}",
+                      f"{row['avg_score']:.1f}", f"{p.moves:,}", f"{p.sacrifices:,}",
+                      f"{p.exchanges:,}", f"{p.bingos:,}",
+                      f"{1000 * row['seconds_per_move']:.2f}")
+    _out_console().print(table)
+
+
 # ------------------------------------------------------------------- main
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the command, turning every user mistake into one line."""

@@ -341,14 +341,16 @@ class MoveList(Sequence[Move]):
 # --------------------------------------------------------------- generation
 def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10,
              leave: LeaveFunction | None = None, generator: str = "gaddag",
-             exchanges: bool = True) -> MoveList:
+             exchanges: bool = True, exact_best_score: bool = False) -> MoveList:
     """The moves of the player to move.
 
     ``mode``: ``all`` every move; ``top`` the ``top`` best by equity (ties at the
     cut kept), skipping anchors whose upper bound cannot reach them; ``best``
     the same with one; ``count`` only the count and best score. ``leave``: the
     value of a rack leave, a function of its text (``"AEU?"``) or a mapping;
-    zero by default. Equity = score + leave value."""
+    zero by default. Equity = score + leave value. ``exact_best_score`` makes
+    ``best_score`` exact in the top and best modes too (it always is in the
+    others), at the price of searching the anchors that might hold it."""
     if mode not in MODES:
         raise RacketyError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
     if generator not in GENERATORS:
@@ -373,7 +375,8 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
     meta, tiles, eq, total, best, stats = _run(
         lexicon, xs, layout.letter_mult, layout.word_mult, layout.start,
         bool(layout.symmetric), alphabet, rack, board.bingo_bonus, tables, mode, keep,
-        generator, [o[0] for o in others] if mode in ("top", "best") else [])
+        generator, [o[0] for o in others] if mode in ("top", "best") else [],
+        exact_best_score)
     if mode in ("top", "best"):
         # the N best by equity, with every move tied with the N-th
         eq_all = np.concatenate([eq, [o[0] for o in others]])
@@ -437,8 +440,8 @@ def _exchanges_and_pass(board: Board, rack: list[int], tables: _RackTables,
 def _run(lexicon: Lexicon, xs: CrossSets, letter_mult: np.ndarray, word_mult: np.ndarray,
          start: tuple[int, int], symmetric: bool, alphabet: Alphabet, rack: Sequence[int],
          bingo: int, tables: _RackTables, mode: str, top: int, generator: str,
-         seeds: Sequence[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int,
-                                           dict[str, int]]:
+         seeds: Sequence[float], exact_best: bool = False
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int, dict[str, int]]:
     n = xs.tiles.shape[1]
     lm2, wm2 = _multipliers_of(letter_mult, word_mult)
     points = _points(alphabet)
@@ -469,6 +472,7 @@ def _run(lexicon: Lexicon, xs: CrossSets, letter_mult: np.ndarray, word_mult: np
         st[_k.S_EMPTY] = 0 if xs.tiles[0].any() else 1
         st[_k.S_START_ROW], st[_k.S_START_COL] = start
         st[_k.S_BOTH_DIRS] = 0 if symmetric else 1
+        st[_k.S_EXACT_BEST] = 1 if exact_best else 0
         st[_k.S_FULL_LIDX] = len(tables.values) - 1
         lv_at = _k.F_HEAP + max(1, top)
         st[_k.S_LV] = lv_at

@@ -84,6 +84,7 @@ MODE_COUNT = 2
 
 S_LV = 24  # where the leave values start in fs
 S_OVER_BOUND = 25  # moves found above their anchor's bound: must stay 0 (tests read it)
+S_EXACT_BEST = 26  # top mode: also find the best score exactly (search anchors that may beat it)
 # the rack, in st too (one array fewer to pass down the recursion)
 R_COUNT = 64  # st[64 + t]: copies of tile t on the rack (t = 0: blanks)
 R_PLACE = 128  # st[128 + t]: place value of t in the leave index
@@ -463,7 +464,7 @@ def _anchors(ln_all, st, adir, alane, apos, alimit):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _anchor_bound(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms):
+def _anchor_bound(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms, out):
     """An upper bound of the equity of every move from this anchor (the
     "shadow" of wolges and MAGPIE; it ignores the lexicon). For each extent a
     move can cover (leftwards down to the limit, rightwards through board runs,
@@ -471,11 +472,13 @@ def _anchor_bound(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms):
     tiles and cross-sums count exactly, and by the rearrangement inequality the
     highest tile values go on the highest effective multipliers, a square's
     being letter x (word product + its cross word's multiplier). The extents
-    grow one square at a time, so each costs O(tiles)."""
+    grow one square at a time, so each costs O(tiles). ``out[0]`` gets the bound
+    of the score alone."""
     n = st[S_N]
     rackn = st[S_RACKN]
     mask = st[S_RACKMASK]
     best = -1e300
+    out[0] = -1e300
     start = anchor
     while start > 0 and ln[TILE, start - 1] != 0:
         start -= 1
@@ -515,6 +518,8 @@ def _anchor_bound(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms):
                     score += ms[i] * vals[i]
                 if k == st[S_RACKSIZE]:
                     score += st[S_BINGO]
+                if score > out[0]:
+                    out[0] = score
                 bound = score + best_leave[rackn - k]
                 if bound > best:
                     best = bound
@@ -564,18 +569,28 @@ def generate_gaddag(kwg: np.ndarray, ln_all: np.ndarray, st: np.ndarray, fs: np.
         pwv = np.zeros(64, np.int64)
         ms = np.zeros(64, np.int64)
         bound = np.empty(count, np.float64)
+        sbound = np.empty(count, np.float64)
+        out = np.empty(1, np.float64)
         for i in range(count):
             bound[i] = _anchor_bound(ln_all[adir[i], alane[i]], apos[i], alimit[i], vals, st,
-                                     best_leave, lmv, pwv, ms)
+                                     best_leave, lmv, pwv, ms, out)
+            sbound[i] = out[0]
         order = np.argsort(-bound, kind="mergesort")
     else:
         bound = np.zeros(count, np.float64)
+        sbound = np.zeros(count, np.float64)
         order = np.arange(count)
+    exact = st[S_EXACT_BEST] != 0
     done = 0
     for j in range(count):
         i = order[j]
         if bound[i] < fs[F_THRESH]:
-            break
+            # nothing here can be among the best N; with exact_best, go on only
+            # where a higher score than the best so far may hide
+            if not exact:
+                break
+            if sbound[i] <= st[S_BEST]:
+                continue
         ln = ln_all[adir[i], alane[i]]
         fs[F_BOUND] = bound[i] if st[S_MODE] == MODE_TOP else np.inf
         st[S_DIR] = adir[i]

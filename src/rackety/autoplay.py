@@ -1,0 +1,293 @@
+"""Autoplay tournaments: computer players against each other over many games,
+Gordon's table of results with honest statistics, on every core.
+
+Games come in pairs that share the bag (the same seed) with the seats swapped,
+so the luck of the draw cancels out as far as it can. Game ``2k`` and ``2k+1``
+of a tournament with seed S use the bag of seed ``S * 1_000_003 + k``; the
+result does not depend on how many processes play them.
+
+Every game is checked as it ends (`Game.problems`): the tiles are conserved,
+every play is legal and scored the same by the plain scorer, and the totals are
+the sums of the events. A game that fails stops the tournament with the reason.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rackety.errors import RacketyError
+from rackety.game import Game, Rules
+
+if TYPE_CHECKING:
+    from rackety.lexicon import Lexicon
+
+
+@dataclass
+class SeatResult:
+    """One player's side of one game."""
+
+    score: int
+    won: float  # 1 a win, 0.5 a tie, 0 a loss
+    moves: int = 0  # turns taken (plays, exchanges, passes)
+    plays: int = 0
+    sacrifices: int = 0  # plays scoring less than the top-scoring play of the turn
+    exchanges: int = 0
+    passes: int = 0
+    bingos: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class GameResult:
+    """A finished game: its seed, who sat where, each seat's result."""
+
+    index: int
+    seed: int
+    order: list[int]  # order[seat] = index of the player in the tournament
+    seats: list[SeatResult]
+    gcg: str | None = None
+
+
+@dataclass
+class PlayerSummary:
+    """Gordon's table, one row."""
+
+    name: str
+    games: int = 0
+    wins: float = 0.0
+    total_score: int = 0
+    moves: int = 0
+    plays: int = 0
+    sacrifices: int = 0
+    exchanges: int = 0
+    passes: int = 0
+    bingos: int = 0
+    seconds: float = 0.0
+    spreads: list[int] = field(default_factory=list, repr=False)
+
+    @property
+    def win_pct(self) -> float:
+        return 100.0 * self.wins / self.games if self.games else 0.0
+
+    @property
+    def win_ci95(self) -> tuple[float, float]:
+        """Wilson's 95 % interval of the win share (a tie is half a win), in %."""
+        return wilson(self.wins, self.games)
+
+    @property
+    def avg_score(self) -> float:
+        return self.total_score / self.games if self.games else 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        lo, hi = self.win_ci95
+        return {"name": self.name, "games": self.games, "wins": self.wins,
+                "win_pct": round(self.win_pct, 2), "win_ci95": [round(lo, 2), round(hi, 2)],
+                "avg_score": round(self.avg_score, 2), "moves": self.moves,
+                "sacrifices": self.sacrifices, "exchanges": self.exchanges,
+                "passes": self.passes, "bingos": self.bingos,
+                "seconds_per_move": round(self.seconds / self.moves, 6) if self.moves else 0.0}
+
+
+def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson's score interval for a share ``wins / n``, in %."""
+    if n == 0:
+        return (0.0, 100.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (100.0 * max(0.0, centre - half), 100.0 * min(1.0, centre + half))
+
+
+# ------------------------------------------------------------------ one game
+def play_game(lexicon: Lexicon, players: Sequence[Any], *, seed: int,
+              rules: Rules | None = None, layout: str | None = None,
+              alphabet: str | None = None, names: Sequence[str] | None = None,
+              check: bool = True) -> tuple[Game, list[SeatResult]]:
+    """One game between ``players`` (seat order) from the bag of ``seed``."""
+    names = list(names or [f"p{i + 1}" for i in range(len(players))])
+    game = Game(lexicon, names, rules=rules, layout=layout, alphabet=alphabet, seed=seed)
+    stats = [SeatResult(0, 0.0) for _ in players]
+    rack_size = game.alphabet.rack_size
+    while not game.over:
+        seat = game.turn
+        view = game.view()
+        t0 = time.perf_counter()
+        move = players[seat].choose(view, lexicon)
+        stats[seat].seconds += time.perf_counter() - t0
+        game.play(move, check=False)  # generated moves; the whole game is checked below
+        s = stats[seat]
+        s.moves += 1
+        if move.kind == "place":
+            s.plays += 1
+            top = getattr(players[seat], "last_best_score", None)
+            if top is not None and move.score is not None and move.score < top:
+                s.sacrifices += 1
+            if move.n_placed == rack_size:
+                s.bingos += 1
+        elif move.kind == "exchange":
+            s.exchanges += 1
+        else:
+            s.passes += 1
+    if check:
+        problems = game.problems()
+        if problems:
+            raise RacketyError(f"game with seed {seed}: {problems[0]}")
+    best = max(game.scores)
+    winners = [i for i, v in enumerate(game.scores) if v == best]
+    for i, s in enumerate(stats):
+        s.score = game.scores[i]
+        s.won = (1.0 / len(winners)) if i in winners else 0.0
+    return game, stats
+
+
+# --------------------------------------------------------------- tournaments
+@dataclass
+class TournamentResult:
+    games: int
+    players: list[PlayerSummary]
+    seconds: float
+    results: list[GameResult] = field(default_factory=list, repr=False)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        return {"games": self.games, "players": [p.as_json() for p in self.players],
+                "games_per_second": round(self.games_per_second, 2)}
+
+
+@dataclass(frozen=True)
+class _Job:
+    lexicon: str
+    alphabet: str | None
+    layout: str | None
+    specs: tuple[str, ...]
+    seed: int
+    rules: Rules
+    keep_gcg: bool
+    check: bool
+
+
+_worker: dict[str, Any] = {}
+
+
+def _setup(job: _Job) -> tuple[Lexicon, list[Any]]:
+    key = (job.lexicon, job.alphabet, job.specs)
+    if _worker.get("key") != key:
+        from rackety.lexicon import Lexicon
+        from rackety.players import make_player
+
+        lexicon = Lexicon.load(job.lexicon, job.alphabet)
+        _worker.update(key=key, lexicon=lexicon,
+                       players=[make_player(spec, lexicon) for spec in job.specs])
+    return _worker["lexicon"], _worker["players"]
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The bag seed of game ``index``: both games of a pair share it."""
+    return seed * 1_000_003 + index // 2
+
+
+def _play_indices(job: _Job, indices: Sequence[int]) -> list[GameResult]:
+    lexicon, players = _setup(job)
+    n = len(players)
+    out = []
+    for index in indices:
+        # seats rotate from game to game: in a pair of two players they swap
+        order = [(index + i) % n for i in range(n)]
+        seed = game_seed(job.seed, index)
+        game, stats = play_game(lexicon, [players[p] for p in order], seed=seed,
+                                rules=job.rules, layout=job.layout, alphabet=job.alphabet,
+                                names=[_names(job.specs)[p] for p in order], check=job.check)
+        gcg = game.to_gcg() if job.keep_gcg else None
+        out.append(GameResult(index, seed, order, stats, gcg))
+    return out
+
+
+def _names(specs: Sequence[str]) -> list[str]:
+    """Player names from their specs (a leave file by its stem), numbered when
+    one appears twice."""
+    bases = [Path(spec[7:]).stem if spec.startswith("leaves:") else spec for spec in specs]
+    return [base if bases.count(base) == 1 else f"{base}-{bases[:i + 1].count(base)}"
+            for i, base in enumerate(bases)]
+
+
+def tournament(lexicon: str, specs: Sequence[str], games: int, *, seed: int = 1,
+               jobs: int | None = None, rules: Rules | None = None,
+               layout: str | None = None, alphabet: str | None = None,
+               gcg_dir: str | Path | None = None, check: bool = True,
+               progress: Callable[[int], None] | None = None) -> TournamentResult:
+    """Play ``games`` games (rounded up to whole pairs) between the players
+    ``specs`` (``greedy``, ``h1``, ``h2``, ``h3``, ``leaves:FILE.klv2``) on
+    ``jobs`` processes (default: every core). ``progress`` is called with the
+    number of games just finished."""
+    if not 2 <= len(specs) <= 4:
+        raise RacketyError(f"a game has 2 to 4 players, not {len(specs)}")
+    if games < 1:
+        raise RacketyError("games: at least 1")
+    if "human" in specs:
+        raise RacketyError("autoplay has no human players")
+    games += games % 2 if len(specs) == 2 else 0
+    jobs = jobs or os.cpu_count() or 1
+    job = _Job(lexicon, alphabet, layout, tuple(specs), seed, rules or Rules(),
+               gcg_dir is not None, check)
+    names = _names(specs)
+    summaries = [PlayerSummary(name) for name in names]
+    results: list[GameResult] = []
+    t0 = time.perf_counter()
+    for batch in _run_batches(job, games, jobs):
+        for result in batch:
+            for seat, p in enumerate(result.order):
+                _add(summaries[p], result.seats[seat], result.seats)
+            results.append(result)
+            if gcg_dir is not None and result.gcg is not None:
+                _save_gcg(Path(gcg_dir), result, names)
+        if progress is not None:
+            progress(len(batch))
+    seconds = time.perf_counter() - t0
+    results.sort(key=lambda r: r.index)
+    return TournamentResult(len(results), summaries, seconds, results)
+
+
+def _run_batches(job: _Job, games: int, jobs: int) -> Iterator[list[GameResult]]:
+    chunk = 2 * max(1, min(25, games // (8 * jobs) // 2 or 1))
+    batches = [list(range(i, min(games, i + chunk))) for i in range(0, games, chunk)]
+    if jobs == 1:
+        for batch in batches:
+            yield _play_indices(job, batch)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(_play_indices, job, batch) for batch in batches]
+        for future in futures:
+            yield future.result()
+
+
+def _add(summary: PlayerSummary, seat: SeatResult, seats: list[SeatResult]) -> None:
+    summary.games += 1
+    summary.wins += seat.won
+    summary.total_score += seat.score
+    for name in ("moves", "plays", "sacrifices", "exchanges", "passes", "bingos"):
+        setattr(summary, name, getattr(summary, name) + getattr(seat, name))
+    summary.seconds += seat.seconds
+    summary.spreads.append(seat.score - max(s.score for s in seats if s is not seat))
+
+
+def _save_gcg(folder: Path, result: GameResult, names: list[str]) -> None:
+    from rackety.lexicon.kwg import write_atomic
+
+    folder.mkdir(parents=True, exist_ok=True)
+    who = "-".join(names[p] for p in result.order)
+    assert result.gcg is not None
+    write_atomic(folder / f"game{result.index + 1:05d}-{who}.gcg", result.gcg.encode("utf-8"))
+
+
+__all__ = ["GameResult", "PlayerSummary", "SeatResult", "TournamentResult", "game_seed",
+           "play_game", "tournament", "wilson"]

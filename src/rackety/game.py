@@ -1,0 +1,778 @@
+"""The referee: a game of 2 to 4 players with a seeded bag, racks, turns, scores,
+challenges, the end of the game and a history that can be undone.
+
+The rules are those of FORMATS.md section 7: a play lies in one line, touches
+the tiles on the board (or covers the start square on the first move), and
+every word it forms is in the lexicon; an exchange needs a full enough bag
+(per alphabet); six consecutive scoreless turns end the game, each player then
+losing the value of their rack; a player who plays out with the bag empty ends
+it, gaining twice the value of the other racks (or, with ``playout="subtract"``,
+their sum while each other player loses their own).
+
+Under the ``void`` challenge rule a phony is refused outright. Under the others
+(``single``, ``double``, ``5pt``, ``10pt``) a play whose words are not all in
+the lexicon is accepted, and the next player may `Game.challenge` it: a phony
+comes off the board (its tiles go back on the rack, its score is taken back,
+the turn is lost); a good play costs the challenger their turn (``double``),
+nothing (``single``), or gives the challenged player 5 or 10 points.
+
+>>> from rackety import Lexicon
+>>> lexicon = Lexicon.from_words(["TAIL", "TALE", "LATE", "ZA", "AI", "TA", "AT"])
+>>> game = Game(lexicon, ["Ann", "Ben"], seed=7)
+>>> game.alphabet.format(game.racks[0])
+'IELTAAO'
+>>> for text in ["8H ZA", "8A TAIL", "8H TAIE", "8H TAIL"]:
+...     try:
+...         print(game.play(text).move)
+...     except IllegalMoveError as exc:
+...         print(exc)
+tile Z is not on the rack IELTAAO
+the first play must cover the start square 8H
+TAIE is not in words
+8H TAIL
+>>> game
+<Game Ann 8, Ben 0; 82 in the bag; Ben to move>
+>>> game.position.cgp()
+'15/15/15/15/15/15/15/7TAIL4/15/15/15/15/15/15/15 BIRAOEA/EAOBNMA 0/8 0'
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rackety.alphabet import BLANK_FLAG, Alphabet
+from rackety.board import Board, Layout
+from rackety.errors import RacketyError
+from rackety.lexicon.kwg import DAWG_ROOT, follow
+from rackety.move import Move, square_name
+
+ACCEPTS = 0x800000
+
+if TYPE_CHECKING:
+    from rackety.lexicon import Lexicon
+
+CHALLENGE_RULES = ("void", "single", "double", "5pt", "10pt")
+PLAYOUT_RULES = ("twice", "subtract")
+
+
+class IllegalMoveError(RacketyError):
+    """A move the rules refuse, with the reason a player needs."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What the referee enforces. ``None`` takes the alphabet's own value."""
+
+    challenge: str = "void"
+    bingo_bonus: int | None = None
+    exchange_min_bag: int | None = None
+    max_scoreless: int = 6
+    playout: str = "twice"
+
+    def __post_init__(self) -> None:
+        if self.challenge not in CHALLENGE_RULES:
+            raise RacketyError(f"challenge rule {self.challenge!r}: expected one of "
+                               f"{', '.join(CHALLENGE_RULES)}")
+        if self.playout not in PLAYOUT_RULES:
+            raise RacketyError(f"play-out rule {self.playout!r}: expected one of "
+                               f"{', '.join(PLAYOUT_RULES)}")
+        if self.max_scoreless < 1:
+            raise RacketyError("max_scoreless must be at least 1")
+
+
+@dataclass
+class Event:
+    """One line of the game's history (the events of a GCG record).
+
+    ``kind``: ``play``, ``exchange``, ``pass``, ``withdrawn`` (a phony taken back
+    after a challenge), ``challenge_bonus`` (points for a play challenged in
+    vain), ``lost_turn`` (a challenge lost under the double rule), ``end_points``
+    (the play-out bonus), ``end_penalty`` (a rack's value lost at the end),
+    ``time_penalty`` and ``other`` (from records)."""
+
+    seat: int
+    kind: str
+    rack: tuple[int, ...]  # the seat's rack before the event
+    score: int
+    total: int  # the seat's score after the event
+    move: Move | None = None
+    tiles: tuple[int, ...] = ()  # exchanged tiles, or the rack counted at the end
+    notes: list[str] = field(default_factory=list)
+    adjustment: int = 0  # a record's score minus the score the rules give (kept, not fixed)
+    written: str | None = None  # a record's event kind rackety has no name for, as written
+
+
+@dataclass
+class _Snapshot:
+    position: Board
+    bag: list[int]
+    racks: list[list[int]]
+    scores: list[int]
+    turn: int
+    zero_turns: int
+    over: bool
+    events: int
+
+
+class Game:
+    """A game between ``players`` (names, in seat order; seat 0 moves first).
+
+    ``position`` is the referee's view: the board, every rack (the player to move
+    first, as in CGP), the scores, the scoreless-turn count. ``view()`` is the
+    same with the other racks hidden, what a player may see."""
+
+    def __init__(self, lexicon: Lexicon, players: Sequence[str] = ("player1", "player2"), *,
+                 alphabet: Alphabet | str | None = None, layout: Layout | str | None = None,
+                 rules: Rules | None = None, seed: int | None = None,
+                 bag: Sequence[int] | None = None) -> None:
+        if not 2 <= len(players) <= 4:
+            raise RacketyError(f"a game has 2 to 4 players, not {len(players)}")
+        if len({p for p in players}) != len(players):
+            raise RacketyError(f"player names must differ: {', '.join(players)}")
+        alpha = _alphabet_for(lexicon.alphabet, layout) if alphabet is None else (
+            alphabet if isinstance(alphabet, Alphabet) else Alphabet.load(alphabet))
+        if alpha.identity != lexicon.alphabet.identity:
+            raise RacketyError(f"lexicon {lexicon.name} is in alphabet "
+                               f"{lexicon.alphabet.name}, the game in {alpha.name}")
+        self.lexicon = lexicon
+        self.players = list(players)
+        self.rules = rules or Rules()
+        self.alphabet = alpha
+        self.rng = random.Random(seed)
+        empty = Board.empty(alpha, layout, players=len(players))
+        if self.rules.bingo_bonus is not None:
+            empty.options["bb"] = str(self.rules.bingo_bonus)
+        self.bingo_bonus = empty.bingo_bonus
+        self.exchange_min_bag = (alpha.exchange_min_bag if self.rules.exchange_min_bag is None
+                                 else self.rules.exchange_min_bag)
+        if bag is None:
+            tiles = [t.code for t in alpha.tiles for _ in range(t.count)]
+            self.rng.shuffle(tiles)
+        else:
+            tiles = [int(t) for t in bag]
+            if Counter(tiles) != Counter(t.code for t in alpha.tiles for _ in range(t.count)):
+                raise RacketyError("bag: not the alphabet's tile distribution")
+        self.bag: list[int] = tiles  # drawn from the end
+        self.racks: list[list[int]] = [[] for _ in players]  # by seat
+        self.scores = [0] * len(players)
+        self.turn = 0
+        self.zero_turns = 0
+        self.over = False
+        self.events: list[Event] = []
+        self.pragmata: list[Any] = []  # GCG pragmata a record brought (title, id ...)
+        self.auto_end = True  # end the game by the rules (off while a record is replayed)
+        self._undo: list[_Snapshot] = []
+        self._position = empty
+        for seat in range(len(players)):
+            self._draw(seat)
+        self._sync()
+
+    # ------------------------------------------------------------ state
+    @property
+    def position(self) -> Board:
+        """The position with every rack known (the referee's view)."""
+        return self._position
+
+    def view(self, seat: int | None = None) -> Board:
+        """The position as ``seat`` (default: the player to move) sees it: its
+        own rack first if it is to move, the other racks unknown (empty)."""
+        seat = self.turn if seat is None else seat
+        board = self._position.copy()
+        n = len(self.players)
+        board.racks = [tuple(self.racks[s]) if s == seat else ()
+                       for s in ((self.turn + i) % n for i in range(n))]
+        board._derived = self._position._derived  # same tiles: share the cross sets
+        return board
+
+    def _sync(self) -> None:
+        """Racks, scores and the scoreless-turn count into the position, in CGP
+        order (the player to move first)."""
+        n = len(self.players)
+        order = [(self.turn + i) % n for i in range(n)]
+        self._position.racks = [tuple(self.racks[s]) for s in order]
+        self._position.scores = [self.scores[s] for s in order]
+        self._position.zero_turns = self.zero_turns
+
+    def set_rack(self, seat: int, tiles: Sequence[int] | str) -> None:
+        """Give ``seat`` these tiles from the bag, its rack going back into the
+        bag (for puzzles and tests; the tiles stay conserved)."""
+        codes = self.alphabet.tokenize(tiles, what="rack") if isinstance(tiles, str) \
+            else [int(t) for t in tiles]
+        pool = Counter(self.bag) + Counter(self.racks[seat])
+        if Counter(codes) - pool or len(codes) > self.alphabet.rack_size:
+            raise RacketyError(f"rack {self.alphabet.format(codes)}: not in the bag")
+        self.bag.extend(self.racks[seat])
+        for t in codes:
+            self.bag.remove(t)
+        self.racks[seat] = list(codes)
+        self._sync()
+
+    def _draw(self, seat: int) -> list[int]:
+        need = self.alphabet.rack_size - len(self.racks[seat])
+        drawn = [self.bag.pop() for _ in range(min(need, len(self.bag)))]
+        self.racks[seat].extend(drawn)
+        return drawn
+
+    def _snapshot(self) -> None:
+        self._undo.append(_Snapshot(self._position, list(self.bag),
+                                    [list(r) for r in self.racks], list(self.scores),
+                                    self.turn, self.zero_turns, self.over, len(self.events)))
+
+    def undo(self) -> None:
+        """Take back the last turn (with the end-of-game events it caused)."""
+        if not self._undo:
+            raise RacketyError("nothing to undo")
+        self._restore(self._undo.pop())
+
+    def _restore(self, snap: _Snapshot) -> None:
+        self._position = snap.position
+        self.bag = list(snap.bag)
+        self.racks = [list(r) for r in snap.racks]
+        self.scores = list(snap.scores)
+        self.turn = snap.turn
+        self.zero_turns = snap.zero_turns
+        self.over = snap.over
+        del self.events[snap.events:]
+        self._sync()
+
+    def _event(self, seat: int, kind: str, score: int, rack: Sequence[int],
+               move: Move | None = None, tiles: Sequence[int] = ()) -> Event:
+        self.scores[seat] += score
+        event = Event(seat, kind, tuple(rack), score, self.scores[seat], move, tuple(tiles))
+        self.events.append(event)
+        return event
+
+    # ------------------------------------------------------------- moves
+    def parse(self, text: str) -> Move:
+        """A move in notation (``8D WORD``, ``exchange ABC``, ``pass``) for the
+        player to move."""
+        return self._position.parse_move(text)
+
+    def play(self, move: Move | str, *, check: bool = True) -> Event:
+        """Play a move for the player to move and draw. ``check=False`` skips the
+        legality check, for moves that come from the move generator."""
+        if self.over:
+            raise IllegalMoveError("the game is over")
+        if isinstance(move, str):
+            move = self.parse(move)
+        seat = self.turn
+        rack = list(self.racks[seat])
+        if move.kind == "place":
+            words = self.check_placement(move) if check else []
+            if words and self.rules.challenge == "void":
+                raise IllegalMoveError(_not_words(words, self.lexicon))
+            score = self._position.score(move) if check or move.score is None else move.score
+            if move.score != score:
+                move = replace(move, score=score)
+            self._snapshot()
+            child = self._position.play(move)
+            for tile in move.placed:
+                self.racks[seat].remove(0 if tile & BLANK_FLAG else tile)
+            self._position = child
+            event = self._event(seat, "play", score, rack, move)
+            self.zero_turns = 0
+            self._draw(seat)
+            if not self.racks[seat] and not self.bag and self.auto_end:
+                self._finish_playout(seat)
+        elif move.kind == "exchange":
+            if check:
+                self._check_exchange(move, rack)
+            self._snapshot()
+            for tile in move.tiles:
+                self.racks[seat].remove(tile)
+            self._draw(seat)
+            self.bag.extend(move.tiles)
+            self.rng.shuffle(self.bag)
+            event = self._event(seat, "exchange", 0, rack, move, move.tiles)
+            self.zero_turns += 1
+        else:
+            self._snapshot()
+            event = self._event(seat, "pass", 0, rack, move)
+            self.zero_turns += 1
+        if not self.over:
+            self._next_turn()
+        return event
+
+    def _next_turn(self) -> None:
+        if self.zero_turns >= self.rules.max_scoreless and self.auto_end:
+            self._finish_scoreless()
+        else:
+            self.turn = (self.turn + 1) % len(self.players)
+        self._sync()
+
+    def _check_exchange(self, move: Move, rack: list[int]) -> None:
+        if not move.tiles:
+            raise IllegalMoveError("an exchange needs at least one tile")
+        if len(self.bag) < max(self.exchange_min_bag, len(move.tiles)):
+            raise IllegalMoveError(f"no exchange of {len(move.tiles)} with {len(self.bag)} tiles "
+                              f"in the bag ({self.exchange_min_bag} needed)")
+        missing = Counter(move.tiles) - Counter(rack)
+        if missing:
+            raise IllegalMoveError(f"tiles {self.alphabet.format(sorted(missing.elements()))} "
+                              f"are not on the rack {self.alphabet.format(rack)}")
+
+    def check_placement(self, move: Move) -> list[str]:
+        """Check a tile placement for the player to move: on the board, tiles on the
+        rack, in one line, connected, covering the start square first; raises
+        `IllegalMoveError` with the reason. Returns the words formed that are not in
+        the lexicon (empty when the play is good)."""
+        board = self._position
+        alphabet = self.alphabet
+        size = board.size
+        for (r, c) in move.squares():
+            if not (0 <= r < size and 0 <= c < size):
+                raise IllegalMoveError(f"{move.notation(alphabet)} runs off the board")
+        try:
+            board._check_placement(move)
+        except RacketyError as exc:
+            raise IllegalMoveError(str(exc)) from None
+        if not move.placed:
+            raise IllegalMoveError("a play places at least one tile")
+        missing = Counter(0 if t & BLANK_FLAG else t for t in move.placed) - \
+            Counter(self.racks[self.turn])
+        if missing:
+            tiles = alphabet.format(sorted(missing.elements()))
+            plural = "s" if sum(missing.values()) > 1 else ""
+            raise IllegalMoveError(f"tile{plural} {tiles} {'are' if plural else 'is'} not on the "
+                              f"rack {alphabet.format(self.racks[self.turn])}")
+        squares = move.placed_squares()
+        if board.is_empty:
+            if board.layout.start not in move.squares():
+                raise IllegalMoveError(f"the first play must cover the start square "
+                                  f"{square_name(*board.layout.start)}")
+        elif not any(move.through) and not _touches(board.grid, squares):
+            raise IllegalMoveError("the play does not touch any tile on the board")
+        words = formed_words(board.grid, squares, move.placed)
+        if not words:
+            raise IllegalMoveError("a play must form a word of two letters or more")
+        return _phonies(board, move, self.lexicon)
+
+    # -------------------------------------------------------- challenges
+    def last_play_phonies(self) -> list[str]:
+        """The words of the last play that are not in the lexicon (what a
+        computer player checks before it challenges); empty when there is no
+        play to challenge."""
+        if not self.events or self.events[-1].kind != "play" or not self._undo:
+            return []
+        move = self.events[-1].move
+        return _phonies(self._undo[-1].position, move, self.lexicon) if move else []
+
+    def challenge(self) -> Event | None:
+        """The player to move challenges the last play. A phony comes off the
+        board and its player loses the turn; a good play costs per the challenge
+        rule (``None`` when it costs nothing: the single rule)."""
+        if self.rules.challenge == "void":
+            raise IllegalMoveError("no challenges under the void rule: phonies are refused")
+        index = len(self.events) - 1
+        while index >= 0 and self.events[index].kind in ("end_points", "end_penalty"):
+            index -= 1
+        if index < 0 or self.events[index].kind != "play":
+            raise IllegalMoveError("there is no play to challenge")
+        last = self.events[index]
+        challenger = (last.seat + 1) % len(self.players)
+        if not self.over and self.turn != challenger:
+            raise IllegalMoveError("only the next player may challenge the last play")
+        assert last.move is not None
+        before = self._undo[-1].position
+        phonies = _phonies(before, last.move, self.lexicon)
+        if phonies:
+            return self._withdraw(last, _not_words(phonies, self.lexicon))
+        rule = self.rules.challenge
+        if rule in ("5pt", "10pt"):
+            self._snapshot()
+            event = self._event(last.seat, "challenge_bonus", 5 if rule == "5pt" else 10,
+                                last.rack)
+            self._sync()
+            return event
+        if rule == "double" and not self.over:
+            self._snapshot()
+            event = self._event(challenger, "lost_turn", 0, self.racks[challenger])
+            self.zero_turns += 1
+            self._next_turn()
+            return event
+        return None
+
+    def _withdraw(self, last: Event, note: str | None) -> Event:
+        """Take the last play off the board: its tiles back on the rack, the
+        tiles drawn after it back in the bag, its score back; the turn is lost."""
+        after = _Snapshot(self._position, list(self.bag), [list(r) for r in self.racks],
+                          list(self.scores), self.turn, self.zero_turns, self.over,
+                          len(self.events))
+        self._restore(self._undo[-1])  # the board, bag and racks from before the phony
+        self._undo.append(after)  # undoing the challenge puts the phony back
+        self.scores[last.seat] += last.score
+        self.events.append(last)
+        event = self._event(last.seat, "withdrawn", -last.score, last.rack, last.move)
+        if note:
+            event.notes.append(note)
+        self.zero_turns += 1
+        self._next_turn()
+        return event
+
+    # ------------------------------------------------------- end of game
+    def _finish_playout(self, seat: int) -> None:
+        points = self.alphabet_points()
+        others = [s for s in range(len(self.players)) if s != seat]
+        left = sum(points[t] for s in others for t in self.racks[s])
+        if self.rules.playout == "twice" and len(self.players) == 2:
+            self._event(seat, "end_points", 2 * left, [], tiles=self.racks[others[0]])
+        else:
+            self._event(seat, "end_points", left, [],
+                        tiles=[t for s in others for t in self.racks[s]])
+            for s in others:
+                value = sum(points[t] for t in self.racks[s])
+                self._event(s, "end_penalty", -value, self.racks[s], tiles=self.racks[s])
+        self.over = True
+
+    def _finish_scoreless(self) -> None:
+        points = self.alphabet_points()
+        for s in range(len(self.players)):
+            value = sum(points[t] for t in self.racks[s])
+            self._event(s, "end_penalty", -value, self.racks[s], tiles=self.racks[s])
+        self.over = True
+
+    def alphabet_points(self) -> list[int]:
+        """Points of each tile code (the blank scores 0)."""
+        return [t.points for t in self.alphabet.tiles]
+
+    # ------------------------------------------------------------ results
+    def winners(self) -> list[int]:
+        """The seats with the highest score (more than one on a tie)."""
+        best = max(self.scores)
+        return [s for s, v in enumerate(self.scores) if v == best]
+
+    def problems(self) -> list[str]:
+        """What does not add up (empty for a sound game): tiles conserved (board,
+        racks and bag are the distribution), every play legal and scored as the
+        plain scorer scores it, each total the sum of its seat's events."""
+        out = []
+        grid = self._position.grid
+        on_board = [0 if t & BLANK_FLAG else int(t) for t in grid[grid != 0].tolist()]
+        held = on_board + [t for r in self.racks for t in r] + self.bag
+        want = Counter(t.code for t in self.alphabet.tiles for _ in range(t.count))
+        if Counter(held) != want:
+            out.append(f"tiles not conserved: {dict(Counter(held) - want)} too many, "
+                       f"{dict(want - Counter(held))} missing")
+        totals = [0] * len(self.players)
+        for i, event in enumerate(self.events):
+            totals[event.seat] += event.score
+            if event.total != totals[event.seat]:
+                out.append(f"event {i + 1}: total {event.total}, the events add up to "
+                           f"{totals[event.seat]}")
+        if totals != self.scores:
+            out.append(f"scores {self.scores}, the events add up to {totals}")
+        replay = Board.empty(self.alphabet, self._position.layout, len(self.players))
+        replay.options = dict(self._position.options)
+        for i, event in enumerate(self.events):
+            if event.kind == "play" and event.move is not None:
+                if self._withdrawn_after(i):
+                    continue
+                expected = replay.score(event.move) + event.adjustment
+                if expected != event.score:
+                    out.append(f"event {i + 1} ({event.move.notation(self.alphabet)}): "
+                               f"scored {event.score}, the plain scorer says {expected}")
+                bad = _phonies(replay, event.move, self.lexicon)
+                if bad and self.rules.challenge == "void":
+                    out.append(f"event {i + 1}: {_not_words(bad, self.lexicon)}")
+                replay = replay.play(replace(event.move, score=expected))
+        if not np.array_equal(replay.grid, grid):
+            out.append("the board is not what the plays add up to")
+        return out
+
+    def _withdrawn_after(self, index: int) -> bool:
+        nxt = index + 1
+        return nxt < len(self.events) and self.events[nxt].kind == "withdrawn"
+
+    # --------------------------------------------------------------- GCG
+    def to_record(self, *, lexicon_name: str | None = None) -> Any:
+        """The game as a GCG record (`rackety.gcg.GcgRecord`): every event with
+        its rack, score, total and notes; the racks of an unfinished game as
+        ``#rackN`` pragmata."""
+        from rackety import gcg
+
+        alphabet = self.alphabet
+        nicks = [_nickname(name) for name in self.players]
+        record = gcg.GcgRecord(players=[gcg.Player(nick, name) for nick, name
+                                        in zip(nicks, self.players, strict=True)])
+        record.pragmata.append(gcg.Pragma("lexicon", lexicon_name or self.lexicon.name))
+        record.pragmata.extend(self.pragmata)
+        kinds = {"play": "play", "exchange": "exchange", "pass": "pass",
+                 "withdrawn": "withdrawn", "challenge_bonus": "challenge_bonus",
+                 "lost_turn": "pass", "end_points": "end_rack_points",
+                 "end_penalty": "end_rack_penalty", "time_penalty": "time_penalty"}
+        from rackety.movegen import format_leave
+
+        for event in self.events:
+            rack = format_leave(alphabet, event.rack)
+            if event.kind == "play" and event.move is not None:
+                text = event.move.notation(alphabet, through="dots")
+            elif event.kind == "exchange":
+                text = "-" + alphabet.format(event.tiles, brackets=True)
+            elif event.kind in ("pass", "lost_turn"):
+                text = "-"
+            elif event.kind == "withdrawn":
+                text = "--"
+            elif event.kind == "challenge_bonus":
+                text = "(challenge)"
+            elif event.kind in ("end_points", "end_penalty"):
+                text = f"({alphabet.format(event.tiles, brackets=True)})"
+                if event.kind == "end_points":
+                    rack = ""
+            elif event.kind == "time_penalty":
+                text = "(time)"
+            else:
+                text = event.written or f"({event.kind})"
+            record.events.append(gcg.Event(nicks[event.seat], kinds.get(event.kind, "other"),
+                                           text, event.score, event.total, rack,
+                                           notes=list(event.notes), seat=event.seat))
+        if not self.over:
+            for seat, rack_codes in enumerate(self.racks):
+                record.pragmata.append(gcg.Pragma(
+                    f"rack{seat + 1}", format_leave(alphabet, rack_codes),
+                    after=len(record.events)))
+        return record
+
+    @classmethod
+    def from_record(cls, record: Any, lexicon: Lexicon, *, rules: Rules | None = None,
+                    layout: Layout | str | None = None, seed: int = 0) -> Game:
+        """The game a GCG record tells, to look at or play on. Each event's rack,
+        where the record gives it, is drawn from the bag before the event (the
+        rest of the bag is shuffled by ``seed``: the record does not say its
+        order). Scores are re-scored: a written score that differs is kept, the
+        difference as the event's ``adjustment``. The game ends as the record
+        says (its end-of-game events), not by the rules."""
+        from rackety import gcg
+
+        names: list[str] = []
+        for player in record.players:
+            name = player.nickname
+            names.append(name if name not in names else f"{name}-{len(names) + 1}")
+        game = cls(lexicon, names, rules=rules or Rules(challenge="double"), layout=layout,
+                   seed=seed)
+        game.pragmata = [p for p in record.pragmata
+                         if p.name.lower() not in ("lexicon", "incomplete")
+                         and not p.name.lower().startswith(("rack", "player"))]
+        game.auto_end = False
+        alphabet = game.alphabet
+        for number, ev in enumerate(record.events, 1):
+            where = f"{record.source}:{ev.line_number or number}"
+            seat = ev.seat
+            try:
+                rack = alphabet.tokenize(ev.rack, what="rack") if ev.rack else None
+                if ev.kind in gcg.TURN_KINDS and ev.kind != "withdrawn" and \
+                        game.turn != seat:
+                    game.turn = seat  # a record may skip a turn (a lost challenge)
+                    game._sync()
+                if ev.kind == "play":
+                    move = game.position.parse_move(ev.move)
+                    game._hold(seat, rack, [0 if t & BLANK_FLAG else t for t in move.placed])
+                    computed = game.position.score(move)
+                    event = game.play(replace(move, score=ev.score), check=False)
+                    event.adjustment = ev.score - computed
+                elif ev.kind == "exchange":
+                    tiles = alphabet.tokenize(ev.tiles, what="tiles") if ev.tiles else \
+                        game.racks[seat][:ev.exchange_count or 0]
+                    game._hold(seat, rack, tiles)
+                    event = game.play(Move("exchange", tiles=tuple(tiles)), check=False)
+                elif ev.kind == "pass":
+                    game._hold(seat, rack, [])
+                    event = game.play(Move("pass"), check=False)
+                elif ev.kind == "withdrawn":
+                    last = next((e for e in reversed(game.events) if e.kind == "play"), None)
+                    if last is None or not game._undo:
+                        raise RacketyError("a withdrawal (--) with no play before it")
+                    event = game._withdraw(last, None)
+                    event.adjustment = ev.score + last.score
+                    event.score = ev.score
+                    game.scores[seat] += event.adjustment
+                    event.total = game.scores[seat]
+                else:
+                    kind = {"challenge_bonus": "challenge_bonus",
+                            "end_rack_points": "end_points",
+                            "end_rack_penalty": "end_penalty",
+                            "time_penalty": "time_penalty"}.get(ev.kind, "other")
+                    tiles = alphabet.tokenize(ev.tiles, what="tiles") if ev.tiles else []
+                    game._snapshot()
+                    event = game._event(seat, kind, ev.score, rack or (), tiles=tiles)
+                    if kind == "other":
+                        event.written = ev.move
+                    if kind in ("end_points", "end_penalty"):
+                        game.over = True
+            except RacketyError as exc:
+                raise RacketyError(f"{where}: {exc}") from None
+            if ev.total != event.total:  # a written total that does not add up: kept
+                diff = ev.total - event.total
+                event.score += diff
+                event.adjustment += diff
+                game.scores[seat] += diff
+                event.total = ev.total
+            event.notes = list(ev.notes)
+            game._sync()
+        game.auto_end = True
+        return game
+
+    def _hold(self, seat: int, rack: Sequence[int] | None, needed: Sequence[int]) -> None:
+        """Make ``seat`` hold ``rack`` (from a record) or at least ``needed``,
+        taking the tiles from the bag."""
+        if rack is not None and len(rack) >= len(needed) and \
+                not Counter(needed) - Counter(rack):
+            want = list(rack)
+        else:
+            want = list(needed)
+        current = Counter(self.racks[seat])
+        if not Counter(want) - current and (rack is None or Counter(want) == current):
+            return
+        keep = list((current & Counter(want)).elements())
+        extra = list((Counter(want) - Counter(keep)).elements())
+        self.bag.extend((current - Counter(keep)).elements())
+        for t in extra:
+            if t in self.bag:
+                self.bag.remove(t)
+                continue
+            # the record says this seat had it: another rack drawn blindly holds it
+            other = next((s for s in range(len(self.racks)) if s != seat and
+                          t in self.racks[s]), None)
+            if other is None or not self.bag:
+                raise RacketyError(f"tile {self.alphabet.format([t])} is not left to draw")
+            self.racks[other].remove(t)
+            self.racks[other].append(self.bag.pop())
+        self.racks[seat] = keep + extra
+        if rack is None:  # unknown rack: fill it up as a player would have
+            need = self.alphabet.rack_size - len(self.racks[seat])
+            self.racks[seat].extend(self.bag.pop() for _ in range(min(need, len(self.bag))))
+        self._sync()
+
+    def to_gcg(self) -> str:
+        """The game as GCG text."""
+        from rackety.gcg import write_gcg
+
+        return write_gcg(self.to_record())
+
+    def __repr__(self) -> str:
+        state = "over" if self.over else f"{self.players[self.turn]} to move"
+        scores = ", ".join(f"{p} {s}" for p, s in zip(self.players, self.scores, strict=True))
+        return f"<Game {scores}; {len(self.bag)} in the bag; {state}>"
+
+
+def _nickname(name: str) -> str:
+    """A GCG nickname: the name without spaces."""
+    return "_".join(name.split()) or "player"
+
+
+def _alphabet_for(alphabet: Alphabet, layout: Layout | str | None) -> Alphabet:
+    """The lexicon's alphabet, or its variant made for ``layout`` (English on the
+    Super board has 200 tiles: ``english_super``)."""
+    if layout is None:
+        return alphabet
+    name = layout.name if isinstance(layout, Layout) else Layout.load(layout).name
+    if alphabet.board == name:
+        return alphabet
+    for other in Alphabet.names():
+        candidate = Alphabet.load(other)
+        if candidate.identity == alphabet.identity and candidate.board == name:
+            return candidate
+    return alphabet
+
+
+def _touches(grid: np.ndarray, squares: Sequence[tuple[int, int]]) -> bool:
+    size = grid.shape[0]
+    for r, c in squares:
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= rr < size and 0 <= cc < size and grid[rr, cc]:
+                return True
+    return False
+
+
+def formed_words(grid: np.ndarray, squares: Sequence[tuple[int, int]],
+                 tiles: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every word (maximal run of two tiles or more, in either direction) through
+    a new tile, once each, as codes without the blank flag."""
+    work = grid.copy()
+    for (r, c), t in zip(squares, tiles, strict=True):
+        work[r, c] = t
+    size = work.shape[0]
+    seen: set[tuple[int, int, int]] = set()
+    words = []
+    for r, c in squares:
+        for dr, dc in ((0, 1), (1, 0)):
+            r0, c0 = r, c
+            while r0 - dr >= 0 and c0 - dc >= 0 and work[r0 - dr, c0 - dc]:
+                r0, c0 = r0 - dr, c0 - dc
+            key = (r0, c0, dr)
+            if key in seen:
+                continue
+            seen.add(key)
+            word = []
+            rr, cc = r0, c0
+            while rr < size and cc < size and work[rr, cc]:
+                word.append(int(work[rr, cc]) & ~BLANK_FLAG)
+                rr, cc = rr + dr, cc + dc
+            if len(word) >= 2:
+                words.append(tuple(word))
+    return words
+
+
+def _phonies(board: Board, move: Move, lexicon: Lexicon) -> list[str]:
+    words = formed_words(board.grid, move.placed_squares(), move.placed)
+    nodes = lexicon.nodes
+    return [board.alphabet.format(codes) for codes in words
+            if (i := follow(nodes, DAWG_ROOT, list(codes))) < 0 or not int(nodes[i]) & ACCEPTS]
+
+
+def _not_words(words: list[str], lexicon: Lexicon) -> str:
+    if len(words) == 1:
+        return f"{words[0]} is not in {lexicon.name}"
+    return f"{', '.join(words[:-1])} and {words[-1]} are not in {lexicon.name}"
+
+
+def placement(board: Board, tiles: Sequence[tuple[int, int, int]]) -> Move:
+    """The move that puts ``tiles`` ((row, col, code) each, blank flag on blanks)
+    on ``board``, with the board tiles of its main word; raises `IllegalMoveError`
+    when they are not in one line or leave a gap."""
+    if not tiles:
+        raise IllegalMoveError("no tiles placed")
+    rows = {r for r, _, _ in tiles}
+    cols = {c for _, c, _ in tiles}
+    if len(rows) > 1 and len(cols) > 1:
+        raise IllegalMoveError("the tiles are not in one line")
+    grid = board.grid
+    size = board.size
+    placed = {(r, c): t for r, c, t in tiles}
+    if len(placed) != len(tiles):
+        raise IllegalMoveError("two tiles on one square")
+    for (r, c) in placed:
+        if grid[r, c]:
+            raise IllegalMoveError(f"square {square_name(r, c)} is taken")
+    down = len(rows) > 1 or (len(tiles) == 1 and _single_is_down(grid, *tiles[0][:2]))
+    dr, dc = (1, 0) if down else (0, 1)
+    r0, c0 = min(placed)
+    while r0 - dr >= 0 and c0 - dc >= 0 and (grid[r0 - dr, c0 - dc] or
+                                              (r0 - dr, c0 - dc) in placed):
+        r0, c0 = r0 - dr, c0 - dc
+    word, through = [], []
+    r, c = r0, c0
+    while r < size and c < size and (grid[r, c] or (r, c) in placed):
+        if (r, c) in placed:
+            word.append(placed.pop((r, c)))
+            through.append(False)
+        else:
+            word.append(int(grid[r, c]))
+            through.append(True)
+        r, c = r + dr, c + dc
+    if placed:
+        raise IllegalMoveError("the tiles leave a gap")
+    return Move("place", r0, c0, down, tuple(word), tuple(through), alphabet=board.alphabet)
+
+
+def _single_is_down(grid: np.ndarray, r: int, c: int) -> bool:
+    """A single tile is written across unless only a down word forms."""
+    size = grid.shape[0]
+    across = (c > 0 and grid[r, c - 1]) or (c < size - 1 and grid[r, c + 1])
+    down = (r > 0 and grid[r - 1, c]) or (r < size - 1 and grid[r + 1, c])
+    return bool(down and not across)

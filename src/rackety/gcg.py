@@ -1,0 +1,809 @@
+"""GCG game records (FORMATS.md section 6): read, write and replay.
+
+A GCG file is text, one record per line: lines starting ``#`` are pragmata
+(``#player1 NICK Full Name``, ``#lexicon NWL23``, ``#note ...``), lines starting
+``>`` are events (``>doug: DINNVWY 8D WINDY +32 32``). `read_gcg` reads every
+variant met in the wild into a `GcgRecord` of plain dataclasses, `write_gcg`
+writes it back (UTF-8, one canonical spacing), and `replay` plays it on a
+`rackety.board.Board`, re-scoring every play and keeping each position.
+
+>>> record = read_gcg('''#player1 ann Ann
+... #player2 bob Bob
+... >ann: AEHLRTD 8D HALTED +28 28
+... #note the opening
+... >bob: EFGOOST -FGO +0 0
+... ''')
+>>> [(e.nickname, e.kind, e.move, e.score, e.total) for e in record.events]
+[('ann', 'play', '8D HALTED', 28, 28), ('bob', 'exchange', '-FGO', 0, 0)]
+>>> record.events[0].notes, record.events[0].position
+(['the opening'], (7, 3, False))
+>>> game = replay(record)
+>>> game.discrepancies
+[]
+>>> game.final.cgp()
+'15/15/15/15/15/15/15/3HALTED6/15/15/15/15/15/15/15 / 28/0 1'
+>>> print(write_gcg(record), end="")
+#character-encoding UTF-8
+#player1 ann Ann
+#player2 bob Bob
+>ann: AEHLRTD 8D HALTED +28 28
+#note the opening
+>bob: EFGOOST -FGO +0 0
+
+Reading, in brief (the details are at each function):
+
+* Bytes: the ``#character-encoding`` pragma names the encoding (it is a fact of the
+  file, not of the game, so it is kept in `GcgRecord.encoding`, not among the
+  pragmata); without it, UTF-8 when the bytes are valid UTF-8, else ISO-8859-1
+  (the format's default). A declared encoding the bytes do not fit falls back
+  the same way. CRLF, CR and LF line ends, a byte-order mark and blank lines are
+  accepted.
+* Notes: each ``#note`` after an event belongs to that event; lines that start
+  with neither ``#`` nor ``>`` continue the note above them.
+* Events: the rack may be missing, partial or empty; spacing is free; text after
+  the total (Quackle appends the cross-words) is kept in `Event.trailing`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rackety.alphabet import BLANK_FLAG, Alphabet
+from rackety.board import Board, Layout
+from rackety.errors import RacketyError, read_error
+from rackety.move import Move
+
+#: every event kind, in the order of FORMATS.md section 6
+KINDS = ("play", "exchange", "pass", "withdrawn", "challenge_bonus", "end_rack_points",
+         "end_rack_penalty", "time_penalty", "other")
+#: the kinds that are turns: after one of them the next player is to move
+TURN_KINDS = frozenset({"play", "exchange", "pass", "withdrawn"})
+
+ENCODING_PRAGMA = "character-encoding"
+
+_COORD = re.compile(r"(\d+)([A-Za-z])|([A-Za-z])(\d+)")
+_SCORE = re.compile(r"[+-]\d+")
+_TOTAL = re.compile(r"-?\d+")
+_PARENS = re.compile(r"\(([^()]*)\)")
+_PLAYER = re.compile(r"player(\d+)", re.IGNORECASE)
+_LINE_ENDS = re.compile(r"\r\n|\r|\n")
+
+# #lexicon prefixes -> alphabet (upper case; the longest prefix wins)
+_LEXICON_ALPHABETS = {
+    "OSPS": "polish",
+    "NWL": "english", "TWL": "english", "OWL": "english", "CSW": "english",
+    "CEL": "english", "ECWL": "english", "ENABLE": "english", "SOWPODS": "english",
+    "COLLINS": "english", "AMERICA": "english",
+    "FRA": "french", "ODS": "french",
+    "RD": "german", "DEUTSCH": "german",
+    "NSF": "norwegian",
+    "DISC": "catalan",
+    "FILE": "spanish", "FISE": "spanish",
+}
+
+
+# ------------------------------------------------------------------ data model
+@dataclass
+class Player:
+    """One seat of the game: the nickname events use and the full name."""
+
+    nickname: str
+    name: str = ""
+
+
+@dataclass
+class Pragma:
+    """One ``#`` line other than an event's note: ``name`` without the ``#``
+    (``player1``, ``title``, ``lexicon``, ``rack1``, ``incomplete``, ``tile`` ...),
+    ``value`` the rest of the line, ``after`` how many events precede it (0: in the
+    header), so the writer puts it back where it was."""
+
+    name: str
+    value: str = ""
+    after: int = 0
+    line_number: int = field(default=0, compare=False)
+
+    @property
+    def text(self) -> str:
+        """The pragma as a line (more lines for a multi-line note)."""
+        return _with_continuation(f"#{self.name} {self.value}" if self.value
+                                  else f"#{self.name}")
+
+
+@dataclass
+class Event:
+    """One ``>`` line: ``>NICK: RACK MOVE +SCORE TOTAL [TRAILING]``.
+
+    ``kind`` is one of `KINDS`: ``play`` (``8D WINDY``), ``exchange`` (``-ABC``, or
+    ``-2`` when only the count is known), ``pass`` (``-``), ``withdrawn`` (``--``,
+    the previous play taken back), ``challenge_bonus`` (``(challenge)``),
+    ``end_rack_points`` (``(TILES)`` with a score of 0 or more: the play-out
+    bonus), ``end_rack_penalty`` (``(TILES)`` with a negative score), ``time_penalty``
+    (``(time)``) and ``other`` (anything else in parentheses, kept as written).
+    ``move`` is the move as written, ``rack`` the rack as written (may be empty or
+    partial), ``score`` and ``total`` the signed numbers as written, ``trailing``
+    any text after the total (cross-words), ``notes`` the ``#note`` lines after the
+    event. ``seat`` is the player's index in `GcgRecord.players` (see `read_gcg`
+    for shared nicknames); ``line`` and ``line_number`` say where it was read.
+    """
+
+    nickname: str
+    kind: str
+    move: str
+    score: int
+    total: int
+    rack: str = ""
+    trailing: str = ""
+    notes: list[str] = field(default_factory=list)
+    seat: int = 0
+    line: str = field(default="", compare=False)
+    line_number: int = field(default=0, compare=False)
+
+    @property
+    def coordinates(self) -> str | None:
+        """The square of a play as written (``8D``, ``h2``), else None."""
+        return self.move.split(None, 1)[0] if self.kind == "play" else None
+
+    @property
+    def word(self) -> str | None:
+        """The word of a play as written (``JAVE..N``), else None."""
+        return self.move.split(None, 1)[1] if self.kind == "play" else None
+
+    @property
+    def position(self) -> tuple[int, int, bool] | None:
+        """``(row, col, down)`` of a play, 0-based (``8D`` -> ``(7, 3, False)``)."""
+        coordinates = self.coordinates
+        return _parse_coordinates(coordinates) if coordinates else None
+
+    @property
+    def tiles(self) -> str:
+        """The tiles of an exchange (``-ABC`` -> ``ABC``, empty when only the count
+        is known) or of an end-of-game rack (``(OPEG)`` -> ``OPEG``); else empty."""
+        if self.kind == "exchange":
+            body = self.move[1:]
+            return "" if body.isdigit() else body
+        if self.kind in ("end_rack_points", "end_rack_penalty"):
+            return self.move[1:-1]
+        return ""
+
+    @property
+    def exchange_count(self) -> int | None:
+        """How many tiles an exchange gave back, else None."""
+        if self.kind != "exchange":
+            return None
+        body = self.move[1:]
+        return int(body) if body.isdigit() else len(body)
+
+    @property
+    def text(self) -> str:
+        """The event in canonical form: single spaces, the rack field always
+        present (so an empty rack leaves two spaces after the colon)."""
+        score = "-0" if self.score == 0 and self.kind == "end_rack_penalty" else \
+            f"{self.score:+d}"
+        out = f">{self.nickname}: {self.rack} {self.move} {score} {self.total}"
+        return f"{out} {self.trailing}" if self.trailing else out
+
+
+@dataclass
+class GcgRecord:
+    """A game record: ``players`` in seat order (player 1 moves first), ``events``
+    in order (each with its notes), ``pragmata`` every other ``#`` line in order.
+
+    ``encoding`` is the encoding the file declared (``#character-encoding``), if
+    any, and ``source`` the name errors use; neither takes part in equality.
+    """
+
+    players: list[Player] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    pragmata: list[Pragma] = field(default_factory=list)
+    encoding: str | None = field(default=None, compare=False)
+    source: str = field(default="<gcg>", compare=False)
+
+    def pragma(self, name: str) -> str | None:
+        """The value of the first pragma called ``name`` (case-insensitive), or None."""
+        key = name.lower()
+        return next((p.value for p in self.pragmata if p.name.lower() == key), None)
+
+    @property
+    def lexicon(self) -> str | None:
+        """The ``#lexicon`` pragma, if any."""
+        return self.pragma("lexicon")
+
+    @property
+    def title(self) -> str | None:
+        """The ``#title`` pragma, if any."""
+        return self.pragma("title")
+
+    @property
+    def description(self) -> str | None:
+        """The ``#description`` pragma, if any."""
+        return self.pragma("description")
+
+    @property
+    def incomplete(self) -> bool:
+        """Whether the record says it is unfinished (``#incomplete``)."""
+        return self.pragma("incomplete") is not None
+
+    @property
+    def racks(self) -> dict[int, str]:
+        """Seat -> rack of the ``#rack1``, ``#rack2`` ... pragmata (the racks at the
+        end of an unfinished record)."""
+        out = {}
+        for p in self.pragmata:
+            found = re.fullmatch(r"rack(\d+)", p.name, re.IGNORECASE)
+            if found and int(found.group(1)) >= 1:
+                out[int(found.group(1)) - 1] = p.value.strip()
+        return out
+
+
+# --------------------------------------------------------------------- reading
+def read_gcg(path_or_text: str | os.PathLike[str] | bytes, *,
+             source: str | None = None) -> GcgRecord:
+    """Read a GCG record from a file (a path), from its bytes, or from text (a
+    string holding a newline, starting with ``#`` or ``>``, or blank).
+
+    Players come from the ``#playerN`` pragmata in the order of N; a nickname
+    used by events but never declared becomes a further player. When players
+    share a nickname (it happens: ``#player1 NoName ...`` / ``#player2 NoName ...``)
+    each of their events goes to the seat whose running total plus the event's
+    score equals the event's written total; when that does not decide (both
+    match, as at 0-0, or neither), a withdrawal, challenge bonus or play-out bonus
+    goes to the seat of the event before it, and anything else to the next of
+    those seats after it (alternation, in ``#playerN`` order).
+
+    Bad input raises a one-line `RacketyError` naming ``file:line`` and what is
+    wrong. ``source`` names the record in errors (default: the path, or
+    ``<gcg>``).
+    """
+    text, name, declared = _load_text(path_or_text, source)
+    return _parse(text, name, declared)
+
+
+def _load_text(path_or_text: str | os.PathLike[str] | bytes,
+               source: str | None) -> tuple[str, str, str | None]:
+    if isinstance(path_or_text, bytes):
+        text, declared = _decode(path_or_text)
+        return text, source or "<gcg>", declared
+    if isinstance(path_or_text, str) and (
+            not path_or_text.strip() or "\n" in path_or_text or "\r" in path_or_text
+            or path_or_text.lstrip("\ufeff").startswith(("#", ">"))):
+        text = path_or_text.lstrip("\ufeff")
+        found = re.match(r"#character-encoding[ \t]+(\S+)", text, re.IGNORECASE)
+        return text, source or "<gcg>", found.group(1) if found else None
+    if not isinstance(path_or_text, (str, os.PathLike)):
+        raise RacketyError(f"a GCG record is a path, bytes or text, not "
+                           f"{type(path_or_text).__name__}")
+    path = Path(path_or_text)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise read_error(path, exc, "GCG file") from None
+    text, declared = _decode(data)
+    return text, source or str(path), declared
+
+
+def _decode(data: bytes) -> tuple[str, str | None]:
+    """The text of a GCG file and the encoding it declares (if any).
+
+    Declared UTF-8 (or no declaration, or a declaration the bytes do not fit:
+    one file in the wild says ISO8859-6 and is UTF-8): UTF-8 if the bytes are valid
+    UTF-8, else ISO-8859-1, which every byte string is. Macondo reads an
+    undeclared file as ISO-8859-1 even when it is valid UTF-8; valid UTF-8 with
+    non-ASCII text is hardly ever meant as Latin-1, so we prefer it.
+    """
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    found = re.search(rb"(?m)^#character-encoding[ \t]+(\S+)", data[:4096], re.IGNORECASE)
+    declared = found.group(1).decode("ascii", "replace") if found else None
+    attempts = []
+    if declared:
+        with contextlib.suppress(LookupError):
+            attempts.append(codecs.lookup(declared).name)
+    attempts += ["utf-8", "iso8859-1"]
+    for encoding in attempts:
+        try:
+            return data.decode(encoding), declared
+        except UnicodeDecodeError:
+            continue
+    raise AssertionError("ISO-8859-1 decodes every byte string")  # pragma: no cover
+
+
+def _with_continuation(text: str) -> str:
+    """A multi-line note as lines: continuation lines that would read as a pragma
+    or an event (or a blank line that would end the note) get a leading space."""
+    lines = text.split("\n")
+    rest = [" " + line if line.startswith(("#", ">")) else line for line in lines[1:]]
+    return "\n".join([lines[0], *rest])
+
+
+def _parse(text: str, source: str, declared: str | None) -> GcgRecord:
+    pragmata: list[Pragma] = []
+    events: list[Event] = []
+    players: dict[int, tuple[Player, int]] = {}
+    note_owner: list[str] | Pragma | None = None  # what a continuation line extends
+    blanks = 0
+    seen_any = False
+    for number, raw in enumerate(_LINE_ENDS.split(text), 1):
+        line = raw.rstrip()
+        if not line.strip():
+            blanks += 1
+            continue
+        if line.startswith("#"):
+            seen_any = True
+            found = re.match(r"#(\S*)\s*(.*)", line)
+            assert found is not None
+            name, value = found.group(1), found.group(2)
+            note_owner = None
+            if name.lower() == ENCODING_PRAGMA:
+                continue
+            if name.lower() == "note" and events:
+                events[-1].notes.append(value)
+                note_owner = events[-1].notes
+            else:
+                pragma = Pragma(name, value, len(events), number)
+                pragmata.append(pragma)
+                player = _PLAYER.fullmatch(name)
+                if player:
+                    seat = int(player.group(1))
+                    parts = value.split(None, 1)
+                    if seat < 1 or not parts:
+                        raise RacketyError(f"{source}:{number}: #{name} names no player "
+                                           "(write '#player1 NICK Full Name')")
+                    if seat in players:
+                        raise RacketyError(f"{source}:{number}: #{name} given twice (first "
+                                           f"on line {players[seat][1]})")
+                    players[seat] = (Player(parts[0], parts[1] if len(parts) > 1 else ""),
+                                     number)
+                if name.lower() == "note":
+                    note_owner = pragma
+        elif line.startswith(">"):
+            seen_any = True
+            events.append(_parse_event(line, source, number))
+            note_owner = None
+        elif note_owner is not None:
+            # a note's continuation line; blank lines inside a note are kept
+            extra = "\n" * blanks + line
+            if isinstance(note_owner, Pragma):
+                note_owner.value += "\n" + extra
+            else:
+                note_owner[-1] += "\n" + extra
+        elif not seen_any:
+            raise RacketyError(f"{source}:{number}: not a GCG record (its lines start with "
+                               f"'#' or '>'): {_clip(line)!r}")
+        else:
+            raise RacketyError(f"{source}:{number}: neither a pragma ('#') nor an event "
+                               f"('>') nor a note's continuation: {_clip(line)!r}")
+        blanks = 0
+    if not seen_any:
+        raise RacketyError(f"{source}: empty, not a GCG record")
+    seated = [players[k][0] for k in sorted(players)]
+    known = {p.nickname for p in seated}
+    for event in events:
+        if event.nickname not in known:
+            seated.append(Player(event.nickname, ""))
+            known.add(event.nickname)
+    _assign_seats(events, seated)
+    return GcgRecord(seated, events, pragmata, declared, source)
+
+
+def _clip(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _parse_coordinates(text: str) -> tuple[int, int, bool] | None:
+    found = _COORD.fullmatch(text)
+    if not found:
+        return None
+    if found.group(1):
+        return int(found.group(1)) - 1, ord(found.group(2).upper()) - 65, False
+    return int(found.group(4)) - 1, ord(found.group(3).upper()) - 65, True
+
+
+def _parse_event(line: str, source: str, number: int) -> Event:
+    where = f"{source}:{number}"
+    found = re.match(r">(\S*?):(?=\s|$)(.*)", line) or re.match(r">([^:\s]+):(.*)", line)
+    if not found or not found.group(1):
+        raise RacketyError(f"{where}: event {_clip(line)!r} does not start with '>NICK:'")
+    nickname, rest = found.group(1), found.group(2)
+    tokens = list(re.finditer(r"\S+", rest))
+    words = [t.group() for t in tokens]
+    at = next((i for i in range(len(words) - 1)
+               if _SCORE.fullmatch(words[i]) and _TOTAL.fullmatch(words[i + 1])), None)
+    if at is None:
+        raise RacketyError(f"{where}: event {_clip(line)!r} has no '+SCORE TOTAL' (an event "
+                           "is '>NICK: RACK MOVE +SCORE TOTAL')")
+    score_text = words[at]
+    score, total = int(score_text), int(words[at + 1])
+    trailing = rest[tokens[at + 1].end():].strip()
+    before = words[:at]
+    if not before:
+        raise RacketyError(f"{where}: event {_clip(line)!r} has no move")
+    last = before[-1]
+    parens = _PARENS.fullmatch(last)
+    if (len(before) >= 2 and _COORD.fullmatch(before[-2]) and not last.startswith("-")
+            and not parens):
+        kind, move, racks = "play", f"{before[-2]} {last}", before[:-2]
+        row = (_parse_coordinates(before[-2]) or (0, 0, False))[0]
+        if row < 0:
+            raise RacketyError(f"{where}: square {before[-2]!r} has row 0; rows start at 1")
+    elif last == "--":
+        kind, move, racks = "withdrawn", last, before[:-1]
+    elif last == "-":
+        kind, move, racks = "pass", last, before[:-1]
+    elif last.startswith("-"):
+        kind, move, racks = "exchange", last, before[:-1]
+    elif parens:
+        inner = parens.group(1)
+        if inner.lower() == "challenge":
+            kind = "challenge_bonus"
+        elif inner.lower() == "time":
+            kind = "time_penalty"
+        elif inner and inner == inner.upper() and not any(c.isspace() for c in inner):
+            kind = "end_rack_penalty" if score_text.startswith("-") else "end_rack_points"
+        else:
+            kind = "other"
+        move, racks = last, before[:-1]
+    elif len(before) >= 2 and _COORD.fullmatch(before[-2]):
+        kind, move, racks = "play", f"{before[-2]} {last}", before[:-2]
+    else:
+        raise RacketyError(f"{where}: cannot read the move of {_clip(line)!r} (a play is "
+                           "'8D WORD' or 'D8 WORD'; '-' passes, '-TILES' exchanges, '--' "
+                           "withdraws)")
+    if len(racks) > 1:
+        raise RacketyError(f"{where}: event {_clip(line)!r}: {' '.join(racks)!r} is more "
+                           "than one rack before the move")
+    return Event(nickname, kind, move, score, total, racks[0] if racks else "", trailing,
+                 [], 0, line, number)
+
+
+def _assign_seats(events: list[Event], players: list[Player]) -> None:
+    seats_of: dict[str, list[int]] = {}
+    for seat, player in enumerate(players):
+        seats_of.setdefault(player.nickname, []).append(seat)
+    scores = [0] * len(players)
+    previous: int | None = None
+    for event in events:
+        seats = seats_of[event.nickname]
+        if len(seats) == 1:
+            seat = seats[0]
+        else:
+            fits = [s for s in seats if scores[s] + event.score == event.total]
+            if len(fits) == 1:
+                seat = fits[0]
+            elif (event.kind in ("withdrawn", "challenge_bonus", "end_rack_points")
+                  and previous in seats):
+                seat = previous
+            else:
+                later = [s for s in seats if previous is not None and s > previous]
+                seat = later[0] if later else seats[0]
+        event.seat = seat
+        scores[seat] = event.total
+        previous = seat
+
+
+# --------------------------------------------------------------------- writing
+def write_gcg(record: GcgRecord) -> str:
+    """The record as GCG text: ``#character-encoding UTF-8`` first, then the
+    pragmata and events in their order, each event followed by its notes, single
+    spaces, LF line ends and a final newline. ``#playerN`` lines are written from
+    `GcgRecord.players`; a player without one gets one after the encoding line."""
+    out = [f"#{ENCODING_PRAGMA} UTF-8"]
+    declared = set()
+    for p in record.pragmata:
+        found = _PLAYER.fullmatch(p.name)
+        if found:
+            declared.add(int(found.group(1)))
+    for seat, player in enumerate(record.players):
+        if seat + 1 not in declared:
+            out.append(_player_line(f"player{seat + 1}", player))
+    by_after: dict[int, list[Pragma]] = {}
+    for p in record.pragmata:
+        if p.name.lower() != ENCODING_PRAGMA:
+            by_after.setdefault(min(max(p.after, 0), len(record.events)), []).append(p)
+
+    def pragmata_after(count: int) -> None:
+        for p in by_after.get(count, []):
+            found = _PLAYER.fullmatch(p.name)
+            seat = int(found.group(1)) - 1 if found else -1
+            if 0 <= seat < len(record.players):
+                out.append(_player_line(p.name, record.players[seat]))
+            else:
+                out.append(p.text)
+
+    pragmata_after(0)
+    for i, event in enumerate(record.events):
+        out.append(event.text)
+        out.extend(_with_continuation(f"#note {note}" if note else "#note")
+                   for note in event.notes)
+        pragmata_after(i + 1)
+    return "\n".join(out) + "\n"
+
+
+def _player_line(name: str, player: Player) -> str:
+    return f"#{name} {player.nickname} {player.name}".rstrip()
+
+
+def save_gcg(record: GcgRecord, path: str | os.PathLike[str]) -> None:
+    """Write the record to ``path`` as UTF-8, atomically."""
+    from rackety.lexicon.kwg import write_atomic
+
+    try:
+        write_atomic(path, write_gcg(record).encode("utf-8"))
+    except OSError as exc:
+        raise RacketyError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+
+# ---------------------------------------------------------------------- replay
+@dataclass(frozen=True)
+class Discrepancy:
+    """Something in the record that does not add up.
+
+    ``kind`` ``"score"``: the event's written score differs from the re-scored one
+    (``computed``); ``"total"``: the written total differs from the player's
+    previous total plus the written score (``computed``). ``index`` is the event's
+    0-based index in `GcgRecord.events`.
+    """
+
+    index: int
+    kind: str
+    written: int
+    computed: int
+    line_number: int = 0
+    event: str = ""
+
+    def describe(self) -> str:
+        """What does not add up, without the line: ``event 7 (Pakorn: --): written
+        score +0, re-scored -45``."""
+        if self.kind == "score":
+            return (f"event {self.index + 1} ({self.event}): written score "
+                    f"{self.written:+d}, re-scored {self.computed:+d}")
+        return (f"event {self.index + 1} ({self.event}): written total {self.written}, "
+                f"running sum {self.computed}")
+
+    def __str__(self) -> str:
+        return f"line {self.line_number}: {self.describe()}"
+
+
+@dataclass
+class Replay:
+    """A record played on a board.
+
+    ``positions[i]`` is the position before event i, its player first (their
+    rack from the event when written, the other racks unknown; before a ``--`` the
+    rack written less the tiles of the phony, which are still on the board), and
+    ``positions[-1]`` the position after the last event, the next player to move
+    first (racks from ``#rackN`` pragmata where given). Racks that would hold
+    more tiles than the game has (with the board) are left out, the mover's last,
+    so every position is a valid CGP. Scores follow the
+    written scores: a play whose written score differs from the re-scored one
+    counts as written (the difference is an adjustment), and a written total that
+    differs from the running sum is reported and then taken as the player's score.
+    ``moves[i]`` is event i's placement (None for other kinds), ``computed[i]``
+    its re-scored points (None where nothing can be computed: challenge bonuses,
+    time penalties), ``withdrawn`` the indices of plays taken back by ``--``,
+    ``scores`` every player's final score in seat order.
+    """
+
+    record: GcgRecord
+    alphabet: Alphabet
+    layout: Layout
+    positions: list[Board]
+    moves: list[Move | None]
+    computed: list[int | None]
+    withdrawn: list[int]
+    discrepancies: list[Discrepancy]
+    scores: list[int] = field(default_factory=list)
+
+    @property
+    def final(self) -> Board:
+        """The position after the last event."""
+        return self.positions[-1]
+
+    @property
+    def ok(self) -> bool:
+        """Whether every score and total adds up."""
+        return not self.discrepancies
+
+
+def infer_alphabet(record: GcgRecord) -> Alphabet:
+    """The record's alphabet: from ``#lexicon`` (``OSPS...`` -> polish; ``NWL``,
+    ``TWL``, ``CSW``, ``CEL``, ``ENABLE`` ... -> english; ``FRA`` french; ``RD``
+    german; ``NSF`` norwegian; ``DISC`` catalan; ``FILE`` spanish) when its tiles
+    spell every rack and word of the record, else the first built-in alphabet that
+    does (english first, then the other languages, then their variants), else
+    english."""
+    texts = _tile_texts(record)
+    candidates: list[str] = []
+    lexicon = (record.lexicon or "").strip().upper()
+    for prefix in sorted(_LEXICON_ALPHABETS, key=len, reverse=True):
+        if lexicon.startswith(prefix):
+            candidates.append(_LEXICON_ALPHABETS[prefix])
+            break
+    names = Alphabet.names()
+    candidates += ["english"] + [n for n in names if "_" not in n] + \
+        [n for n in names if "_" in n]
+    seen = set()
+    for name in candidates:
+        if name in seen:
+            continue
+        seen.add(name)
+        alphabet = Alphabet.load(name)
+        if all(_spells(alphabet, t) for t in texts):
+            return alphabet
+    return Alphabet.load(candidates[0])
+
+
+def _tile_texts(record: GcgRecord) -> list[str]:
+    texts = []
+    for e in record.events:
+        if e.rack:
+            texts.append(e.rack)
+        if e.kind == "play" and e.word:
+            texts.append(e.word.replace(".", "").replace("(", "").replace(")", ""))
+        elif e.tiles:
+            texts.append(e.tiles)
+    texts.extend(record.racks.values())
+    return [t for t in texts if t]
+
+
+def _spells(alphabet: Alphabet, text: str) -> bool:
+    try:
+        alphabet.tokenize(text, blanks=True)
+    except RacketyError:
+        return False
+    return True
+
+
+def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
+           layout: Layout | str | None = None) -> Replay:
+    """Play the record on a board, re-scoring every play (see `Replay`).
+
+    ``alphabet`` wins over `infer_alphabet`; ``layout`` defaults to the alphabet's
+    board. Withdrawn phonies (``--``) take the last play still on the board off
+    again, and its points. The play-out bonus ``(TILES)`` re-scores as twice the
+    tiles' value, or once when the record also has the matching penalty event
+    (``>NICK: TILES (TILES) -N``: each side gains or loses the rack once).
+    Words are not checked against a lexicon. A play that does not fit the board
+    (a square holding another tile, off the board, a ``.`` on an empty square)
+    raises a one-line `RacketyError` naming ``file:line``.
+    """
+    source = record.source
+    if alphabet is None:
+        alpha = infer_alphabet(record)
+    else:
+        alpha = alphabet if isinstance(alphabet, Alphabet) else Alphabet.load(alphabet)
+    n = max(len(record.players), 1)
+    base = Board.empty(alpha, layout, players=n)
+    lexicon = (record.lexicon or "").strip()
+    if re.fullmatch(r"[^\s;]+", lexicon):
+        base.options = {"lex": lexicon, **base.options}
+    lay = base.layout
+    points = [t.points for t in alpha.tiles]
+    penalised = [sorted(e.tiles) for e in record.events if e.kind == "end_rack_penalty"]
+
+    grid = base.grid.copy()
+    scores = [0] * n
+    zero_turns = 0
+    to_move = record.events[0].seat if record.events else 0
+    # plays still on the board: event index, move, points, scoreless turns before it
+    stack: list[tuple[int, Move, int, int]] = []
+    positions: list[Board] = []
+    moves: list[Move | None] = []
+    computed: list[int | None] = []
+    withdrawn: list[int] = []
+    discrepancies: list[Discrepancy] = []
+
+    def position(mover: int, racks: dict[int, tuple[int, ...]]) -> Board:
+        board = base.copy()
+        board.grid = grid.copy()
+        order = [(mover + k) % n for k in range(n)]
+        board.racks = [racks.get(s, ()) for s in order]
+        board.scores = [scores[s] for s in order]
+        board.zero_turns = zero_turns
+        # a record's racks may claim more tiles than the bag holds (one in the wild
+        # does): keep the mover's rack alone then, or none, so the CGP reads back
+        for keep in (1, 0):
+            if not (board.unseen() < 0).any():
+                break
+            board.racks = board.racks[:keep] + [()] * (n - keep)
+        return board
+
+    for index, event in enumerate(record.events):
+        where = f"{source}:{event.line_number}" if event.line_number else \
+            f"{source}: event {index + 1}"
+        seat = event.seat % n
+        rack = _rack_codes(alpha, event.rack, f"{where}: rack")
+        if event.kind == "withdrawn" and stack:
+            # the rack written is the one before the phony, whose tiles are still on
+            # the board: the rack in this position is what is left of it
+            rack = _without(rack, stack[-1][1].placed)
+        positions.append(position(seat, {seat: rack} if rack else {}))
+        move: Move | None = None
+        value: int | None = None
+        if event.kind == "play":
+            board = positions[-1]
+            try:
+                move = board.parse_move(event.move)
+                value = board.score(move)
+            except RacketyError as exc:
+                raise RacketyError(f"{where}: {exc}") from None
+            grid = grid.copy()
+            for (r, c), tile in zip(move.placed_squares(), move.placed, strict=True):
+                grid[r, c] = tile
+            stack.append((index, move, event.score, zero_turns))
+            zero_turns = 0
+        elif event.kind == "withdrawn":
+            if not stack:
+                raise RacketyError(f"{where}: '--' withdraws a play, but no play is on the "
+                                   "board")
+            taken, taken_move, taken_points, zero_before = stack.pop()
+            withdrawn.append(taken)
+            value = -taken_points
+            grid = grid.copy()
+            for r, c in taken_move.placed_squares():
+                grid[r, c] = 0
+            zero_turns = zero_before + 1
+        elif event.kind in ("pass", "exchange"):
+            value = 0
+            zero_turns += 1
+        elif event.kind in ("end_rack_points", "end_rack_penalty"):
+            tiles = _rack_codes(alpha, event.tiles, f"{where}: tiles")
+            worth = sum(points[c] for c in tiles)
+            if event.kind == "end_rack_penalty":
+                value = -worth
+            else:
+                # twice the rack, unless the record also takes the same rack off its
+                # owner (the rule where each side gains or loses the rack once)
+                value = worth if sorted(event.tiles) in penalised else 2 * worth
+        moves.append(move)
+        computed.append(value)
+        label = f"{event.nickname}: {event.move}"
+        if value is not None and value != event.score:
+            discrepancies.append(Discrepancy(index, "score", event.score, value,
+                                             event.line_number, label))
+        running = scores[seat] + event.score
+        if running != event.total:
+            discrepancies.append(Discrepancy(index, "total", event.total, running,
+                                             event.line_number, label))
+        scores[seat] = event.total
+        if event.kind in TURN_KINDS:
+            to_move = (seat + 1) % n
+    final_racks = {}
+    for seat, text in record.racks.items():
+        if seat < n and text:
+            pragma = next((p for p in record.pragmata if p.name.lower() == f"rack{seat + 1}"),
+                          None)
+            line = pragma.line_number if pragma else 0
+            final_racks[seat] = _rack_codes(alpha, text, f"{source}:{line}: #rack{seat + 1}")
+    positions.append(position(to_move, final_racks))
+    return Replay(record, alpha, lay, positions, moves, computed, withdrawn, discrepancies,
+                  scores)
+
+
+def _without(rack: tuple[int, ...], placed: tuple[int, ...]) -> tuple[int, ...]:
+    """``rack`` less the tiles of ``placed`` (a placed blank is a ``?``); the rack
+    unchanged when it does not hold them all."""
+    left = list(rack)
+    for tile in placed:
+        code = 0 if tile & BLANK_FLAG else tile
+        if code not in left:
+            return rack
+        left.remove(code)
+    return tuple(left)
+
+
+def _rack_codes(alphabet: Alphabet, text: str, what: str) -> tuple[int, ...]:
+    """Tile codes of a rack as written; a lower-case letter reads as the letter."""
+    if not text:
+        return ()
+    codes = alphabet.tokenize(text, blanks=True, what=what)
+    return tuple(c & ~BLANK_FLAG for c in codes)
+
+
+__all__ = ["KINDS", "TURN_KINDS", "Discrepancy", "Event", "GcgRecord", "Player", "Pragma",
+           "Replay", "infer_alphabet", "read_gcg", "replay", "save_gcg", "write_gcg"]

@@ -1,0 +1,400 @@
+"""Leave values: the KLV2 file (FORMATS.md section 3), and the older KLV.
+
+A file is ``u32 N``, N uint32 nodes of a DAWG-only KWG holding every stored
+leave as its tiles sorted by code (the blank, code 0, first), ``u32 M``, then M
+values, all little-endian: float32 points in a KLV2, int16 / 256 in a KLV (the
+reader tells them apart by the bytes left after ``M``). A leave's value is at
+its *word index*, the number of stored leaves that sort before it; the empty
+leave and any leave not stored are worth 0.
+
+The word index comes from a per-node count, ``count[p] = accepts(p) +
+count[arc(p)] + count[p + 1 if p is not the last of its run]`` (FORMATS.md
+section 2): reading tile t from a node r whose child run starts at s and holds
+t at node q passes ``accepts(r)`` (r's own string) and ``count[s] - count[q]``
+strings (those under the siblings before q).
+
+`Klv.rack_values` gives every leave of a rack at once, in the leave-index order
+of `rackety.movegen.leave_subsets` (the `rackety.movegen.LeaveModel` protocol):
+one compiled walk that enumerates the sub-multisets of the rack as an odometer
+over its distinct tiles, the smallest code turning slowest, so consecutive
+leaves share their prefix and each step reads one more tile from a KWG state
+already reached (wolges' ``MultiLeaves::init`` and MAGPIE's
+``generate_exchange_moves`` share prefixes the same way); behind a small cache
+keyed by the sorted rack.
+
+>>> from rackety import Alphabet
+>>> english = Alphabet.load("english")
+>>> klv = Klv.from_values(english, {"?": 25.5, "S": 8.0, "?S": 30.25, "Q": -7.0})
+>>> klv.value("S?"), klv.value(""), klv.value("QU")
+(30.25, 0.0, 0.0)
+>>> klv.rack_values(english, english.tokenize("QS?")).tolist()
+[0.0, 25.5, -7.0, 0.0, 8.0, 30.25, 0.0, 0.0]
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from rackety.alphabet import BLANK_FLAG, Alphabet
+from rackety.errors import RacketyError, read_error
+from rackety.lexicon import kwg as _kwg
+
+_ARC = 0x3FFFFF
+_END = 0x400000
+_ACC = 0x800000
+_CACHE_SIZE = 4096  # racks whose leave values are kept, per Klv
+
+
+# ------------------------------------------------------------------ kernels
+@njit(cache=True)
+def _word_counts(nodes: np.ndarray) -> np.ndarray:
+    """``count[p]`` for every node reachable from node 0 (the formula in the
+    module docstring), or an array of length 0 if the graph has a cycle.
+    Memoised depth-first walk with an explicit stack."""
+    n = len(nodes)
+    count = np.zeros(n, np.int64)
+    state = np.zeros(n, np.uint8)  # 0 unseen, 1 open, 2 done
+    stack = np.empty(2 * n + 1, np.int64)
+    top = 0
+    stack[0] = 0
+    while top >= 0:
+        i = stack[top]
+        if state[i] == 2:
+            top -= 1
+            continue
+        node = np.int64(nodes[i])
+        a = node & _ARC
+        last = (node & _END) != 0
+        pending = False
+        if a != 0:
+            if state[a] == 1:
+                return np.zeros(0, np.int64)
+            if state[a] == 0:
+                top += 1
+                stack[top] = a
+                pending = True
+        if not last:
+            if state[i + 1] == 1:
+                return np.zeros(0, np.int64)
+            if state[i + 1] == 0:
+                top += 1
+                stack[top] = i + 1
+                pending = True
+        if pending:
+            state[i] = 1
+            continue
+        total = np.int64(1) if (node & _ACC) != 0 else np.int64(0)
+        if a != 0:
+            total += count[a]
+        if not last:
+            total += count[i + 1]
+        count[i] = total
+        state[i] = 2
+        top -= 1
+    return count
+
+
+@njit(cache=True)
+def _rack_values(nodes: np.ndarray, counts: np.ndarray, values: np.ndarray,
+                 rack: np.ndarray) -> np.ndarray:
+    """The value of every leave of ``rack`` (int64 tile codes, any order), by
+    leave index: the rack's distinct codes ascending are mixed-radix digits,
+    code c of radix (copies of c) + 1, the first digit least significant.
+
+    The leaves are visited as an odometer whose *last* digit turns fastest, so a
+    step that raises digit j reads one more copy of tile j from the KWG state of
+    the leave before and resets the digits after j: every visit costs one run
+    scan. ``node[j]``, ``w[j]``, ``ok[j]``: the KWG node reached by the kept
+    tiles of digits 0..j-1, the word index of the string read to it, and whether
+    the KLV holds that string as a prefix at all."""
+    hist = np.zeros(64, np.int64)
+    for c in rack:
+        hist[c] += 1
+    k = 0
+    for c in range(64):
+        if hist[c] > 0:
+            k += 1
+    digit = np.empty(k, np.int64)
+    radix = np.empty(k, np.int64)
+    place = np.empty(k, np.int64)
+    size = 1
+    j = 0
+    for c in range(64):
+        if hist[c] > 0:
+            digit[j] = c
+            radix[j] = hist[c] + 1
+            place[j] = size
+            size *= hist[c] + 1
+            j += 1
+    out = np.zeros(size, np.float64)
+    n_values = len(values)
+    node = np.zeros(k + 1, np.int64)
+    w = np.zeros(k + 1, np.int64)
+    ok = np.ones(k + 1, np.bool_)
+    kept = np.zeros(k, np.int64)
+    idx = 0
+    while True:
+        if idx > 0 and ok[k]:
+            r = node[k]
+            if (np.int64(nodes[r]) & _ACC) != 0 and w[k] < n_values:
+                out[idx] = values[w[k]]
+        j = k - 1
+        while j >= 0 and kept[j] == radix[j] - 1:
+            j -= 1
+        if j < 0:
+            break
+        for i in range(j + 1, k):
+            idx -= kept[i] * place[i]
+            kept[i] = 0
+        kept[j] += 1
+        idx += place[j]
+        if ok[j + 1]:
+            # read one more copy of digit j's tile from node[j + 1]
+            r = node[j + 1]
+            head = np.int64(nodes[r])
+            s = head & _ARC
+            t = digit[j]
+            found = False
+            q = s
+            if s != 0:
+                while True:
+                    nq = np.int64(nodes[q])
+                    tq = nq >> 24
+                    if tq == t:
+                        found = True
+                        break
+                    if tq > t or (nq & _END) != 0:
+                        break
+                    q += 1
+            if found:
+                acc = np.int64(1) if (head & _ACC) != 0 else np.int64(0)
+                w[j + 1] = w[j + 1] + acc + counts[s] - counts[q]
+                node[j + 1] = q
+            else:
+                ok[j + 1] = False
+        for i in range(j + 2, k + 1):
+            node[i] = node[j + 1]
+            w[i] = w[j + 1]
+            ok[i] = ok[j + 1]
+    return out
+
+
+# -------------------------------------------------------------------- Klv
+class Klv:
+    """Leave values: a DAWG-only KWG of leaves (tiles sorted by code, the blank
+    first) and one float32 value per leave, at the leave's word index.
+
+    Make one with `Klv.load` (a KLV2 or KLV file), `Klv.from_bytes` or
+    `Klv.from_values`; `save` writes KLV2. It is a `rackety.movegen.LeaveModel`:
+    pass it as ``leave=`` to `Board.moves`.
+    """
+
+    def __init__(self, nodes: np.ndarray, values: np.ndarray, alphabet: Alphabet, *,
+                 source: str = "<klv>") -> None:
+        """Wrap checked arrays (use the class methods to read or build them)."""
+        self.nodes = np.ascontiguousarray(nodes, dtype=np.uint32)
+        self.nodes.flags.writeable = False
+        self.values = np.ascontiguousarray(values, dtype=np.float32)
+        self.values.flags.writeable = False
+        self.alphabet = alphabet
+        self.source = source
+        counts = _word_counts(self.nodes)
+        if len(counts) == 0:
+            raise RacketyError(f"{source}: the leave graph has a cycle; not a valid KLV")
+        self.counts = counts
+        stored = int(counts[0])
+        if stored != len(self.values):
+            raise RacketyError(f"{source}: {len(self.values):,} values for {stored:,} leaves "
+                               "in the graph")
+        self._cache: dict[tuple[int, ...], np.ndarray] = {}
+
+    # ------------------------------------------------------------- reading
+    @classmethod
+    def load(cls, path: str | Path, alphabet: Alphabet | str | None = None) -> Klv:
+        """Read a KLV2 (float32 values) or KLV (int16 / 256) file."""
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise read_error(path, exc, "KLV file") from None
+        return cls.from_bytes(data, alphabet, source=str(path))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, alphabet: Alphabet | str | None = None, *,
+                   source: str = "<klv>") -> Klv:
+        """Read the bytes of a KLV2 or KLV file."""
+        alpha = _as_alphabet(alphabet)
+        size = len(data)
+        if size < 8:
+            raise RacketyError(f"{source}: {size} bytes, too short for a KLV file")
+        n = int.from_bytes(data[:4], "little")
+        if n == 0 or 4 + 4 * n + 4 > size:
+            raise RacketyError(f"{source}: header says {n:,} nodes, which {size:,} bytes cannot "
+                               "hold; not a KLV file?")
+        m = int.from_bytes(data[4 + 4 * n:8 + 4 * n], "little")
+        rest = size - 8 - 4 * n
+        body = data[8 + 4 * n:]
+        if rest == 4 * m:
+            values = np.frombuffer(body, dtype="<f4").astype(np.float32)
+        elif rest == 2 * m:
+            values = (np.frombuffer(body, dtype="<i2").astype(np.float64) / 256.0).astype(
+                np.float32)
+        else:
+            raise RacketyError(f"{source}: {m:,} values need {4 * m:,} bytes (KLV2) or "
+                               f"{2 * m:,} (KLV), but {rest:,} follow the graph")
+        nodes = np.frombuffer(data[4:4 + 4 * n], dtype="<u4")
+        if sys.byteorder != "little":  # pragma: no cover - no big-endian machine here
+            nodes = nodes.astype(np.uint32)
+        _kwg.validate(nodes, source, alpha.size)
+        if not np.all(np.isfinite(values)):
+            raise RacketyError(f"{source}: value {int(np.argmax(~np.isfinite(values)))} is not "
+                               "a finite number")
+        return cls(nodes, values, alpha, source=source)
+
+    @classmethod
+    def from_values(cls, alphabet: Alphabet | str,
+                    values: Mapping[Sequence[int] | str, float], *,
+                    source: str = "<values>") -> Klv:
+        """A KLV holding ``values``: leave (tile codes in any order, or text with
+        ``?`` for a blank) -> points. The empty leave is always worth 0 and is
+        not stored.
+
+        The word graph is built by `rackety.lexicon.build.build_kwg` over the
+        leaves with every code shifted up by one, then shifted back: the builder
+        pads word rows with code 0, so a leave of blanks (``?`` and ``??``)
+        would otherwise collide with its own padding."""
+        from rackety.lexicon.build import build_kwg
+        from rackety.lexicon.wordlist import from_tiles
+
+        alpha = _as_alphabet(alphabet)
+        table: dict[tuple[int, ...], float] = {}
+        for leave, value in values.items():
+            codes = _leave_codes(alpha, leave, source)
+            if not codes:
+                continue
+            v = float(value)
+            if not np.isfinite(v):
+                raise RacketyError(f"{source}: leave {alpha.format(codes)}: value {v} is not "
+                                   "finite")
+            if table.get(codes, v) != v:
+                raise RacketyError(f"{source}: leave {alpha.format(codes)} given two values "
+                                   f"({table[codes]} and {v})")
+            table[codes] = v
+        leaves = sorted(table)
+        if not leaves:
+            nodes = np.array([_kwg.IS_END], np.uint32)
+            return cls(nodes, np.zeros(0, np.float32), alpha, source=source)
+        flat = np.fromiter((c + 1 for leave in leaves for c in leave), np.uint8)
+        lengths = np.fromiter((len(leave) for leave in leaves), np.int64, len(leaves))
+        nodes = build_kwg(from_tiles(flat, lengths), gaddag=False)
+        nodes[1:] -= np.uint32(1 << 24)  # back to the alphabet's codes
+        ordered = np.array([table[leave] for leave in leaves], np.float32)
+        return cls(nodes, ordered, alpha, source=source)
+
+    # ------------------------------------------------------------- writing
+    def to_bytes(self) -> bytes:
+        """The KLV2 file's bytes."""
+        n, m = len(self.nodes), len(self.values)
+        return b"".join((n.to_bytes(4, "little"), self.nodes.astype("<u4").tobytes(),
+                         m.to_bytes(4, "little"), self.values.astype("<f4").tobytes()))
+
+    def save(self, path: str | Path) -> None:
+        """Write a KLV2 file, atomically."""
+        try:
+            _kwg.write_atomic(path, self.to_bytes())
+        except OSError as exc:
+            raise RacketyError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+    # ------------------------------------------------------------- values
+    def __repr__(self) -> str:
+        return f"<Klv {self.source}: {len(self):,} leaves, {len(self.nodes):,} nodes>"
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def index(self, leave: Sequence[int] | str) -> int:
+        """The word index of a leave (its tiles in any order), or -1 if it is not
+        stored."""
+        codes = _leave_codes(self.alphabet, leave, "leave")
+        if not codes:
+            return -1
+        nodes, counts = self.nodes, self.counts
+        r, w = _kwg.DAWG_ROOT, 0
+        for t in codes:
+            head = int(nodes[r])
+            s = head & _ARC
+            q = _kwg.seek(nodes, s, t)
+            if q < 0:
+                return -1
+            w += (1 if head & _ACC else 0) + int(counts[s]) - int(counts[q])
+            r = q
+        return w if int(nodes[r]) & _ACC else -1
+
+    def value(self, leave: Sequence[int] | str) -> float:
+        """The value of a leave (tile codes in any order, or text with ``?`` for a
+        blank); 0 for the empty leave or one not stored."""
+        i = self.index(leave)
+        return float(self.values[i]) if i >= 0 else 0.0
+
+    def leaves(self) -> list[tuple[int, ...]]:
+        """Every stored leave, by word index."""
+        from rackety.lexicon.query import enumerate_strings
+
+        root = int(self.nodes[_kwg.DAWG_ROOT]) & _ARC
+        flat, lens = enumerate_strings(self.nodes, root, 64)
+        out = []
+        at = 0
+        for length in lens.tolist():
+            out.append(tuple(flat[at:at + length].tolist()))
+            at += length
+        return out
+
+    def items(self) -> Iterator[tuple[tuple[int, ...], float]]:
+        """(leave, value) for every stored leave, by word index."""
+        return zip(self.leaves(), self.values.tolist(), strict=True)
+
+    def rack_values(self, alphabet: Alphabet, rack: Sequence[int]) -> np.ndarray:
+        """The value of every leave of ``rack``, by leave index (see
+        `rackety.movegen.leave_subsets`); a read-only float64 array, cached per
+        rack."""
+        if alphabet is not self.alphabet and alphabet.identity != self.alphabet.identity:
+            raise RacketyError(f"{self.source}: leave values are in alphabet "
+                               f"{self.alphabet.name}, the rack in {alphabet.name}")
+        key = tuple(sorted(rack))
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        codes = np.array(key, np.int64)
+        if len(codes) and not 0 <= codes[0] <= codes[-1] < alphabet.size:
+            raise RacketyError(f"rack {list(rack)}: tile codes of alphabet {alphabet.name} are "
+                               f"0 to {alphabet.size - 1} (no blank flag)")
+        out = _rack_values(self.nodes, self.counts, self.values, codes)
+        out.flags.writeable = False
+        if len(self._cache) >= _CACHE_SIZE:
+            del self._cache[next(iter(self._cache))]
+        self._cache[key] = out
+        return out
+
+
+def _as_alphabet(alphabet: Alphabet | str | None) -> Alphabet:
+    if isinstance(alphabet, Alphabet):
+        return alphabet
+    return Alphabet.load(alphabet or "english")
+
+
+def _leave_codes(alphabet: Alphabet, leave: Sequence[int] | str, source: str
+                 ) -> tuple[int, ...]:
+    """A leave as sorted tile codes, checked against the alphabet."""
+    if isinstance(leave, str):
+        codes = alphabet.tokenize(leave.upper(), blanks=True, what=f"{source}: leave")
+    else:
+        codes = [int(c) for c in leave]
+    for c in codes:
+        if c & BLANK_FLAG or not 0 <= c < alphabet.size:
+            raise RacketyError(f"{source}: leave {leave!r}: tile code {c} is not a rack tile "
+                               f"of alphabet {alphabet.name}")
+    return tuple(sorted(codes))

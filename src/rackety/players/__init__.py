@@ -1,0 +1,230 @@
+"""Computer (and human) players: each chooses a move for the position it sees.
+
+- `GreedyPlayer` (Appel and Jacobson 1988): the highest-scoring placement.
+- `StaticPlayer` (Gordon 1993): the best placement by equity, score plus the
+  value of the leave under a `rackety.movegen.LeaveModel` (Gordon's heuristics
+  `H1`/`H2`/`H3` of `rackety.players.heuristics`, or a KLV2 file), and Gordon's
+  exchange rule.
+- `HumanPlayer`: reads moves in players' notation.
+
+`make_player` makes one from a short spec (``greedy``, ``h1``, ``h2``, ``h3``,
+``leaves:FILE.klv2``, ``human``), the words the command line uses.
+
+>>> from rackety import Board, Lexicon
+>>> lexicon = Lexicon.from_words(["PANDY", "PAY", "AY", "YA", "DAY", "PA"])
+>>> board = Board.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AADNPUY/ 0/0 0")
+>>> make_player("greedy", lexicon).choose(board, lexicon)
+Move('8H PANDY', score=30, equity=30.0)
+>>> make_player("h2", lexicon).choose(board, lexicon)
+Move('8H PANDY', score=30, equity=28.0)
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from rackety.errors import RacketyError
+from rackety.move import Move
+from rackety.movegen import LeaveModel, generate
+from rackety.players.heuristics import H1, H2, H3, HEURISTICS, Balance, RackHeuristic
+
+if TYPE_CHECKING:
+    from rackety.board import Board
+    from rackety.lexicon import Lexicon
+
+PLAYER_SPECS = ("greedy", "h1", "h2", "h3", "leaves:FILE.klv2", "human")
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Anything that chooses a move. ``board`` is the position from the
+    player's view: ``board.rack`` is its own rack, the other racks may be
+    unknown, and ``board.bag_count`` says whether an exchange is allowed."""
+
+    name: str
+
+    def choose(self, board: Board, lexicon: Lexicon) -> Move: ...
+
+
+def _whole_rack_or_pass(board: Board) -> Move:
+    """Exchange every tile if the bag allows it, else pass."""
+    if board.rack and board.bag_count >= board.alphabet.exchange_min_bag:
+        return Move("exchange", tiles=tuple(board.rack), score=0,
+                    alphabet=board.alphabet)
+    return Move("pass", score=0, alphabet=board.alphabet)
+
+
+class GreedyPlayer:
+    """Appel and Jacobson's program: the highest-scoring placement. With none,
+    it exchanges its whole rack if the bag allows, else passes."""
+
+    def __init__(self, name: str = "greedy", *, generator: str = "gaddag") -> None:
+        self.name = name
+        self.generator = generator
+        self.last_best_score: int | None = None  # the best placement score of the last turn
+
+    def __repr__(self) -> str:
+        return f"<GreedyPlayer {self.name}>"
+
+    def choose(self, board: Board, lexicon: Lexicon) -> Move:
+        """The top-scoring placement (ties: the first in move-list order)."""
+        moves = generate(board, lexicon, mode="best", exchanges=False,
+                         generator=self.generator)
+        best = moves.best()
+        self.last_best_score = moves.best_score
+        if best is not None and best.kind == "place":
+            return best
+        return _whole_rack_or_pass(board)
+
+
+def static_choice(board: Board, lexicon: Lexicon, leave: LeaveModel, *,
+                  generator: str = "gaddag") -> Move:
+    """The move of highest equity (score + leave value) among the placements
+    and, when the bag allows, the exchanges, a placement winning a tie: Gordon's
+    rule, "trade in a subset of your tiles if the resulting rack leave has a
+    higher utility than the sum of the score and rack evaluation of any other
+    play". The pass is chosen only when there is nothing else."""
+    return _static_search(board, lexicon, leave, generator)[0]
+
+
+def _static_search(board: Board, lexicon: Lexicon, leave: LeaveModel, generator: str
+                   ) -> tuple[Move, int | None]:
+    """`static_choice`, and the best placement score of the position.
+
+    `generate` lists the pass too (its equity is the value of the whole rack),
+    which Gordon's rule leaves out; when the pass comes out on top, the search
+    is rerun for enough moves to hold the best of the others."""
+    moves = generate(board, lexicon, mode="best", leave=leave, generator=generator,
+                     exact_best_score=True)
+    best = moves.best()
+    if best is not None and best.kind != "pass":
+        return best, moves.best_score
+    others = 1  # the sub-multisets of the rack: the pass and every exchange
+    for c in set(board.rack):
+        others *= board.rack.count(c) + 1
+    moves = generate(board, lexicon, mode="top", top=others + 1, leave=leave,
+                     generator=generator, exact_best_score=True)
+    for move in moves:
+        if move.kind != "pass":
+            return move, moves.best_score
+    pass_ = best if best is not None else Move("pass", score=0, alphabet=board.alphabet)
+    return pass_, moves.best_score
+
+
+class StaticPlayer:
+    """Gordon's static evaluation: the best move by equity under ``leave_model``,
+    with his exchange rule (`static_choice`)."""
+
+    def __init__(self, leave_model: LeaveModel, name: str = "static", *,
+                 generator: str = "gaddag") -> None:
+        if not isinstance(leave_model, LeaveModel):
+            raise RacketyError(f"{leave_model!r} is not a leave model (it needs "
+                               "rack_values(alphabet, rack))")
+        self.leave_model = leave_model
+        self.name = name
+        self.generator = generator
+        self.last_best_score: int | None = None  # the best placement score of the last turn
+
+    def __repr__(self) -> str:
+        return f"<StaticPlayer {self.name}>"
+
+    def choose(self, board: Board, lexicon: Lexicon) -> Move:
+        """The best move by equity (see `static_choice`). Sets `last_best_score`
+        (a play scoring less is a sacrifice, in Gordon's tables)."""
+        move, self.last_best_score = _static_search(board, lexicon, self.leave_model,
+                                                    self.generator)
+        return move
+
+
+class HumanPlayer:
+    """A person at a terminal (or any source of lines): shows the board, asks
+    for a move in players' notation (``8D WORD``, ``exchange ABC``, ``pass``) and
+    asks again, with the error, until the text is a well-formed move. The
+    referee checks legality. ``read_line`` should raise `EOFError` at the end of
+    its input, as `input` does."""
+
+    def __init__(self, read_line: Callable[[], str], write: Callable[[str], None], *,
+                 name: str = "human", show_board: bool = True) -> None:
+        self.read_line = read_line
+        self.write = write
+        self.name = name
+        self.show_board = show_board
+
+    def __repr__(self) -> str:
+        return f"<HumanPlayer {self.name}>"
+
+    def choose(self, board: Board, lexicon: Lexicon) -> Move:
+        """Read moves until one parses on ``board``."""
+        if self.show_board:
+            self.write(f"{board}\n")
+        rack = board.alphabet.format(board.rack, brackets=True)
+        prompt = f"{self.name}, rack {rack}: your move (8D WORD, exchange ABC, pass)? "
+        while True:
+            self.write(prompt)
+            line = self.read_line()
+            try:
+                return board.parse_move(line)
+            except RacketyError as exc:
+                self.write(f"{exc}\n")
+
+
+def _write_stdout(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def leave_model(spec: str, lexicon: Lexicon) -> LeaveModel:
+    """The leave model of a static player's spec: ``h1``, ``h2``, ``h3`` or
+    ``leaves:FILE.klv2`` (a KLV2 or KLV file in the lexicon's alphabet)."""
+    key = spec.strip()
+    if key.lower() in HEURISTICS:
+        model = HEURISTICS[key.lower()]
+        model.tables(lexicon.alphabet)  # refuses an alphabet that is not A-Z now
+        return model
+    if key.lower().startswith("leaves:"):
+        from rackety.lexicon.klv import Klv
+
+        path = key[len("leaves:"):].strip()
+        if not path:
+            raise RacketyError("player 'leaves:': give the leave file, as leaves:FILE.klv2")
+        return Klv.load(path, lexicon.alphabet)
+    raise RacketyError(f"{spec!r} is not a leave model: expected h1, h2, h3 or "
+                       "leaves:FILE.klv2")
+
+
+def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Player:
+    """A player from its spec: ``greedy``, ``h1``, ``h2``, ``h3`` (Gordon's
+    heuristics), ``leaves:FILE.klv2`` (static with a KLV2 file) or ``human``
+    (standard input and output). The name defaults to the spec (the file's
+    stem for ``leaves:``)."""
+    key = spec.strip().lower()
+    if key == "greedy":
+        return GreedyPlayer(name or "greedy")
+    if key == "human":
+        return HumanPlayer(input, _write_stdout, name=name or "human")
+    if key in HEURISTICS or key.startswith("leaves:"):
+        model = leave_model(spec, lexicon)
+        if name is None:
+            name = key if key in HEURISTICS else f"leaves:{Path(spec.strip()[7:]).stem}"
+        return StaticPlayer(model, name)
+    raise RacketyError(f"unknown player {spec!r}; players: {', '.join(PLAYER_SPECS)}")
+
+
+__all__ = [
+    "H1",
+    "H2",
+    "H3",
+    "PLAYER_SPECS",
+    "Balance",
+    "GreedyPlayer",
+    "HumanPlayer",
+    "Player",
+    "RackHeuristic",
+    "StaticPlayer",
+    "leave_model",
+    "make_player",
+    "static_choice",
+]

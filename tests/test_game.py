@@ -1,0 +1,158 @@
+"""The referee: random games keep every invariant under every rule; illegal
+moves are refused with their reason; challenges, the end of the game, undo."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rackety import Lexicon
+from rackety.game import CHALLENGE_RULES, Game, IllegalMoveError, Rules, placement
+
+
+def _random_turn(game: Game, rng: random.Random) -> None:
+    """A random legal turn: mostly a placement, sometimes an exchange or a pass."""
+    moves = list(game.view().moves(game.lexicon))
+    placements = [m for m in moves if m.kind == "place"]
+    others = [m for m in moves if m.kind != "place"]
+    pool = placements if placements and rng.random() < 0.9 else others
+    game.play(rng.choice(pool), check=rng.random() < 0.5)
+
+
+def _state(game: Game) -> tuple:
+    return (game.position.cgp(), list(game.bag), [list(r) for r in game.racks],
+            list(game.scores), game.turn, game.zero_turns, game.over, len(game.events))
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.integers(2, 4),
+       rule=st.sampled_from(CHALLENGE_RULES))
+def test_random_games_keep_the_invariants(twl06: Lexicon, seed: int, players: int,
+                                          rule: str) -> None:
+    rng = random.Random(seed)
+    game = Game(twl06, [f"p{i}" for i in range(players)], seed=seed,
+                rules=Rules(challenge=rule))
+    history = []
+    while not game.over:
+        history.append(_state(game))
+        _random_turn(game, rng)
+        assert game.problems() == []
+    assert game.problems() == []
+    # the game ended by the rules: a rack played out with the bag empty, or
+    # six scoreless turns
+    last_turns = [e.kind for e in game.events if e.kind in ("play", "exchange", "pass")]
+    assert (not game.bag and any(not r for r in game.racks)) or \
+        all(k != "play" for k in last_turns[-6:])
+    # undo walks back through every state
+    for state in reversed(history):
+        game.undo()
+        assert _state(game) == state
+    with pytest.raises(Exception, match="nothing to undo"):
+        game.undo()
+
+
+def test_illegal_moves_say_why(twl06: Lexicon) -> None:
+    game = Game(twl06, ["Ann", "Ben"], seed=7)
+    assert game.alphabet.format(game.racks[0]) == "IELTAAO"
+    cases = {"8H ZA": "tile Z is not on the rack IELTAAO",
+             "8A TOLA": "the first play must cover the start square 8H",
+             "8H TAIO": "TAIO is not in TWL06",
+             "8H A": "a play must form a word of two letters or more",
+             "exchange QQ": "tiles QQ are not on the rack"}
+    for text, reason in cases.items():
+        with pytest.raises(IllegalMoveError, match=reason):
+            game.play(text)
+    game.play("8H TOLA")
+    assert game.scores == [8, 0]
+    ben = game.alphabet.format(game.racks[1])
+    far = "1A " + ben[:2]
+    with pytest.raises(IllegalMoveError):
+        game.play(far)
+    with pytest.raises(IllegalMoveError, match="not in one line"):
+        placement(game.position, [(0, 0, 1), (1, 1, 1)])
+    with pytest.raises(IllegalMoveError, match="gap"):
+        placement(game.position, [(6, 0, 1), (6, 2, 1)])
+    move = placement(game.position, [(8, 7, 1), (9, 7, 20)])  # A, T under the T of TOLA
+    assert move.notation(game.alphabet) == "H8 (T)AT"
+
+
+def test_touching_nothing_is_refused(twl06: Lexicon) -> None:
+    game = Game(twl06, ["Ann", "Ben"], seed=7)
+    game.play("8H TOLA")
+    game.set_rack(1, "ATEIOUS")
+    with pytest.raises(IllegalMoveError, match="does not touch"):
+        game.play("1A AT")
+
+
+def _phony_game(rule: str) -> tuple[Game, str]:
+    lexicon = Lexicon.from_words(["TOLA", "TOLAS", "AT", "TA", "LA", "AL"])
+    game = Game(lexicon, ["Ann", "Ben"], seed=7, rules=Rules(challenge=rule))
+    return game, game.position.cgp()
+
+
+@pytest.mark.parametrize("rule", ["single", "double", "5pt", "10pt"])
+def test_challenges(rule: str) -> None:
+    game, _ = _phony_game(rule)
+    rack_before = sorted(game.racks[0])
+    game.play("8H TOIL")  # a phony: accepted under this rule
+    assert game.scores[0] > 0 and game.turn == 1
+    event = game.challenge()
+    assert event is not None and event.kind == "withdrawn"
+    assert game.scores == [0, 0] and sorted(game.racks[0]) == rack_before
+    assert not game.position.grid.any() and game.turn == 1
+    assert game.problems() == []
+    game.undo()  # the challenge, not the phony
+    assert game.events[-1].kind == "play" and game.position.grid.any()
+    game.challenge()
+    # Ben plays a good word and Ann challenges it in vain
+    game.set_rack(1, "TOLAEEE")
+    game.play("8H TOLA")
+    event = game.challenge()
+    if rule == "single":
+        assert event is None and game.turn == 0
+    elif rule == "double":
+        assert event.kind == "lost_turn" and game.turn == 1
+    else:
+        assert event.kind == "challenge_bonus" and event.score == int(rule[:-2])
+        assert game.turn == 0
+    assert game.problems() == []
+
+
+def test_void_rule_refuses_phonies_and_challenges() -> None:
+    game, _ = _phony_game("void")
+    with pytest.raises(IllegalMoveError, match="TOIL is not in words"):
+        game.play("8H TOIL")
+    game.play("8H TOLA")
+    with pytest.raises(IllegalMoveError, match="void"):
+        game.challenge()
+
+
+def test_playing_out_and_six_scoreless_turns(twl06: Lexicon) -> None:
+    game = Game(twl06, ["Ann", "Ben"], seed=3)
+    for _ in range(6):
+        game.play("pass")
+    assert game.over
+    points = game.alphabet_points()
+    assert game.scores == [-sum(points[t] for t in r) for r in game.racks]
+    assert [e.kind for e in game.events[-2:]] == ["end_penalty", "end_penalty"]
+    assert game.problems() == []
+    # a game played to the end by the best-scoring move
+    game = Game(twl06, ["Ann", "Ben"], seed=5)
+    while not game.over:
+        game.play(game.view().moves(twl06, mode="best").best(), check=False)
+    last = game.events[-1]
+    if last.kind == "end_points":
+        other = game.racks[1 - last.seat]
+        assert last.score == 2 * sum(points[t] for t in other) and not game.racks[last.seat]
+    assert game.problems() == []
+
+
+def test_super_board_game_with_one_option(twl06: Lexicon) -> None:
+    game = Game(twl06, ["Ann", "Ben"], layout="super21", seed=1)
+    assert game.alphabet.name == "english_super" and game.position.size == 21
+    assert len(game.bag) + 14 == 200
+    game.play(game.view().moves(twl06, mode="best").best(), check=True)
+    assert game.problems() == []

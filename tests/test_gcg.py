@@ -1,0 +1,529 @@
+"""GCG game records (rackety.gcg) and `rackety gcg`: our own small records in
+tests/data/gcg (exact round trips, replays checked square by square), the
+real-world corpus in ../shared/corpus/gcg when it is there, generated records
+(hypothesis) and the command line."""
+
+from __future__ import annotations
+
+import json
+import string
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rackety import Board, RacketyError
+from rackety.cli import main
+from rackety.gcg import (
+    KINDS,
+    Event,
+    GcgRecord,
+    Player,
+    Pragma,
+    read_gcg,
+    replay,
+    save_gcg,
+    write_gcg,
+)
+
+DATA = Path(__file__).parent / "data" / "gcg"
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus" / "gcg"
+CORPUS_FILES = sorted(CORPUS.glob("*.gcg")) if CORPUS.is_dir() else []
+OWN = ["double_challenge.gcg", "five_point.gcg", "incomplete.gcg"]
+EMPTY = "/".join(["15"] * 15)
+
+# the final board of double_challenge.gcg and five_point.gcg, row by row
+FINAL_ROWS = ["15", "15", "15", "15", "15", "15", "6YET6", "3HALTED6", "3OG3OX5", "3WO10",
+              "PITSN10", "4E10", "2RUSE9", "15", "15"]
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def need_corpus(path):
+    if path is None:
+        pytest.skip(f"no GCG corpus at {CORPUS}: the corpus tests did not run")
+
+
+corpus = pytest.mark.parametrize("path", CORPUS_FILES or [None],
+                                 ids=lambda p: p.stem if p else "no-corpus")
+
+
+# ---------------------------------------------------------- our own records
+@pytest.mark.parametrize("name", OWN)
+def test_own_records_round_trip_exactly(name, tmp_path):
+    text = (DATA / name).read_text(encoding="utf-8")
+    record = read_gcg(DATA / name)
+    assert write_gcg(record) == text
+    assert read_gcg(text) == record
+    save_gcg(record, tmp_path / name)
+    assert (tmp_path / name).read_bytes() == text.encode("utf-8")
+    assert [p.name for p in tmp_path.iterdir()] == [name]  # no temporary file left
+
+
+def test_read_double_challenge_record():
+    record = read_gcg(DATA / "double_challenge.gcg")
+    assert record.players == [Player("ann", "Ann Able"), Player("bob", "Bob Baker")]
+    assert record.encoding == "UTF-8" and record.lexicon == "TWL06"
+    assert record.title == "rackety test game: double challenge"
+    assert [p.name for p in record.pragmata] == ["player1", "player2", "title", "lexicon"]
+    assert [e.kind for e in record.events] == [
+        "play", "exchange", "play", "play", "withdrawn", "pass", "play", "play", "play",
+        "play", "play", "end_rack_points"]
+    assert [e.seat for e in record.events] == [0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 1]
+    first, exchange = record.events[0], record.events[1]
+    assert (first.nickname, first.rack, first.move, first.score, first.total) == \
+        ("ann", "ADEHLRT", "8D HALTED", 28, 28)
+    assert (first.coordinates, first.word, first.position) == ("8D", "HALTED", (7, 3, False))
+    assert first.notes == ["The H on the double-letter square, the word on the star."]
+    assert first.line == ">ann: ADEHLRT 8D HALTED +28 28" and first.line_number == 6
+    assert (exchange.tiles, exchange.exchange_count) == ("FQV", 3)
+    withdrawn = record.events[4]
+    assert (withdrawn.move, withdrawn.score, withdrawn.total) == ("--", -12, 0)
+    assert withdrawn.notes == ["GOXE is a phony: ann challenged it off.",
+                               "Double challenge: bob loses the turn and ann loses nothing."]
+    assert record.events[5].notes == [
+        "ann passes to keep her rack,\nwhich this note explains on a second line."]
+    assert record.events[6].position == (8, 8, False)
+    assert record.events[2].position == (7, 3, True)
+    end = record.events[-1]
+    assert (end.rack, end.move, end.tiles, end.score, end.total) == ("", "(ERU)", "ERU", 6, 81)
+    assert end.text == ">bob:  (ERU) +6 81"
+
+
+def test_replay_double_challenge():
+    game = replay(read_gcg(DATA / "double_challenge.gcg"))
+    assert game.ok and game.discrepancies == []
+    assert game.alphabet.name == "english" and game.layout.name == "standard15"
+    assert len(game.positions) == 13
+    assert game.final.cgp() == f"{'/'.join(FINAL_ROWS)} / 59/81 0 lex TWL06;"
+    assert game.scores == [59, 81]
+    assert game.withdrawn == [3]
+    assert game.computed == [28, 0, 10, 12, -12, 0, 14, 6, 34, 15, 27, 6]
+    assert [m is not None for m in game.moves] == [e.kind == "play"
+                                                   for e in game.record.events]
+    halted = f"15/15/15/15/15/15/15/3HALTED6/{'/'.join(['15'] * 7)}"
+    hows = "15/15/15/15/15/15/15/3HALTED6/3O11/3W11/3S11/15/15/15/15"
+    # before each event: its player first, with the rack the record gives
+    assert [p.cgp() for p in game.positions[:8]] == [
+        f"{EMPTY} ADEHLRT/ 0/0 0 lex TWL06;",
+        f"{halted} EFGOQVX/ 0/28 0 lex TWL06;",
+        f"{halted} EIOPRSW/ 28/0 1 lex TWL06;",
+        f"{hows} EGNOOXY/ 0/38 0 lex TWL06;",
+        "15/15/15/15/7G7/7O7/7X7/3HALTED6/3O11/3W11/3S11/15/15/15/15 ENOY/ 12/38 0 "
+        "lex TWL06;",
+        f"{hows} EIPRRTU/ 38/0 1 lex TWL06;",  # the phony is off, and its points
+        f"{hows} EGNOOXY/ 0/38 2 lex TWL06;",
+        "15/15/15/15/15/15/15/3HALTED6/3O4OX5/3W11/3S11/15/15/15/15 EIPRRTU/ 38/14 0 "
+        "lex TWL06;",
+    ]
+    for position in game.positions:
+        assert Board.from_cgp(position.cgp()) == position
+
+
+def test_replay_five_point_challenge_time_penalty_and_blank():
+    record = read_gcg(DATA / "five_point.gcg")
+    assert [e.kind for e in record.events] == [
+        "play", "play", "play", "challenge_bonus", "play", "play", "play", "play",
+        "end_rack_points", "time_penalty"]
+    game = replay(record)
+    assert game.ok
+    assert game.scores == [114, 18]
+    assert game.computed[3] is None and game.computed[9] is None
+    assert game.computed[6] == 12  # RUsE: the blank scores nothing
+    rows = list(FINAL_ROWS)
+    rows[12] = "2RUsE9"
+    assert game.final.cgp() == f"{'/'.join(rows)} / 18/114 0 lex CSW21;"
+    assert game.positions[9].cgp() == f"{'/'.join(rows)} ERU/ 28/114 0 lex CSW21;"
+    # before the bonus: the challenged player first, with the rack after the play
+    assert game.positions[3].cgp() == ("15/15/15/15/15/15/15/3HALTED6/3O4OX5/3W11/3S11/15/"
+                                       "15/15/15 EGNOY/ 42/10 0 lex CSW21;")
+
+
+def test_replay_incomplete_game_gives_the_rack_to_move():
+    record = read_gcg(DATA / "incomplete.gcg")
+    assert record.incomplete and record.racks == {0: "EGNOSTY"}
+    assert record.pragmata[-1] == Pragma("rack1", "EGNOSTY", 4)
+    game = replay(record)
+    assert game.ok
+    final = "15/15/15/15/15/15/15/3HALTED6/3O4OX5/3W11/PITS11/15/15/15/15"
+    assert game.final.cgp() == f"{final} EGNOSTY/ 42/16 0 lex NWL20;"
+    assert Board.from_cgp(game.final.cgp()).rack == game.final.rack
+
+
+def test_written_score_wins_and_the_difference_is_reported():
+    text = (DATA / "double_challenge.gcg").read_text(encoding="utf-8")
+    text = text.replace(">ann: EIOPRSW D8 .OWS +10 38", ">ann: EIOPRSW D8 .OWS +11 39")
+    game = replay(read_gcg(text, source="edited.gcg"))
+    assert not game.ok
+    assert [(d.index, d.kind, d.written, d.computed) for d in game.discrepancies] == \
+        [(2, "score", 11, 10), (5, "total", 38, 39)]
+    assert str(game.discrepancies[0]) == \
+        "line 9: event 3 (ann: D8 .OWS): written score +11, re-scored +10"
+    assert game.discrepancies[1].describe() == \
+        "event 6 (ann: -): written total 38, running sum 39"
+    assert game.positions[3].scores == [0, 39]  # the written score counts
+    assert game.scores == [59, 81]  # after a total that does not add up, it counts
+
+
+def test_shared_nickname_seats_by_totals_then_alternation():
+    record = read_gcg("#player1 me Me One\n#player2 me Me Two\n"
+                      ">me: ADEHLRT 8D HALTED +28 28\n"
+                      ">me: EFGOQVX -FQV +0 0\n"
+                      ">me: EIOPRSW D8 .OWS +10 38\n"
+                      ">me: EGNOOXY 9I OX +14 14\n"
+                      ">me: EGNOY (challenge) +5 19\n"
+                      ">me: EIPRRTU 11A PIT. +6 44\n")
+    assert [e.seat for e in record.events] == [0, 1, 0, 1, 1, 0]
+    game = replay(record)
+    assert game.ok and game.scores == [44, 19]
+
+
+def test_undeclared_players_and_lower_case_squares():
+    record = read_gcg(">x: AEHLRTD 8d HALTED +28 28\n>y: EIOPRSW d8 .OWS +10 10\n")
+    assert record.players == [Player("x"), Player("y")]
+    assert record.events[1].position == (7, 3, True)
+    assert write_gcg(record).splitlines()[1:3] == ["#player1 x", "#player2 y"]
+    assert replay(record).ok
+
+
+def test_bare_letters_parentheses_and_dots_through_a_blank():
+    base = "#player1 a A\n#player2 b B\n>a: ?DEHLRT 8D HaLTED +26 26\n"
+    for written in ("E7 H.WS", "E7 H(A)WS", "E7 H(a)WS", "E7 HAWS", "E7 HaWS"):
+        record = read_gcg(base + f">b: AEHOSW? {written} +9 9\n")
+        game = replay(record)
+        assert game.ok, written
+        assert game.final.grid[7, 4] == 0x80 | 1  # the blank stays a blank A
+        assert game.moves[1].through == (False, True, False, False)
+        assert game.final.cgp().split()[0] == \
+            "15/15/15/15/15/15/4H10/3HaLTED6/4W10/4S10/15/15/15/15/15"
+
+
+def test_polish_by_lexicon_and_by_tiles():
+    text = ("#player1 a A\n#player2 b B\n{lexicon}"
+            ">a: ŻÓŁWIEA 8D ŻÓŁW +0 0\n")
+    for lexicon in ("#lexicon OSPS49\n", ""):
+        game = replay(read_gcg(text.format(lexicon=lexicon)))
+        assert game.alphabet.name == "polish"
+        assert game.final.cgp().startswith("15/15/15/15/15/15/15/3ŻÓŁW8/")
+        assert game.computed[0] == 2 * 5 + 5 + 3 + 1  # Ż on the double letter, Ó, Ł, W
+    assert replay(read_gcg(text.format(lexicon="")), alphabet="polish").alphabet.name == \
+        "polish"
+
+
+def test_encodings_and_line_ends(tmp_path):
+    header = "#player1 césar César\n#player2 doug Doug\n>césar: AEHLRTD 8D HALTED +28 28\n"
+    cases = {
+        "latin1.gcg": header.encode("iso8859-1"),
+        "utf8.gcg": header.encode("utf-8"),
+        "declared.gcg": ("#character-encoding UTF-8\r\n" + header.replace("\n", "\r\n"))
+        .encode("utf-8"),
+        "wrong.gcg": ("#character-encoding ISO8859-6\n" + header).encode("utf-8"),
+        "bom.gcg": b"\xef\xbb\xbf" + header.encode("utf-8"),
+    }
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        record = read_gcg(tmp_path / name)
+        assert record.players[0] == Player("césar", "César"), name
+        assert record.events[0].nickname == "césar" and record.events[0].seat == 0
+        assert read_gcg(data) == record
+        assert write_gcg(record).startswith("#character-encoding UTF-8\n#player1 césar")
+    assert read_gcg(tmp_path / "wrong.gcg").encoding == "ISO8859-6"
+    assert read_gcg(tmp_path / "utf8.gcg").encoding is None
+
+
+def test_all_kinds_and_trailing_text():
+    text = ("#player1 a A\n#player2 b B\n"
+            ">a: AEHLRTD 8D HALTED +28 28 HA, AT\n"
+            ">b: ABCDEFG -2 +0 0\n"
+            ">b: ABCDEFG -  +0 0\n"
+            ">a: EGNOOXY (time) -10 18\n"
+            ">b: ABCDEFG (ABCDEFG) -16 -16\n"
+            ">a: (ABCDEFG) +32 50\n"
+            ">a: X (fine) -5 45\n")
+    record = read_gcg(text)
+    kinds = [e.kind for e in record.events]
+    assert kinds == ["play", "exchange", "pass", "time_penalty", "end_rack_penalty",
+                     "end_rack_points", "other"]
+    assert set(kinds) | {"withdrawn", "challenge_bonus"} == set(KINDS)
+    assert record.events[0].trailing == "HA, AT"
+    assert (record.events[1].tiles, record.events[1].exchange_count) == ("", 2)
+    assert record.events[4].tiles == "ABCDEFG"
+    game = replay(record)
+    assert game.computed[4:6] == [-16, 16]  # each side gains or loses the rack once
+    assert read_gcg(write_gcg(record)) == record
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("", "<gcg>: empty, not a GCG record"),
+    ("hello\nworld\n", "<gcg>:1: not a GCG record"),
+    ("#player1 a A\n>a: AEHLRTD 8D HALTED 28 28\n", "<gcg>:2: event '>a: AEHLRTD 8D HALTED "
+     "28 28' has no '+SCORE TOTAL'"),
+    ("#player1 a A\n>a: AEHLRTD +28 28\n", "<gcg>:2: cannot read the move"),
+    ("#player1 a A\n>a AEHLRTD 8D HALTED +28 28\n", "<gcg>:2: event '>a AEHLRTD"),
+    ("#player1 a A\n>a: AEH LRTD 8D HALTED +28 28\n", "<gcg>:2: event '>a: AEH LRTD 8D "
+     "HALTED +28 28': 'AEH LRTD' is more than one rack"),
+    ("#player1\n", "<gcg>:1: #player1 names no player"),
+    ("#player1 a A\n#player1 b B\n", "<gcg>:2: #player1 given twice (first on line 1)"),
+    ("#player1 a A\n>a: AEHLRTD 8D HALTED +28 28\nstray text\n", "<gcg>:3: neither a "
+     "pragma"),
+])
+def test_bad_input_is_one_line_naming_the_line(text, message):
+    with pytest.raises(RacketyError) as info:
+        read_gcg(text)
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(("play", "message"), [
+    ("8H ZAX", "square 8H holds E, not Z"),
+    ("8L HALTER", "runs off the 15x15 board"),
+    ("9D .OG", "'.' at square 9D, which is empty"),
+    ("16A AX", "row 16 is off the 15x15 board"),
+    ("7D .AX", "'.' at square 7D, which is empty"),
+])
+def test_a_play_that_does_not_fit_names_file_and_line(play, message):
+    text = f"#player1 a A\n#player2 b B\n>a: AEHLRTD 8D HALTED +28 28\n>b: AXZ {play} +9 9\n"
+    record = read_gcg(text, source="game.gcg")
+    with pytest.raises(RacketyError) as info:
+        replay(record)
+    assert str(info.value).startswith("game.gcg:4: ") and message in str(info.value)
+
+
+def test_withdrawal_without_a_play_is_an_error():
+    with pytest.raises(RacketyError, match=r"<gcg>:2: '--' withdraws a play"):
+        replay(read_gcg("#player1 a A\n>a: ABC -- -5 -5\n"))
+
+
+def test_missing_file():
+    with pytest.raises(RacketyError, match="no such file"):
+        read_gcg(Path("/no/such/game.gcg"))
+
+
+# -------------------------------------------------------------- the corpus
+@corpus
+def test_corpus_reads_round_trips_and_replays(path):
+    need_corpus(path)
+    record = read_gcg(path)
+    assert record.events and record.players
+    text = write_gcg(record)
+    back = read_gcg(text)
+    assert back == record
+    assert len(back.events) == len(record.events)
+    assert [e.notes for e in back.events] == [e.notes for e in record.events]
+    assert write_gcg(back) == text  # the writer's form is canonical
+    game = replay(record)
+    assert len(game.positions) == len(record.events) + 1
+    gone = set(game.withdrawn)
+    placed = sum(m.n_placed for i, m in enumerate(game.moves) if m and i not in gone)
+    assert game.final.tiles_on_board == placed
+    for position in game.positions:
+        assert Board.from_cgp(position.cgp()) == position
+
+
+@corpus
+def test_corpus_scores_add_up(path):
+    need_corpus(path)
+    game = replay(read_gcg(path))
+    found = [(d.index, d.kind, d.written, d.computed) for d in game.discrepancies]
+    if path.name == "quackle_quackleio_iotest_capp.gcg":
+        # Quackle wrote the withdrawn WERGEL as '-- +0' but took its 45 points off the total
+        assert found == [(6, "score", 0, -45), (6, "total", 59, 104)]
+    else:
+        assert found == []
+
+
+def test_corpus_quirks():
+    need_corpus(CORPUS_FILES[0] if CORPUS_FILES else None)
+    assert len(CORPUS_FILES) == 44
+    canonical = ["macondo_gcgio_incomplete4.gcg", "macondo_puzzles_bingo_nine_or_above.gcg",
+                 "macondo_puzzles_cel_only.gcg", "macondo_puzzles_equity.gcg",
+                 "macondo_puzzles_only_bingo.gcg"]
+    for name in canonical:
+        assert write_gcg(read_gcg(CORPUS / name)) == (CORPUS / name).read_text("utf-8")
+    latin = read_gcg(CORPUS / "macondo_gcgio_name_iso8859-1.gcg")
+    assert [p.nickname for p in latin.players] == ["césar", "hércules"]
+    weird = read_gcg(CORPUS / "macondo_gcgio_name_weird_encoding_with_header.gcg")
+    assert weird.encoding == "ISO8859-6" and weird.players[0].nickname == "césar"
+    shared = read_gcg(CORPUS / "quackle_test_positions_consonant_heaviness_tendency.gcg")
+    assert [p.nickname for p in shared.players] == ["NoName", "NoName"]
+    assert [e.seat for e in shared.events] == [i % 2 for i in range(17)]
+    assert replay(shared).scores == [345, 356]
+    polish = replay(read_gcg(CORPUS / "macondo_gcgio_polish_endgame.gcg"))
+    assert polish.alphabet.name == "polish" and polish.scores == [316, 323]
+    dos = read_gcg(CORPUS / "macondo_gcgio_utf8_dos.gcg")
+    assert dos.events[9].notes == [
+        "tennises dentines way more points\nsince ive been behind  and the board is not "
+        "open, ive made decision to do that risky play. win or lose. will it work?"]
+    boys = read_gcg(CORPUS / "quackle_test_positions_boys1.gcg")
+    assert boys.events[2].trailing == "BE, ET, DO" and boys.events[-1].rack == ""
+    fivepoint = replay(read_gcg(CORPUS / "quackle_test_positions_fivepoint.gcg"))
+    assert [e.kind for e in fivepoint.record.events[-2:]] == ["end_rack_points",
+                                                              "end_rack_penalty"]
+    assert fivepoint.computed[-2:] == [1, -1]
+    four = replay(read_gcg(CORPUS / "quackle_test_positions_multiplayer-crash.gcg"))
+    assert len(four.final.scores) == 4 and four.scores == [172, 184, 221, 149]
+
+
+# ------------------------------------------------------ generated records
+_TEXT = st.text(alphabet=string.ascii_letters + string.digits + " .,!?'-éłŻ", min_size=1,
+                max_size=24).map(str.strip).filter(bool)
+_TILES = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ?", min_size=1, max_size=7)
+_WORD = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcz.", min_size=1, max_size=9)
+
+
+@st.composite
+def _coordinates(draw):
+    row = draw(st.integers(1, 15))
+    col = draw(st.sampled_from("ABCDEFGHIJKLMNOabcdefghijklmno"))
+    return f"{col}{row}" if draw(st.booleans()) else f"{row}{col}"
+
+
+@st.composite
+def _event(draw, players):
+    seat = draw(st.integers(0, len(players) - 1))
+    kind = draw(st.sampled_from(KINDS))
+    score = draw(st.integers(-300, 300))
+    if kind == "play":
+        move = f"{draw(_coordinates())} {draw(_WORD)}"
+    elif kind == "exchange":
+        count = draw(st.booleans())
+        move = f"-{draw(st.integers(1, 7))}" if count else f"-{draw(_TILES)}"
+        score = abs(score)
+    else:
+        move = {"pass": "-", "withdrawn": "--", "challenge_bonus": "(challenge)",
+                "time_penalty": "(time)", "other": "(penalty)"}.get(kind, "")
+        if kind in ("end_rack_points", "end_rack_penalty"):
+            move = f"({draw(_TILES)})"
+            score = abs(score) if kind == "end_rack_points" else -abs(score)
+    notes = draw(st.lists(st.lists(_TEXT, min_size=1, max_size=3).map("\n".join),
+                          max_size=2))
+    return Event(players[seat].nickname, kind, move, score, draw(st.integers(-999, 999)),
+                 rack=draw(st.just("") | _TILES), trailing=draw(st.just("") | _TEXT),
+                 notes=notes, seat=seat)
+
+
+@st.composite
+def _records(draw):
+    nicks = draw(st.lists(st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,7}", fullmatch=True),
+                          min_size=1, max_size=4, unique=True))
+    players = [Player(n, draw(st.just("") | _TEXT)) for n in nicks]
+    events = draw(st.lists(_event(players), max_size=12))
+    pragmata = [Pragma(f"player{i}", f"{p.nickname} {p.name}".strip())
+                for i, p in enumerate(players, 1)]
+    others = draw(st.lists(st.tuples(
+        st.sampled_from(["title", "description", "id", "lexicon", "incomplete", "tile",
+                         "rack1", "rack2", "game-type", "note"]),
+        st.just("") | _TEXT, st.integers(0, len(events))), max_size=5))
+    for name, value, after in sorted(others, key=lambda t: t[2]):
+        pragmata.append(Pragma(name, value, 0 if name == "note" else after))
+    pragmata.sort(key=lambda p: p.after)
+    return GcgRecord(players, events, pragmata)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_records())
+def test_generated_records_round_trip(record):
+    text = write_gcg(record)
+    back = read_gcg(text)
+    assert back == record
+    assert write_gcg(back) == text
+
+
+# ------------------------------------------------------------ command line
+def test_cli_show_final_position(capsys):
+    path = DATA / "double_challenge.gcg"
+    code, out, err = run(capsys, "gcg", "show", path, "--no-color")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "rackety test game: double challenge"
+    assert lines[1] == "1. ann (Ann Able)   2. bob (Bob Baker)"
+    assert lines[2] == "after the last event (12 events)"
+    assert " 8  = . . H A L T E D . . ' . . =" in lines
+    assert any(line.split() == ["5", "bob", "EGNOOXY", "--", "-12", "0"] for line in lines)
+    assert lines[-1].split() == ["12", "bob", "(ERU)", "+6", "81"]
+
+
+def test_cli_show_turn_and_cgp(capsys):
+    path = DATA / "double_challenge.gcg"
+    game = replay(read_gcg(path))
+    for turn in (1, 5, 6, 13):
+        code, out, _ = run(capsys, "gcg", "show", path, "--turn", turn, "--cgp")
+        assert code == 0 and out == game.positions[turn - 1].cgp() + "\n"
+    code, out, _ = run(capsys, "gcg", "show", path, "--cgp")
+    assert out == game.final.cgp() + "\n"
+    code, out, _ = run(capsys, "gcg", "show", path, "--turn", 5, "--no-color")
+    assert code == 0
+    assert out.splitlines()[2] == "before event 5 (bob: EGNOOXY --)"
+    assert [line.split()[:2] for line in out.splitlines() if line.startswith("  ->")] == \
+        [["->", "5"]]
+    code, out, _ = run(capsys, "gcg", "show", path, "--turn", 2, "--json")
+    result = json.loads(out)
+    assert result["cgp"] == game.positions[1].cgp() and result["turn"] == 2
+    assert result["events"][1] == {"event": 2, "nickname": "bob", "rack": "EFGOQVX",
+                                   "kind": "exchange", "move": "-FQV", "score": 0,
+                                   "total": 0}
+
+
+def test_cli_show_colour(capsys):
+    code, out, err = run(capsys, "gcg", "show", DATA / "incomplete.gcg")
+    assert code == 0 and err == ""
+    assert "after the last event (4 events)" in out and "to move: EGNOSTY" in out
+    assert out.splitlines()[-1].split() == ["4", "fay", "EIPRRTU", "11A", "PIT.", "+6", "16"]
+
+
+def test_cli_check(capsys, tmp_path):
+    code, out, err = run(capsys, "gcg", "check", DATA / "five_point.gcg")
+    assert code == 0 and err == ""
+    assert out == (f"{DATA / 'five_point.gcg'}: 10 events, every score and total adds up "
+                   "(cy 114, di 18)\n")
+    bad = tmp_path / "bad.gcg"
+    bad.write_text((DATA / "five_point.gcg").read_text().replace("RUsE +12 28",
+                                                                "RUsE +14 30"))
+    code, out, err = run(capsys, "gcg", "check", bad)
+    assert code == 1 and err == ""
+    assert out.splitlines() == [
+        f"{bad}:13: event 7 (di: 13C RUsE): written score +14, re-scored +12",
+        f"{bad}:16: event 10 (di: (time)): written total 18, running sum 20",
+        f"{bad}: 10 events, 2 discrepancies (cy 114, di 18)"]
+    code, out, _ = run(capsys, "gcg", "check", bad, "--json")
+    result = json.loads(out)
+    assert code == 1 and result["ok"] is False and result["events"] == 10
+    assert result["discrepancies"][0] == {"event": 7, "line": 13, "kind": "score",
+                                          "written": 14, "computed": 12}
+
+
+_GAME = "#player1 a A\n>a: AEHLRTD 8D HALTED +28 28\n"
+_BAD_INPUTS = [
+    ("not a game\n", (), "bad.gcg:1: not a GCG record"),
+    ("#player1 a A\n>a: AEHLRTD 8D HALTED 28\n", (), "bad.gcg:2: event"),
+    (_GAME + ">a: ZZ 8H ZZ +9 37\n", (), "bad.gcg:3: move '8H ZZ': square 8H holds E, not Z"),
+    (_GAME, ("--alphabet", "klingon"), "unknown alphabet 'klingon'"),
+    (b"\x00\x01\xff binary", (), "bad.gcg:1: not a GCG record"),
+]
+
+
+@pytest.mark.parametrize(("command", "content", "args", "message"), [
+    *[("show", *case) for case in _BAD_INPUTS],
+    *[("check", *case) for case in _BAD_INPUTS],
+    ("show", _GAME, ("--turn", "3"), "--turn 3: "),
+    ("show", _GAME, ("--turn", "0"), "--turn"),
+])
+def test_cli_bad_input_is_one_line(capsys, tmp_path, command, content, args, message):
+    bad = tmp_path / "bad.gcg"
+    if isinstance(content, bytes):
+        bad.write_bytes(content)
+    else:
+        bad.write_text(content, encoding="utf-8")
+    code, out, err = run(capsys, "gcg", command, bad, *args)
+    assert code == 2 and out == ""
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_cli_missing_file(capsys):
+    code, out, err = run(capsys, "gcg", "check", "/no/such/game.gcg")
+    assert code == 2 and out == "" and err == "rackety: error: /no/such/game.gcg: no such file\n"

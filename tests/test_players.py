@@ -1,0 +1,289 @@
+"""Players: Gordon's heuristics against plain re-implementations, the static
+player's choice against the full move list (exchanges included), the greedy
+player against the top score, the human player's reading, and `make_player`."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rackety import Alphabet, Board, Lexicon, RacketyError
+from rackety.lexicon.klv import Klv
+from rackety.movegen import LeaveModel, leave_subsets
+from rackety.players import (
+    H1,
+    H2,
+    H3,
+    PLAYER_SPECS,
+    Balance,
+    GreedyPlayer,
+    HumanPlayer,
+    Player,
+    RackHeuristic,
+    StaticPlayer,
+    leave_model,
+    make_player,
+    static_choice,
+)
+from rackety.players.heuristics import H1_VALUES, H2_DUPLICATION, H2_VALUES
+
+EN = Alphabet.load("english")
+BAG = "".join(t.label * t.count for t in EN.tiles)  # the 100 tiles, blanks as ?
+EMPTY = "/".join(["15"] * 15)
+
+
+# ---------------------------------------------------------------- heuristics
+def test_gordons_own_example():
+    assert H1.value("IIISS") == 10.5
+    assert H2.value("IIISS") == -2.5
+    assert H1.value("") == H2.value("") == H3.value("") == 0.0
+    assert H2.value("??") == 24.5 + 24.5 - 15.0
+    assert H2.value("QQ") == -23.0  # no duplication penalty for Q
+
+
+def plain_h1(leave: str) -> float:
+    return sum(H1_VALUES[ch] for ch in leave)
+
+
+def plain_h2(leave: str) -> float:
+    total = 0.0
+    for ch, k in Counter(leave).items():
+        for copy in range(k):  # the n-th copy pays the penalty n - 1 times
+            total += H2_VALUES[ch] + copy * H2_DUPLICATION.get(ch, 0.0)
+    return total
+
+
+def plain_h3(leave: str, balance: Balance) -> float:
+    letters = [ch for ch in leave if ch != "?"]
+    vowels = sum(ch in "AEIOU" for ch in letters)
+    excess = vowels - balance.share * len(letters)
+    weight = balance.vowel_excess if excess > 0 else balance.vowel_shortage
+    return plain_h2(leave) - weight * max(0.0, abs(excess) - balance.tolerance) ** balance.power
+
+
+leaves = st.lists(st.sampled_from(BAG), max_size=7).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(leave=leaves)
+def test_heuristics_follow_their_formulas(leave):
+    assert H1.value(leave) == pytest.approx(plain_h1(leave))
+    assert H2.value(leave) == pytest.approx(plain_h2(leave))
+    assert H3.value(leave) == pytest.approx(plain_h3(leave, H3.balance))
+    tuned = Balance(share=0.5, tolerance=0.0, power=1.5, vowel_excess=2.0, vowel_shortage=0.5)
+    model = RackHeuristic("tuned", H2_VALUES, H2_DUPLICATION, tuned)
+    assert model.value(leave) == pytest.approx(plain_h3(leave, tuned))
+
+
+@settings(max_examples=100, deadline=None)
+@given(rack=st.lists(st.sampled_from(BAG), max_size=7).map("".join))
+def test_rack_values_are_every_leave_in_leave_index_order(rack):
+    codes = EN.tokenize(rack)
+    distinct, kept = leave_subsets(codes)
+    for model in (H1, H2, H3):
+        assert isinstance(model, LeaveModel)
+        got = model.rack_values(EN, codes)
+        expected = [model.value([c for c, k in zip(distinct, row) for _ in range(k)])
+                    for row in kept]
+        assert got.tolist() == pytest.approx(expected)
+
+
+def test_a_new_balance_takes_effect_at_once():
+    model = RackHeuristic("mine", H2_VALUES, H2_DUPLICATION, Balance())
+    assert model.value("AEIOU") == pytest.approx(plain_h3("AEIOU", Balance()))
+    model.balance = Balance(vowel_excess=3.0)
+    assert model.value("AEIOU") == pytest.approx(plain_h2("AEIOU") - 3.0 * 2.5 ** 2)
+    model.balance = None
+    assert model.value("AEIOU") == pytest.approx(plain_h2("AEIOU"))
+
+
+def test_heuristics_refuse_alphabets_beyond_a_to_z():
+    assert H2.rack_values(Alphabet.load("english_super"), [1, 1]).tolist() == [0, 1.0, -1.0]
+    for name in ("catalan", "german", "polish"):
+        with pytest.raises(RacketyError, match=f"English tiles A-Z; alphabet {name}"):
+            H1.rack_values(Alphabet.load(name), [1, 2])
+
+
+# ---------------------------------------------------------------- positions
+def random_positions(lexicon: Lexicon, seed: int, turns: int) -> list[Board]:
+    """Boards along a game of random legal plays, each with a fresh random rack
+    from the unseen tiles (the opponent's rack unknown)."""
+    rng = random.Random(seed)
+    board = Board.from_cgp(f"{EMPTY} {''.join(rng.sample(BAG, 7))}/ 0/0 0")
+    boards = [board]
+    for _ in range(turns):
+        placements = board.moves(lexicon).placements()
+        if not placements:
+            break
+        board = board.play(rng.choice(placements))
+        unseen = [c for c, k in enumerate(board.unseen()) for _ in range(int(k))]
+        board.racks[0] = tuple(rng.sample(unseen, min(7, len(unseen))))
+        boards.append(board)
+    return boards
+
+
+def gordon_reference(board: Board, lexicon: Lexicon, model: LeaveModel):
+    """The best equity over every placement and exchange, and whether a
+    placement reaches it; the pass only when there is nothing else."""
+    moves = list(board.moves(lexicon, leave=model))
+    candidates = [m for m in moves if m.kind != "pass"] or moves
+    best = max(m.equity for m in candidates)
+    return best, any(m.kind == "place" and m.equity == best for m in candidates)
+
+
+def small_klv(seed: int) -> Klv:
+    rng = random.Random(seed)
+    values = {}
+    for _ in range(600):
+        leave = tuple(sorted(EN.tokenize("".join(rng.sample(BAG, rng.randint(1, 3))))))
+        values[leave] = rng.uniform(-15, 25)
+    return Klv.from_values(EN, values)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31), turns=st.integers(0, 12))
+def test_static_player_takes_the_best_equity_with_exchanges(twl06, seed, turns):
+    board = random_positions(twl06, seed, turns)[-1]
+    top_score = board.moves(twl06).best_score
+    for model in (H1, H2, H3, small_klv(seed)):
+        player = StaticPlayer(model)
+        chosen = player.choose(board, twl06)
+        best, placement_wins = gordon_reference(board, twl06, model)
+        assert chosen.equity == best
+        assert (chosen.kind == "place") == placement_wins
+        assert player.last_best_score == top_score  # for counting sacrifices
+
+
+def test_static_player_exchanges_by_gordons_rule():
+    # Only AT is a word: playing it spends both blanks, keeping SSEER (H1 24.0),
+    # while trading the R keeps ??SSEE (H1 72.0). Keeping everything (73.0) is
+    # the pass, which Gordon's rule does not consider.
+    lexicon = Lexicon.from_words(["AT"])
+    board = Board.from_cgp(f"{EMPTY} ??SSEER/ 0/0 0")
+    moves = board.moves(lexicon, leave=H1)
+    assert moves.best().kind == "pass" and moves.best().equity == 73.0
+    player = StaticPlayer(H1, "h1")
+    chosen = player.choose(board, lexicon)
+    assert chosen.kind == "exchange" and board.alphabet.format(chosen.tiles) == "R"
+    assert chosen.equity == 72.0 and player.last_best_score == 0
+    # with too few tiles in the bag to exchange, it plays rather than pass: the
+    # only plays put a blank as T under an A of the board, keeping ?SSEER (48.5)
+    late = Board.from_cgp(f"{full_grid('??SSEER')} ??SSEER/ 0/0 0")
+    assert late.bag_count < late.alphabet.exchange_min_bag
+    chosen = static_choice(late, lexicon, H1)
+    assert chosen.kind == "place" and chosen.n_placed == 1
+    assert chosen.equity == chosen.score + 48.5
+
+
+def full_grid(rack: str, rows: int = 6) -> str:
+    """A CGP board with ``rows`` full rows (90 tiles, no blank) of the tiles not on
+    ``rack``, every other row from the top so that no column holds two tiles in
+    a row, the last of them starting with an A. The rows are not words, which
+    the move generator does not mind."""
+    rest = Counter(BAG) - Counter(rack) - Counter("A")
+    pool = [ch for ch in rest.elements() if ch != "?"][: rows * 15 - 1]
+    pool.insert((rows - 1) * 15, "A")
+    lines = []
+    for r in range(rows):
+        lines += ["".join(pool[r * 15:(r + 1) * 15]), "15"]
+    return "/".join(lines + ["15"] * (15 - 2 * rows))
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**31), turns=st.integers(0, 12))
+def test_greedy_player_takes_the_top_score(twl06, seed, turns):
+    board = random_positions(twl06, seed, turns)[-1]
+    player = GreedyPlayer()
+    chosen = player.choose(board, twl06)
+    moves = board.moves(twl06)
+    assert player.last_best_score == moves.best_score
+    if moves.best_score is None:
+        assert chosen.kind in ("exchange", "pass")
+    else:
+        assert chosen.kind == "place" and chosen.score == moves.best_score
+        assert chosen in moves.top_scoring()
+
+
+def test_greedy_player_exchanges_or_passes_with_no_placement():
+    lexicon = Lexicon.from_words(["ZA"])
+    board = Board.from_cgp(f"{EMPTY} VVWWUUK/ 0/0 0")
+    assert board.moves(lexicon).count == 0
+    chosen = GreedyPlayer().choose(board, lexicon)
+    assert chosen.kind == "exchange" and sorted(chosen.tiles) == sorted(board.rack)
+    late = Board.from_cgp(f"{full_grid('VVWWUUK')} VVWWUUK/ 0/0 0")
+    assert late.bag_count < late.alphabet.exchange_min_bag
+    assert GreedyPlayer().choose(late, lexicon).kind == "pass"
+    assert StaticPlayer(H2).choose(late, lexicon).kind == "pass"
+
+
+# ------------------------------------------------------------------ humans
+def scripted(lines: list[str]):
+    feed = iter(lines)
+    out: list[str] = []
+    return (lambda: next(feed)), out.append, out
+
+
+def test_human_player_asks_again_after_a_bad_move():
+    board = Board.from_cgp(f"{EMPTY} AADNPUY/ 0/0 0")
+    read, write, out = scripted(["8Z PANDY", "", "exchange AAD"])
+    player = HumanPlayer(read, write, name="Ann", show_board=False)
+    move = player.choose(board, Lexicon.from_words(["PANDY"]))
+    assert move.kind == "exchange" and EN.format(move.tiles) == "AAD"
+    prompts = [line for line in out if line.startswith("Ann, rack AADNPUY")]
+    errors = [line for line in out if line.endswith("\n")]
+    assert len(prompts) == 3 and len(errors) == 2 and "8Z PANDY" in errors[0]
+
+
+def test_human_player_returns_any_well_formed_move():
+    board = Board.from_cgp(f"{EMPTY} AADNPUY/ 0/0 0")
+    lexicon = Lexicon.from_words(["PANDY"])
+    for text, kind in (("8H PANDY", "place"), ("pass", "pass"), ("exch QQZ", "exchange"),
+                       ("8H QUIXOTE", "place")):
+        read, write, out = scripted([text])
+        move = HumanPlayer(read, write).choose(board, lexicon)
+        assert move.kind == kind
+        assert str(board) in out[0]  # the board is shown first
+
+
+# -------------------------------------------------------------- make_player
+def test_make_player_specs(tmp_path):
+    lexicon = Lexicon.from_words(["PANDY", "PAY", "AY"])
+    Klv.from_values(EN, {"AU": 1.0, "A": 2.0, "U": -2.0}).save(tmp_path / "mine.klv2")
+    players = {spec: make_player(spec, lexicon) for spec in
+               ("greedy", "h1", "H2", " h3 ", f"leaves:{tmp_path / 'mine.klv2'}", "human")}
+    assert all(isinstance(p, Player) for p in players.values())
+    assert [p.name for p in players.values()] == ["greedy", "h1", "h2", "h3", "leaves:mine",
+                                                  "human"]
+    assert isinstance(players["greedy"], GreedyPlayer)
+    assert players["h1"].leave_model is H1 and players["H2"].leave_model is H2
+    assert players[" h3 "].leave_model is H3
+    assert isinstance(players["human"], HumanPlayer)
+    static = players[f"leaves:{tmp_path / 'mine.klv2'}"]
+    assert isinstance(static, StaticPlayer) and isinstance(static.leave_model, Klv)
+    board = Board.from_cgp(f"{EMPTY} AADNPUY/ 0/0 0")
+    assert static.choose(board, lexicon).equity == 31.0  # PANDY keeping AU
+    assert make_player("h1", lexicon, name="Ann").name == "Ann"
+    assert isinstance(leave_model("leaves:" + str(tmp_path / "mine.klv2"), lexicon), Klv)
+
+
+def test_make_player_errors(tmp_path):
+    lexicon = Lexicon.from_words(["PANDY"])
+    with pytest.raises(RacketyError) as info:
+        make_player("maven", lexicon)
+    message = str(info.value)
+    assert "\n" not in message and "'maven'" in message
+    assert all(spec in message for spec in PLAYER_SPECS)
+    with pytest.raises(RacketyError, match="give the leave file"):
+        make_player("leaves:", lexicon)
+    with pytest.raises(RacketyError, match="no such file"):
+        make_player(f"leaves:{tmp_path / 'none.klv2'}", lexicon)
+    catalan = Lexicon.from_words(["CASA"], "catalan")
+    with pytest.raises(RacketyError, match="English tiles A-Z"):
+        make_player("h3", catalan)
+    with pytest.raises(RacketyError, match="not a leave model"):
+        StaticPlayer(np.zeros(3))  # type: ignore[arg-type]
