@@ -4,6 +4,7 @@ moves are refused with their reason; challenges, the end of the game, undo."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -156,3 +157,90 @@ def test_super_board_game_with_one_option(twl06: Lexicon) -> None:
     assert len(game.bag) + 14 == 200
     game.play(game.view().moves(twl06, mode="best").best(), check=True)
     assert game.problems() == []
+
+
+# ------------------------------------------------------------------- GCG
+from pathlib import Path  # noqa: E402
+
+from rackety.gcg import read_gcg, replay, write_gcg  # noqa: E402
+
+DATA = Path(__file__).parent / "data" / "gcg"
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "gcg"
+
+
+def _played_game(twl06: Lexicon, seed: int, rule: str = "double") -> Game:
+    """A game with plays, exchanges, passes, phonies challenged off and a
+    challenge bonus: every kind of event a record holds."""
+    rng = random.Random(seed)
+    game = Game(twl06, ["Ann Lee", "Ben"], seed=seed, rules=Rules(challenge=rule))
+    while not game.over:
+        moves = game.view().moves(twl06)
+        placements = [m for m in moves if m.kind == "place"]
+        roll = rng.random()
+        if roll < 0.05 and game.events and game.events[-1].kind == "play":
+            game.challenge()
+            continue
+        if roll < 0.1 and placements:  # a phony: a real play with one tile changed
+            move = rng.choice(placements)
+            tiles = list(move.tiles)
+            i = next(i for i, t in enumerate(move.through) if not t)
+            spare = Counter(game.racks[game.turn]) - Counter(
+                0 if t & 0x80 else t for t in move.placed)
+            swap = [t for t in spare if t and t != tiles[i]]
+            if swap and not tiles[i] & 0x80:
+                tiles[i] = swap[0]
+                game.play(type(move)("place", move.row, move.col, move.down, tuple(tiles),
+                                     move.through), check=False)
+                continue
+        pool = placements if placements and roll < 0.9 else [m for m in moves
+                                                             if m.kind != "place"]
+        game.play(rng.choice(pool), check=False)
+        if rng.random() < 0.1:
+            game.events[-1].notes.append(f"note {len(game.events)}")
+    return game
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**31), rule=st.sampled_from(["double", "single", "5pt"]))
+def test_games_round_trip_through_gcg(twl06: Lexicon, seed: int, rule: str) -> None:
+    game = _played_game(twl06, seed, rule)
+    assert game.problems() == []
+    text = game.to_gcg()
+    again = Game.from_record(read_gcg(text), twl06)
+    assert again.to_gcg() == text
+    assert again.problems() == []
+    assert (again.position.grid == game.position.grid).all()
+    assert again.scores == game.scores
+    # the plain GCG replay agrees, position by position
+    positions = replay(read_gcg(text)).positions
+    assert (positions[-1].grid == game.position.grid).all()
+
+
+def test_hand_written_records_become_games(twl06: Lexicon) -> None:
+    for path in sorted(DATA.glob("*.gcg")):
+        record = read_gcg(path)
+        game = Game.from_record(record, twl06)
+        assert game.problems() == [], path.name
+        assert [e.total for e in game.events] == [e.total for e in record.events]
+        assert write_gcg(game.to_record()).count("\n>") == write_gcg(record).count("\n>")
+        kinds = {e.kind for e in game.events}
+        if path.name == "double_challenge.gcg":
+            assert {"withdrawn", "exchange", "end_points"} <= kinds
+
+
+def test_corpus_records_become_games(twl06: Lexicon) -> None:
+    if not CORPUS.is_dir():
+        pytest.skip(f"the shared corpus is not here ({CORPUS}); the records were not read")
+    done = 0
+    for path in sorted(CORPUS.glob("*.gcg")):
+        record = read_gcg(path)
+        if record.lexicon is None and "polish" in path.name:
+            continue  # Polish tiles: no Polish lexicon here
+        game = Game.from_record(record, twl06)
+        assert (game.position.grid == replay(record).final.grid).all(), path.name
+        back = game.to_record()
+        assert [(e.kind, e.score, e.total, e.notes) for e in back.events] == \
+            [(e.kind, e.score, e.total, e.notes) for e in record.events], path.name
+        assert game.problems() == [], path.name
+        done += 1
+    assert done >= 40

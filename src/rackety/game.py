@@ -105,6 +105,7 @@ class Event:
     tiles: tuple[int, ...] = ()  # exchanged tiles, or the rack counted at the end
     notes: list[str] = field(default_factory=list)
     adjustment: int = 0  # a record's score minus the score the rules give (kept, not fixed)
+    carry: int = 0  # a record's total minus the total its scores add up to (kept too)
     written: str | None = None  # a record's event kind rackety has no name for, as written
 
 
@@ -461,7 +462,7 @@ class Game:
                        f"{dict(want - Counter(held))} missing")
         totals = [0] * len(self.players)
         for i, event in enumerate(self.events):
-            totals[event.seat] += event.score
+            totals[event.seat] += event.score + event.carry
             if event.total != totals[event.seat]:
                 out.append(f"event {i + 1}: total {event.total}, the events add up to "
                            f"{totals[event.seat]}")
@@ -551,7 +552,7 @@ class Game:
 
         names: list[str] = []
         for player in record.players:
-            name = player.nickname
+            name = player.name or player.nickname
             names.append(name if name not in names else f"{name}-{len(names) + 1}")
         game = cls(lexicon, names, rules=rules or Rules(challenge="double"), layout=layout,
                    seed=seed)
@@ -607,10 +608,8 @@ class Game:
             except RacketyError as exc:
                 raise RacketyError(f"{where}: {exc}") from None
             if ev.total != event.total:  # a written total that does not add up: kept
-                diff = ev.total - event.total
-                event.score += diff
-                event.adjustment += diff
-                game.scores[seat] += diff
+                event.carry = ev.total - event.total
+                game.scores[seat] += event.carry
                 event.total = ev.total
             event.notes = list(ev.notes)
             game._sync()

@@ -1,0 +1,108 @@
+"""Autoplay: the same games whatever the number of processes, every game checked,
+Gordon's table with honest intervals, the command line's exact JSON form."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rackety import Lexicon
+from rackety.autoplay import play_game, tournament, wilson
+from rackety.cli import main
+from rackety.lexicon.klv import Klv
+from rackety.players import GreedyPlayer, StaticPlayer, make_player
+from rackety.players.heuristics import H1
+
+
+def test_results_do_not_depend_on_the_number_of_processes(twl06: Lexicon) -> None:
+    one = tournament("TWL06", ["h3", "greedy"], 8, seed=5, jobs=1)
+    two = tournament("TWL06", ["h3", "greedy"], 8, seed=5, jobs=2)
+    assert [(r.index, r.seed, r.order, [s.score for s in r.seats]) for r in one.results] == \
+        [(r.index, r.seed, r.order, [s.score for s in r.seats]) for r in two.results]
+    assert [p.as_json()["wins"] for p in one.players] == [p.as_json()["wins"]
+                                                          for p in two.players]
+
+
+def test_pairs_share_the_bag_with_seats_swapped(twl06: Lexicon) -> None:
+    result = tournament("TWL06", ["greedy", "greedy"], 4, seed=9, jobs=1)
+    first, second = result.results[:2]
+    assert first.seed == second.seed and first.order == second.order[::-1]
+    # the same player on the same bag in the same seat plays the same game
+    assert [s.score for s in first.seats] == [s.score for s in second.seats]
+    table = {p.name: p for p in result.players}
+    assert table["greedy-1"].wins + table["greedy-2"].wins == 4
+    assert table["greedy-1"].sacrifices == 0  # greedy always plays a top score
+
+
+class _Random:
+    """A player that plays a random legal move (exchanges and passes too)."""
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, board, lexicon):
+        return self.rng.choice(list(board.moves(lexicon)))
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**31), kinds=st.lists(
+    st.sampled_from(["greedy", "h1", "h2", "h3", "klv", "random"]), min_size=2, max_size=4))
+def test_every_player_kind_keeps_the_invariants(twl06: Lexicon, seed: int,
+                                                kinds: list[str]) -> None:
+    klv = Klv.from_values("english", {"S": 8.0, "?": 25.0, "Q": -7.0, "ER": 4.0, "V": -5})
+    players = []
+    for i, kind in enumerate(kinds):
+        if kind == "random":
+            players.append(_Random(seed + i))
+        elif kind == "klv":
+            players.append(StaticPlayer(klv, "klv"))
+        else:
+            players.append(make_player(kind, twl06))
+    game, stats = play_game(twl06, players, seed=seed, check=True)  # raises on a problem
+    assert game.over and game.problems() == []
+    assert sum(s.won for s in stats) == 1.0
+    assert [s.score for s in stats] == game.scores
+    turns = sum(1 for e in game.events if e.kind in ("play", "exchange", "pass"))
+    assert sum(s.moves for s in stats) == turns
+
+
+def test_sacrifices_count_plays_below_the_top_score(twl06: Lexicon) -> None:
+    players = [StaticPlayer(H1, "h1"), GreedyPlayer()]
+    _game, stats = play_game(twl06, players, seed=3)
+    assert stats[1].sacrifices == 0 and 0 < stats[0].sacrifices < stats[0].plays
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(50, 100)
+    assert round(lo, 1) == 40.4 and round(hi, 1) == 59.6
+    assert wilson(0, 0) == (0.0, 100.0)
+
+
+def test_autoplay_command_json(capsys, tmp_path, twl06: Lexicon) -> None:
+    code = main(["autoplay", "--lexicon", "TWL06", "--players", "h2,greedy", "--games", "4",
+                 "--seed", "2", "--jobs", "1", "--json", "--gcg-dir", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    result = json.loads(out)
+    assert set(result) == {"games", "players", "games_per_second"} and result["games"] == 4
+    for p in result["players"]:
+        assert {"name", "wins", "win_pct", "win_ci95", "avg_score", "moves", "sacrifices",
+                "exchanges"} <= set(p)
+        lo, hi = p["win_ci95"]
+        assert lo <= p["win_pct"] <= hi
+    assert sum(p["wins"] for p in result["players"]) == 4
+    files = sorted(tmp_path.glob("*.gcg"))
+    assert len(files) == 4
+    code = main(["gcg", "check", str(files[0])])
+    assert code == 0
+
+
+def test_autoplay_bad_player_is_one_line(capsys) -> None:
+    code = main(["autoplay", "--players", "h3,wizard", "--games", "2"])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1 and "wizard" in err
