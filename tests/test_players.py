@@ -96,7 +96,7 @@ def test_rack_values_are_every_leave_in_leave_index_order(rack):
 def test_a_new_balance_takes_effect_at_once():
     model = RackHeuristic("mine", H2_VALUES, H2_DUPLICATION, Balance())
     assert model.value("AEIOU") == pytest.approx(plain_h3("AEIOU", Balance()))
-    model.balance = Balance(vowel_excess=3.0)
+    model.balance = Balance(share=0.4, vowel_excess=3.0)
     assert model.value("AEIOU") == pytest.approx(plain_h2("AEIOU") - 3.0 * 2.5 ** 2)
     model.balance = None
     assert model.value("AEIOU") == pytest.approx(plain_h2("AEIOU"))

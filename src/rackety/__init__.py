@@ -9,8 +9,10 @@
 from rackety.alphabet import Alphabet, Tile
 from rackety.board import Board, Layout
 from rackety.errors import RacketyError
+from rackety.game import Game, IllegalMoveError, Rules
 from rackety.lexicon import Hooks, Lexicon
 from rackety.move import Move
 
-__all__ = ["Alphabet", "Board", "Hooks", "Layout", "Lexicon", "Move", "RacketyError", "Tile"]
+__all__ = ["Alphabet", "Board", "Game", "Hooks", "IllegalMoveError", "Layout", "Lexicon", "Move",
+           "RacketyError", "Rules", "Tile"]
 __version__ = "0.1.0"

@@ -49,10 +49,8 @@ import numpy as np
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.board import Board, Layout
 from rackety.errors import RacketyError
-from rackety.lexicon.kwg import DAWG_ROOT, follow
+from rackety.lexicon.kwg import DAWG_ROOT
 from rackety.move import Move, square_name
-
-ACCEPTS = 0x800000
 
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
@@ -719,9 +717,15 @@ def formed_words(grid: np.ndarray, squares: Sequence[tuple[int, int]],
 
 def _phonies(board: Board, move: Move, lexicon: Lexicon) -> list[str]:
     words = formed_words(board.grid, move.placed_squares(), move.placed)
-    nodes = lexicon.nodes
-    return [board.alphabet.format(codes) for codes in words
-            if (i := follow(nodes, DAWG_ROOT, list(codes))) < 0 or not int(nodes[i]) & ACCEPTS]
+    if not words:
+        return []
+    from rackety.lexicon.query import contains_many
+
+    flat = np.fromiter((t for w in words for t in w), np.int64)
+    lens = np.fromiter((len(w) for w in words), np.int64)
+    found = np.zeros(len(words), np.int64)
+    contains_many(lexicon.nodes, lexicon._root(DAWG_ROOT), flat, lens, found)
+    return [board.alphabet.format(w) for w, ok in zip(words, found, strict=True) if not ok]
 
 
 def _not_words(words: list[str], lexicon: Lexicon) -> str:

@@ -36,6 +36,40 @@ def _grow(buf, need):
     return out
 
 
+@njit(cache=True, nogil=True)
+def contains_many(nodes: np.ndarray, start: int, flat: np.ndarray, lens: np.ndarray,
+                  out: np.ndarray) -> None:
+    """``out[i]`` = 1 if the i-th string (``lens[i]`` codes of ``flat``, one after
+    another) is in the graph from the run at ``start``, else 0."""
+    pos = 0
+    for w in range(lens.shape[0]):
+        arc = start
+        ok = 1
+        node = 0
+        for j in range(lens[w]):
+            t = np.int64(flat[pos + j])
+            if arc == 0:
+                ok = 0
+                break
+            i = arc
+            while True:
+                node = np.int64(nodes[i])
+                nt = node >> 24
+                if nt == t:
+                    break
+                if nt > t or node & 0x400000:
+                    ok = 0
+                    break
+                i += 1
+            if ok == 0:
+                break
+            arc = node & 0x3FFFFF
+        if ok == 1 and (lens[w] == 0 or not node & 0x800000):
+            ok = 0
+        out[w] = ok
+        pos += lens[w]
+
+
 @njit(cache=True)
 def count_strings(nodes: np.ndarray, start: int) -> int:
     """Number of strings accepted from the run at ``start`` (-1 if the graph has

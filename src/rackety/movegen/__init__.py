@@ -18,10 +18,10 @@ The kernels (`kernels.py`, `crosssets.py`) write into preallocated numpy arrays;
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import product
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -237,7 +237,7 @@ class MoveList(Sequence[Move]):
         self.board = board
         self._meta, self._tiles, self._equity = meta, tiles, equity
         self._sorted = False
-        self._others = sorted(others, key=lambda o: -o[0])
+        self._others = others
         self.count = count
         self.best_score = best_score
         self._tables = tables
@@ -272,6 +272,7 @@ class MoveList(Sequence[Move]):
 
     def _order(self) -> list[tuple[int, int]]:
         if self._merged is None:
+            self._others.sort(key=lambda o: -o[0])
             merged: list[tuple[int, int]] = []
             i = j = 0
             while i < len(self.meta) or j < len(self._others):
@@ -300,10 +301,14 @@ class MoveList(Sequence[Move]):
                     alphabet=self.board.alphabet)
 
     def _other(self, j: int) -> Move:
-        equity, traded, index = self._others[j]
-        kind = "pass" if traded is None else "exchange"
-        return Move(kind, tiles=traded or (), score=0, equity=equity,
-                    leave=self._tables.leave_of(index), alphabet=self.board.alphabet)
+        equity, is_exchange, index = self._others[j]
+        kept = self._tables.leave_of(index)
+        traded: tuple[int, ...] = ()
+        if is_exchange:
+            rest = Counter(int(c) for c in self.board.rack) - Counter(kept)
+            traded = tuple(sorted(rest.elements()))
+        return Move("exchange" if is_exchange else "pass", tiles=traded, score=0,
+                    equity=equity, leave=kept, alphabet=self.board.alphabet)
 
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
@@ -375,8 +380,8 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
     meta, tiles, eq, total, best, stats = _run(
         lexicon, xs, layout.letter_mult, layout.word_mult, layout.start,
         bool(layout.symmetric), alphabet, rack, board.bingo_bonus, tables, mode, keep,
-        generator, [o[0] for o in others] if mode in ("top", "best") else [],
-        exact_best_score)
+        generator, sorted((o[0] for o in others), reverse=True)[:keep]
+        if mode in ("top", "best") else [], exact_best_score)
     if mode in ("top", "best"):
         # the N best by equity, with every move tied with the N-th
         eq_all = np.concatenate([eq, [o[0] for o in others]])
@@ -412,28 +417,21 @@ def derive_child(parent: Board, child: Board, move: Move) -> None:
 
 
 # an exchange or the pass, before it is asked for as a `Move`:
-# (equity, tiles traded or None for the pass, leave index of the tiles kept)
-_Other = tuple[float, tuple[int, ...] | None, int]
+# (equity, whether an exchange (else the pass), leave index of the tiles kept)
+_Other = tuple[float, bool, int]
 
 
 def _exchanges_and_pass(board: Board, rack: list[int], tables: _RackTables,
                         exchanges: bool) -> list[_Other]:
-    """The pass, and every distinct exchange (each multiset once) when the bag
-    allows one. The equity of each is the value of the tiles kept."""
+    """The pass, and every distinct exchange when the bag allows one. An
+    exchange is the complement of a leave, so each leave index but the whole
+    rack's is one exchange (each multiset once); its equity is the value of the
+    tiles kept."""
     full = len(tables.values) - 1
-    values = tables.values
-    out: list[_Other] = [(float(values[full]), None, full)]
-    if not exchanges or not rack or board.bag_count < board.alphabet.exchange_min_bag:
-        return out
-    distinct = tables.distinct
-    for choice in product(*(range(tables.counts[c] + 1) for c in distinct)):
-        traded: list[int] = []
-        index = full
-        for c, k in zip(distinct, choice, strict=True):
-            traded += [c] * k
-            index -= k * tables.place[c]
-        if traded:
-            out.append((float(values[index]), tuple(traded), index))
+    values = tables.values.tolist()
+    out: list[_Other] = [(values[full], False, full)]
+    if exchanges and rack and board.bag_count >= board.alphabet.exchange_min_bag:
+        out.extend((values[i], True, i) for i in range(full))
     return out
 
 
