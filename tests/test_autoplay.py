@@ -106,3 +106,50 @@ def test_autoplay_bad_player_is_one_line(capsys) -> None:
     code = main(["autoplay", "--players", "h3,wizard", "--games", "2"])
     _, err = capsys.readouterr()
     assert code == 2 and err.count("\n") == 1 and "wizard" in err
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**31), kinds=st.lists(
+    st.sampled_from(["greedy", "h1", "h2", "h3", "klv"]), min_size=2, max_size=3))
+def test_compiled_games_are_the_python_games(twl06: Lexicon, seed: int,
+                                             kinds: list[str]) -> None:
+    """`rackety.selfplay` plays the very games `play_game` plays: same moves,
+    same draws, same end; and its check passes on them."""
+    from rackety.selfplay import Compiled
+
+    klv = Klv.from_values("english", {"S": 8.0, "?": 25.0, "Q": -7.0, "ER": 4.0, "V": -5})
+    players = [StaticPlayer(klv, "klv") if k == "klv" else make_player(k, twl06)
+               for k in kinds]
+    compiled = Compiled(twl06, players)
+    for game_seed_ in (seed, seed + 1):
+        fast = compiled.play(game_seed_)
+        game, _stats = play_game(twl06, players, seed=game_seed_)
+        names = ["play", "exchange", "pass", "end_points", "end_penalty"]
+        assert [(int(s), names[k], int(v)) for s, k, v in
+                zip(fast.seat, fast.kind, fast.score, strict=True)] == \
+            [(e.seat, e.kind, e.score) for e in game.events]
+        assert compiled.check(fast) is None
+        replayed = fast.game(twl06, game.players, seed=game_seed_)
+        assert replayed.to_gcg() == game.to_gcg()
+
+
+def test_the_compiled_check_catches_what_is_wrong(twl06: Lexicon) -> None:
+    from rackety.selfplay import Compiled
+
+    compiled = Compiled(twl06, [make_player("h3", twl06), make_player("greedy", twl06)])
+    fast = compiled.play(11)
+    first_play = int((fast.kind == 0).nonzero()[0][1])
+    fast.score[first_play] += 1
+    assert "scored differently" in compiled.check(fast)
+    fast = compiled.play(11)
+    fast.tiles[first_play, 0] = 26 if fast.tiles[first_play, 0] != 26 else 25
+    assert compiled.check(fast) is not None
+
+
+def test_compiled_and_python_tournaments_agree(twl06: Lexicon) -> None:
+    fast = tournament("TWL06", ["h2", "greedy"], 6, seed=8, jobs=1)
+    slow = tournament("TWL06", ["h2", "greedy"], 6, seed=8, jobs=1, compiled=False)
+    assert [[s.score for s in r.seats] for r in fast.results] == \
+        [[s.score for s in r.seats] for r in slow.results]
+    assert [(p.wins, p.sacrifices, p.exchanges, p.bingos, p.moves) for p in fast.players] == \
+        [(p.wins, p.sacrifices, p.exchanges, p.bingos, p.moves) for p in slow.players]

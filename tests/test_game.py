@@ -56,9 +56,9 @@ def test_random_games_keep_the_invariants(twl06: Lexicon, seed: int, players: in
 
 
 def test_illegal_moves_say_why(twl06: Lexicon) -> None:
-    game = Game(twl06, ["Ann", "Ben"], seed=7)
-    assert game.alphabet.format(game.racks[0]) == "IELTAAO"
-    cases = {"8H ZA": "tile Z is not on the rack IELTAAO",
+    game = Game(twl06, ["Ann", "Ben"], seed=94)
+    assert game.alphabet.format(game.racks[0]) == "ITLPOAG"
+    cases = {"8H ZA": "tile Z is not on the rack ITLPOAG",
              "8A TOLA": "the first play must cover the start square 8H",
              "8H TAIO": "TAIO is not in TWL06",
              "8H A": "a play must form a word of two letters or more",
@@ -81,7 +81,7 @@ def test_illegal_moves_say_why(twl06: Lexicon) -> None:
 
 
 def test_touching_nothing_is_refused(twl06: Lexicon) -> None:
-    game = Game(twl06, ["Ann", "Ben"], seed=7)
+    game = Game(twl06, ["Ann", "Ben"], seed=94)
     game.play("8H TOLA")
     game.set_rack(1, "ATEIOUS")
     with pytest.raises(IllegalMoveError, match="does not touch"):
@@ -90,7 +90,7 @@ def test_touching_nothing_is_refused(twl06: Lexicon) -> None:
 
 def _phony_game(rule: str) -> tuple[Game, str]:
     lexicon = Lexicon.from_words(["TOLA", "TOLAS", "AT", "TA", "LA", "AL"])
-    game = Game(lexicon, ["Ann", "Ben"], seed=7, rules=Rules(challenge=rule))
+    game = Game(lexicon, ["Ann", "Ben"], seed=94, rules=Rules(challenge=rule))
     return game, game.position.cgp()
 
 

@@ -18,7 +18,7 @@ def _run(twl06: Lexicon, lines: list[str], **kw) -> tuple[TerminalGame, str]:
         except StopIteration:
             raise EOFError from None
 
-    session = TerminalGame(twl06, [make_player("greedy", twl06)], seed=7, read_line=read,
+    session = TerminalGame(twl06, [make_player("greedy", twl06)], seed=94, read_line=read,
                            write=lambda x: out.append(str(x)), **kw)
     session.run()
     return session, "\n".join(out)

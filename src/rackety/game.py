@@ -18,22 +18,22 @@ nothing (``single``), or gives the challenged player 5 or 10 points.
 
 >>> from rackety import Lexicon
 >>> lexicon = Lexicon.from_words(["TAIL", "TALE", "LATE", "ZA", "AI", "TA", "AT"])
->>> game = Game(lexicon, ["Ann", "Ben"], seed=7)
+>>> game = Game(lexicon, ["Ann", "Ben"], seed=94)
 >>> game.alphabet.format(game.racks[0])
-'IELTAAO'
->>> for text in ["8H ZA", "8A TAIL", "8H TAIE", "8H TAIL"]:
+'ITLPOAG'
+>>> for text in ["8H ZA", "8A TAIL", "8H TAIO", "8H TAIL"]:
 ...     try:
 ...         print(game.play(text).move)
 ...     except IllegalMoveError as exc:
 ...         print(exc)
-tile Z is not on the rack IELTAAO
+tile Z is not on the rack ITLPOAG
 the first play must cover the start square 8H
-TAIE is not in words
+TAIO is not in words
 8H TAIL
 >>> game
 <Game Ann 8, Ben 0; 82 in the bag; Ben to move>
 >>> game.position.cgp()
-'15/15/15/15/15/15/15/7TAIL4/15/15/15/15/15/15/15 BIRAOEA/EAOBNMA 0/8 0'
+'15/15/15/15/15/15/15/7TAIL4/15/15/15/15/15/15/15 UELJUEH/POGNORD 0/8 0'
 """
 
 from __future__ import annotations
@@ -117,6 +117,7 @@ class _Snapshot:
     zero_turns: int
     over: bool
     events: int
+    rng_state: int = 0
 
 
 class Game:
@@ -143,7 +144,10 @@ class Game:
         self.players = list(players)
         self.rules = rules or Rules()
         self.alphabet = alpha
-        self.rng = random.Random(seed)
+        # the bag's shuffles come from splitmix64 (`shuffle`), which the compiled
+        # self-play (`rackety.selfplay`) implements bit for bit: same seed, same game
+        self.rng_state = (random.SystemRandom().getrandbits(63) if seed is None
+                          else int(seed)) & MASK64
         empty = Board.empty(alpha, layout, players=len(players))
         if self.rules.bingo_bonus is not None:
             empty.options["bb"] = str(self.rules.bingo_bonus)
@@ -152,7 +156,7 @@ class Game:
                                  else self.rules.exchange_min_bag)
         if bag is None:
             tiles = [t.code for t in alpha.tiles for _ in range(t.count)]
-            self.rng.shuffle(tiles)
+            self.rng_state = shuffle(tiles, self.rng_state)
         else:
             tiles = [int(t) for t in bag]
             if Counter(tiles) != Counter(t.code for t in alpha.tiles for _ in range(t.count)):
@@ -221,7 +225,8 @@ class Game:
     def _snapshot(self) -> None:
         self._undo.append(_Snapshot(self._position, list(self.bag),
                                     [list(r) for r in self.racks], list(self.scores),
-                                    self.turn, self.zero_turns, self.over, len(self.events)))
+                                    self.turn, self.zero_turns, self.over, len(self.events),
+                                    self.rng_state))
 
     def undo(self) -> None:
         """Take back the last turn (with the end-of-game events it caused)."""
@@ -237,6 +242,7 @@ class Game:
         self.turn = snap.turn
         self.zero_turns = snap.zero_turns
         self.over = snap.over
+        self.rng_state = snap.rng_state
         del self.events[snap.events:]
         self._sync()
 
@@ -287,7 +293,7 @@ class Game:
                 self.racks[seat].remove(tile)
             self._draw(seat)
             self.bag.extend(move.tiles)
-            self.rng.shuffle(self.bag)
+            self.rng_state = shuffle(self.bag, self.rng_state)
             event = self._event(seat, "exchange", 0, rack, move, move.tiles)
             self.zero_turns += 1
         else:
@@ -402,7 +408,7 @@ class Game:
         tiles drawn after it back in the bag, its score back; the turn is lost."""
         after = _Snapshot(self._position, list(self.bag), [list(r) for r in self.racks],
                           list(self.scores), self.turn, self.zero_turns, self.over,
-                          len(self.events))
+                          len(self.events), self.rng_state)
         self._restore(self._undo[-1])  # the board, bag and racks from before the phony
         self._undo.append(after)  # undoing the challenge puts the phony back
         self.scores[last.seat] += last.score
@@ -655,6 +661,28 @@ class Game:
         state = "over" if self.over else f"{self.players[self.turn]} to move"
         scores = ", ".join(f"{p} {s}" for p, s in zip(self.players, self.scores, strict=True))
         return f"<Game {scores}; {len(self.bag)} in the bag; {state}>"
+
+
+MASK64 = (1 << 64) - 1
+
+
+def splitmix64(state: int) -> tuple[int, int]:
+    """One step of splitmix64 (Steele, Lea and Flood 2014): the next state and a
+    64-bit output."""
+    state = (state + 0x9E3779B97F4A7C15) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return state, z ^ (z >> 31)
+
+
+def shuffle(items: list[int], state: int) -> int:
+    """Fisher-Yates shuffle of ``items`` in place from ``state``; the new state."""
+    for i in range(len(items) - 1, 0, -1):
+        state, z = splitmix64(state)
+        j = z % (i + 1)
+        items[i], items[j] = items[j], items[i]
+    return state
 
 
 def _nickname(name: str) -> str:

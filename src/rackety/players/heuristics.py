@@ -38,7 +38,7 @@ the leave indices), and is cached per rack.
 >>> from rackety import Alphabet
 >>> english = Alphabet.load("english")
 >>> H1.value("IIISS"), H2.value("IIISS"), H3.value("IIISS")
-(10.5, -2.5, -2.75)
+(10.5, -2.5, -2.625)
 >>> H2.rack_values(english, english.tokenize("SS")).tolist()  # "", S, SS
 [0.0, 7.5, 11.0]
 """
