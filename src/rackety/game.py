@@ -26,7 +26,7 @@ nothing (``single``), or gives the challenged player 5 or 10 points.
 ...         print(game.play(text).move)
 ...     except IllegalMoveError as exc:
 ...         print(exc)
-tile Z is not on the rack ITLPOAG
+tile Z is not on the rack AGILOPT
 the first play must cover the start square 8H
 TAIO is not in words
 8H TAIL
@@ -320,7 +320,7 @@ class Game:
         missing = Counter(move.tiles) - Counter(rack)
         if missing:
             raise IllegalMoveError(f"tiles {self.alphabet.format(sorted(missing.elements()))} "
-                              f"are not on the rack {self.alphabet.format(rack)}")
+                                   f"are not on the rack {_rack_text(self.alphabet, rack)}")
 
     def check_placement(self, move: Move) -> list[str]:
         """Check a tile placement for the player to move: on the board, tiles on the
@@ -345,7 +345,7 @@ class Game:
             tiles = alphabet.format(sorted(missing.elements()))
             plural = "s" if sum(missing.values()) > 1 else ""
             raise IllegalMoveError(f"tile{plural} {tiles} {'are' if plural else 'is'} not on the "
-                              f"rack {alphabet.format(self.racks[self.turn])}")
+                                   f"rack {_rack_text(alphabet, self.racks[self.turn])}")
         squares = move.placed_squares()
         if board.is_empty:
             if board.layout.start not in move.squares():
@@ -683,6 +683,13 @@ def shuffle(items: list[int], state: int) -> int:
         j = z % (i + 1)
         items[i], items[j] = items[j], items[i]
     return state
+
+
+def _rack_text(alphabet: Alphabet, rack: Sequence[int]) -> str:
+    """A rack as people write it: letters in order, blanks last."""
+    from rackety.movegen import format_leave
+
+    return format_leave(alphabet, rack)
 
 
 def _nickname(name: str) -> str:

@@ -49,7 +49,7 @@ class TerminalGame:
         game = self.game
         last = next((e.move for e in reversed(game.events)
                      if e.kind == "play" and e.move is not None), None)
-        self.write(_Rendered(game.position, last))
+        self.write(_Rendered(game.view(self.human), last))  # the other racks hidden
         scores = "   ".join(f"{name} {score}" for name, score in
                             zip(game.players, game.scores, strict=True))
         rack = format_leave(game.alphabet, game.racks[self.human])
@@ -126,7 +126,7 @@ class TerminalGame:
                 self.write(HELP)
             elif word == "hint":
                 moves = game.view().moves(self.lexicon, mode="top", top=5)
-                for m in moves:
+                for m in moves[:5]:
                     self.write(f"  {m.notation(game.alphabet):<20} {m.score:>4}")
             elif word == "undo":
                 self.undo()
