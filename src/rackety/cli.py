@@ -663,6 +663,70 @@ def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int |
     _out_console().print(table)
 
 
+# ---------------------------------------------------------------- simulation
+@cli.command("sim")
+@click.option("--lexicon", "source", default=None, metavar="SOURCE",
+              help="A built-in name, a word list or a .kwg file; wins over the CGP's lex.")
+@click.option("--cgp", required=True, metavar="CGP", help="The position, one CGP line.")
+@position_options
+@click.option("--plies", default=2, show_default=True, type=click.IntRange(0, 10),
+              help="Moves played out after each candidate.")
+@click.option("--candidates", default=15, show_default=True, type=click.IntRange(1, 200),
+              help="How many of the best static moves to simulate.")
+@click.option("--iterations", default=None, type=click.IntRange(1),
+              help="Rollouts per candidate (default 1,000 without --seconds).")
+@click.option("--seconds", default=None, type=click.FloatRange(0.01),
+              help="Stop after this long.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the rollouts.")
+@click.option("--leave", default="h3", show_default=True, metavar="MODEL",
+              help="Static evaluation for the candidates and the rollouts: h1, h2, h3 or "
+                   "leaves:FILE.klv2.")
+@click.option("--jobs", default=None, type=click.IntRange(1),
+              help="Processes (default: every core).")
+@json_option
+def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: str | None,
+                plies: int, candidates: int, iterations: int | None, seconds: float | None,
+                seed: int, leave: str, jobs: int | None, as_json: bool) -> None:
+    """Monte Carlo simulation of the best static moves of a position."""
+    from rich.progress import Progress
+
+    from rackety.simulation import simulate
+
+    board = _position(cgp, alphabet, board_name)
+    lexicons = _Lexicons(source, False)
+    lexicon = lexicons.for_board(board)
+    lexicon_source = source or board.lexicon_name or DEFAULT_LEXICON
+    total = iterations if iterations is not None else (None if seconds else 1000)
+    with Progress(console=_console(), transient=True) as bar:
+        task = bar.add_task("rollouts", total=total)
+        result = simulate(board, lexicon, leave=leave, candidates=candidates, plies=plies,
+                          iterations=iterations, seconds=seconds, seed=seed, jobs=jobs,
+                          source=lexicon_source,
+                          progress=lambda done, alive: bar.update(
+                              task, completed=done,
+                              description=f"rollouts ({alive} candidates left)"))
+    rows = [{"move": board.notation(c.move), "equity": round(c.equity, 3),
+             "win_pct": round(c.win_pct, 2), "iterations": c.iterations,
+             "stderr": round(c.stderr, 3) if c.iterations > 1 else None}
+            for c in result.candidates]
+    if as_json:
+        _emit_json({"candidates": rows,
+                    "iterations_per_second": round(result.iterations_per_second, 1)})
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{result.iterations} rollouts per candidate, "
+                        f"{result.iterations_per_second:,.0f} rollouts/s", box=None)
+    for col in ("move", "equity", "win %", "iterations", "stderr", "static"):
+        table.add_column(col, justify="left" if col == "move" else "right")
+    for c, row in zip(result.candidates, rows, strict=True):
+        table.add_row(row["move"] + (" (dropped)" if c.dropped else ""),
+                      f"{row['equity']:.2f}", f"{row['win_pct']:.1f}", str(row["iterations"]),
+                      "-" if row["stderr"] is None else f"{row['stderr']:.2f}",
+                      f"{c.static_equity:.1f}")
+    _out_console().print(table)
+
+
 # ------------------------------------------------------------------- main
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the command, turning every user mistake into one line."""

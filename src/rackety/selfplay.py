@@ -77,6 +77,191 @@ def _remove_first(rack, n, tile):
 
 
 @njit(cache=True, nogil=True)
+def decide(kwg, gaddag, tiles, xset, xscore, xhas, ln_all, lm2, wm2, points, full_mask,
+           start_row, start_col, symmetric, rack_size, bingo, exchange_min, rack, rn, bag_n,
+           empty, kind, h_value, h_penalty, h_vowel, h_balance, klv_nodes, klv_counts,
+           klv_values, meta, otiles, oeq, traded, out, outf) -> int:
+    """The move a static player makes with ``rack[:rn]`` (the rules of
+    `GreedyPlayer` and `StaticPlayer`, ties broken as `MoveList` sorts): returns
+    `EV_PLAY` (the placement is row ``out[0]`` of ``meta``/``otiles``),
+    `EV_EXCHANGE` (``out[2]`` tiles in ``traded``) or `EV_PASS`. ``out[1]``: the
+    best placement score (-1: none); ``outf[0]``: the value of the tiles kept."""
+    # the rack's leave table (FAST-MOVEGEN.md section 4.2)
+    counts = np.zeros(64, np.int64)
+    for i in range(rn):
+        counts[rack[i]] += 1
+    place = np.zeros(64, np.int64)
+    size = 1
+    for c in range(64):
+        if counts[c] > 0:
+            place[c] = size
+            size *= counts[c] + 1
+    codes = np.empty(rn, np.int64)
+    for i in range(rn):
+        codes[i] = rack[i]
+    if kind == LEAVE_HEURISTIC:
+        leaves = _heuristic_values(codes, h_value, h_penalty, h_vowel, h_balance)
+    elif kind == LEAVE_KLV:
+        leaves = _klv_values(klv_nodes, klv_counts, klv_values, codes)
+    else:
+        leaves = np.zeros(size, np.float64)
+    full = size - 1
+    best_leave = np.full(rn + 1, -1e300)
+    for idx in range(size):
+        kept = 0
+        for c in range(64):
+            if counts[c] > 0:
+                kept += (idx // place[c]) % (counts[c] + 1)
+        if leaves[idx] > best_leave[kept]:
+            best_leave[kept] = leaves[idx]
+    can_exchange = rn > 0 and bag_n >= exchange_min
+    best_exchange = -1
+    if kind != LEAVE_NONE and can_exchange:
+        for idx in range(full):
+            if best_exchange < 0 or leaves[idx] > leaves[best_exchange]:
+                best_exchange = idx
+    # the best placement, as `generate(mode="best")`
+    n = lm2.shape[1]
+    st = np.zeros(_k.ST_SIZE, np.int64)
+    for c in range(256):
+        st[_k.R_POINTS + c] = points[c]
+    mask = 0
+    for c in range(64):
+        if counts[c] > 0:
+            st[_k.R_COUNT + c] = counts[c]
+            st[_k.R_PLACE + c] = place[c]
+            mask |= full_mask if c == 0 else np.int64(1) << c
+    st[_k.S_N] = n
+    st[_k.S_RACKN] = rn
+    st[_k.S_RACKSIZE] = rack_size
+    st[_k.S_BINGO] = bingo
+    st[_k.S_RACKMASK] = mask
+    st[_k.S_MODE] = _k.MODE_TOP
+    st[_k.S_CAP] = meta.shape[0]
+    st[_k.S_TOPN] = 1
+    st[_k.S_BEST] = -1
+    st[_k.S_EMPTY] = 1 if empty else 0
+    st[_k.S_START_ROW] = start_row
+    st[_k.S_START_COL] = start_col
+    st[_k.S_BOTH_DIRS] = 0 if symmetric else 1
+    st[_k.S_FULL_LIDX] = full
+    st[_k.S_EXACT_BEST] = 0 if kind == LEAVE_NONE else 1
+    lv_at = _k.F_HEAP + 1
+    st[_k.S_LV] = lv_at
+    fs = np.zeros(lv_at + size, np.float64)
+    for idx in range(size):
+        fs[lv_at + idx] = leaves[idx]
+    fs[_k.F_THRESH] = -np.inf
+    if best_exchange >= 0:
+        _k._heap_push(fs, st, leaves[best_exchange])
+    # the rack's tile values, highest first (for the shadow bounds)
+    vals = np.zeros(64, np.int64)
+    tv = np.empty(rn, np.int64)
+    for i in range(rn):
+        tv[i] = points[codes[i]]
+    tv = np.sort(tv)
+    for i in range(rn):
+        vals[i] = tv[rn - 1 - i]
+    _k.fill_lanes(tiles, xset, xscore, xhas, lm2, wm2, points, ln_all)
+    _k.generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, vals,
+                       best_leave if kind != LEAVE_NONE else np.zeros(rn + 1))
+    # the best stored placement: equity, then score, then direction, lane, first
+    # square, then the order found (the order `MoveList` sorts in)
+    chosen = -1
+    for i in range(st[_k.S_COUNT]):
+        if chosen < 0:
+            chosen = i
+            continue
+        a = oeq[i]
+        b = oeq[chosen]
+        if a != b:
+            if a > b:
+                chosen = i
+            continue
+        if meta[i, _k.M_SCORE] != meta[chosen, _k.M_SCORE]:
+            if meta[i, _k.M_SCORE] > meta[chosen, _k.M_SCORE]:
+                chosen = i
+            continue
+        better = False
+        for key in (_k.M_DIR, _k.M_LANE, _k.M_FIRST):
+            if meta[i, key] != meta[chosen, key]:
+                better = meta[i, key] < meta[chosen, key]
+                break
+        if better:
+            chosen = i
+    out[0] = chosen
+    out[1] = st[_k.S_BEST] if st[_k.S_TOTAL] > 0 else -1
+    out[2] = 0
+    if chosen >= 0 and (best_exchange < 0 or oeq[chosen] >= leaves[best_exchange]):
+        outf[0] = oeq[chosen] - meta[chosen, _k.M_SCORE]
+        return EV_PLAY
+    m = 0
+    if best_exchange >= 0:  # the tiles not kept, in code order
+        for c in range(64):
+            if counts[c] > 0:
+                kept = (best_exchange // place[c]) % (counts[c] + 1)
+                for _ in range(counts[c] - kept):
+                    traded[m] = c
+                    m += 1
+        out[2] = m
+        outf[0] = leaves[best_exchange]
+        return EV_EXCHANGE
+    if kind == LEAVE_NONE and chosen < 0 and can_exchange:
+        for i in range(rn):  # greedy with nothing to place trades its whole rack
+            traded[m] = rack[i]
+            m += 1
+        out[2] = m
+        outf[0] = 0.0
+        return EV_EXCHANGE
+    outf[0] = leaves[full]
+    return EV_PASS
+
+
+@njit(cache=True, nogil=True)
+def apply_play(kwg, gaddag, tiles, xset, xscore, xhas, points, full_mask, meta, otiles,
+               chosen, rack, rn, bag, bag_n, rack_size, update) -> tuple[int, int]:
+    """Put placement ``chosen`` on the board (both orientations; the cross sets
+    of the lanes it touched recomputed unless ``update`` is false), take its
+    tiles off the rack and draw. Returns (tiles on the rack, tiles in the bag)."""
+    d = meta[chosen, _k.M_DIR]
+    lane = meta[chosen, _k.M_LANE]
+    first = meta[chosen, _k.M_FIRST]
+    length = meta[chosen, _k.M_LEN]
+    through = meta[chosen, _k.M_THROUGH]
+    for j in range(length):
+        code = otiles[chosen, j]
+        if not (through >> j) & 1:
+            tiles[d, lane, first + j] = code
+            tiles[1 - d, first + j, lane] = code
+            rn = _remove_first(rack, rn, 0 if code & 0x80 else np.int64(code))
+    if update:
+        _cs.update_after_move(kwg, gaddag, tiles, d, lane, first, first + length - 1,
+                              points, full_mask, xset, xscore, xhas)
+    while rn < rack_size and bag_n > 0:
+        bag_n -= 1
+        rack[rn] = bag[bag_n]
+        rn += 1
+    return rn, bag_n
+
+
+@njit(cache=True, nogil=True)
+def apply_exchange(traded, m, rack, rn, bag, bag_n, rack_size, state) -> tuple[int, int, int]:
+    """Trade ``traded[:m]``: draw first, then the tiles go back and the bag is
+    shuffled (as `Game.play`). Returns (tiles on the rack, in the bag, state)."""
+    for i in range(m):
+        rn = _remove_first(rack, rn, traded[i])
+    while rn < rack_size and bag_n > 0:
+        bag_n -= 1
+        rack[rn] = bag[bag_n]
+        rn += 1
+    for i in range(m):
+        bag[bag_n] = traded[i]
+        bag_n += 1
+    state = _shuffle(bag, bag_n, state)
+    return rn, bag_n, state
+
+
+@njit(cache=True, nogil=True)
 def play_game(kwg, gaddag, lm2, wm2, points, full_mask, start_row, start_col, symmetric,
               rack_size, bingo, exchange_min, max_scoreless, twice, bag, rng_state,
               n_players, kinds, h_value, h_penalty, h_vowel, h_balance,
@@ -112,147 +297,32 @@ def play_game(kwg, gaddag, lm2, wm2, points, full_mask, start_row, start_col, sy
     meta = np.empty((cap, _k.META), np.int32)
     otiles = np.empty((cap, n), np.uint8)
     oeq = np.empty(cap, np.float64)
-    vals = np.zeros(64, np.int64)
+    traded = np.zeros(64, np.int64)
+    out = np.zeros(4, np.int64)
+    outf = np.zeros(2, np.float64)
     zero_turns = 0
     seat = 0
     events = 0
     empty = True
     while True:
         rack = racks[seat]
-        rn = rack_n[seat]
-        # ---- the rack's leave table (FAST-MOVEGEN.md section 4.2)
-        counts = np.zeros(64, np.int64)
-        for i in range(rn):
-            counts[rack[i]] += 1
-        place = np.zeros(64, np.int64)
-        size = 1
-        for c in range(64):
-            if counts[c] > 0:
-                place[c] = size
-                size *= counts[c] + 1
-        kind = kinds[seat]
-        codes = np.empty(rn, np.int64)
-        for i in range(rn):
-            codes[i] = rack[i]
-        if kind == LEAVE_HEURISTIC:
-            leaves = _heuristic_values(codes, h_value[seat], h_penalty[seat], h_vowel[seat],
-                                       h_balance[seat])
-        elif kind == LEAVE_KLV:
-            leaves = _klv_values(klv_nodes, klv_counts, klv_values, codes)
-        else:
-            leaves = np.zeros(size, np.float64)
-        full = size - 1
-        best_leave = np.full(rn + 1, -1e300)
-        for idx in range(size):
-            kept = 0
-            for c in range(64):
-                if counts[c] > 0:
-                    kept += (idx // place[c]) % (counts[c] + 1)
-            if leaves[idx] > best_leave[kept]:
-                best_leave[kept] = leaves[idx]
-        if kind == LEAVE_NONE:
-            best_leave[:] = 0.0
-        can_exchange = rn > 0 and bag_n >= exchange_min
-        best_exchange = -1
-        if kind != LEAVE_NONE and can_exchange:
-            for idx in range(full):
-                if best_exchange < 0 or leaves[idx] > leaves[best_exchange]:
-                    best_exchange = idx
-        # ---- the best placement (as `generate(mode="best")`)
-        st = np.zeros(_k.ST_SIZE, np.int64)
-        for c in range(256):
-            st[_k.R_POINTS + c] = points[c]
-        mask = 0
-        for c in range(64):
-            if counts[c] > 0:
-                st[_k.R_COUNT + c] = counts[c]
-                st[_k.R_PLACE + c] = place[c]
-                mask |= full_mask if c == 0 else np.int64(1) << c
-        st[_k.S_N] = n
-        st[_k.S_RACKN] = rn
-        st[_k.S_RACKSIZE] = rack_size
-        st[_k.S_BINGO] = bingo
-        st[_k.S_RACKMASK] = mask
-        st[_k.S_MODE] = _k.MODE_TOP
-        st[_k.S_CAP] = cap
-        st[_k.S_TOPN] = 1
-        st[_k.S_BEST] = -1
-        st[_k.S_EMPTY] = 1 if empty else 0
-        st[_k.S_START_ROW] = start_row
-        st[_k.S_START_COL] = start_col
-        st[_k.S_BOTH_DIRS] = 0 if symmetric else 1
-        st[_k.S_FULL_LIDX] = full
-        st[_k.S_EXACT_BEST] = 0 if kind == LEAVE_NONE else 1
-        lv_at = _k.F_HEAP + 1
-        st[_k.S_LV] = lv_at
-        fs = np.zeros(lv_at + size, np.float64)
-        for idx in range(size):
-            fs[lv_at + idx] = leaves[idx]
-        fs[_k.F_THRESH] = -np.inf
-        if best_exchange >= 0:
-            _k._heap_push(fs, st, leaves[best_exchange])
-        # the rack's tile values, highest first (for the shadow bounds)
-        for i in range(64):
-            vals[i] = 0
-        tv = np.empty(rn, np.int64)
-        for i in range(rn):
-            tv[i] = points[codes[i]]
-        tv = np.sort(tv)
-        for i in range(rn):
-            vals[i] = tv[rn - 1 - i]
-        _k.fill_lanes(tiles, xset, xscore, xhas, lm2, wm2, points, ln_all)
-        _k.generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, vals, best_leave)
-        # the best stored placement: equity, then score, then direction, lane, first
-        # square, then the order found (the order `MoveList` sorts in)
-        chosen = -1
-        for i in range(st[_k.S_COUNT]):
-            if chosen < 0:
-                chosen = i
-                continue
-            a = oeq[i]
-            b = oeq[chosen]
-            if a != b:
-                if a > b:
-                    chosen = i
-                continue
-            if meta[i, _k.M_SCORE] != meta[chosen, _k.M_SCORE]:
-                if meta[i, _k.M_SCORE] > meta[chosen, _k.M_SCORE]:
-                    chosen = i
-                continue
-            better = False
-            for key in (_k.M_DIR, _k.M_LANE, _k.M_FIRST):
-                if meta[i, key] != meta[chosen, key]:
-                    better = meta[i, key] < meta[chosen, key]
-                    break
-            if better:
-                chosen = i
-        ev_best[events] = st[_k.S_BEST] if st[_k.S_TOTAL] > 0 else -1
+        do = decide(kwg, gaddag, tiles, xset, xscore, xhas, ln_all, lm2, wm2, points,
+                    full_mask, start_row, start_col, symmetric, rack_size, bingo,
+                    exchange_min, rack, rack_n[seat], bag_n, empty, kinds[seat],
+                    h_value[seat], h_penalty[seat], h_vowel[seat], h_balance[seat],
+                    klv_nodes, klv_counts, klv_values, meta, otiles, oeq, traded, out, outf)
+        ev_best[events] = out[1]
         ev_seat[events] = seat
-        do = EV_PASS
-        if chosen >= 0 and (best_exchange < 0 or oeq[chosen] >= leaves[best_exchange]):
-            do = EV_PLAY
-        elif best_exchange >= 0:
-            do = EV_EXCHANGE
-        elif kind == LEAVE_NONE and chosen < 0 and can_exchange:
-            do = EV_EXCHANGE  # greedy with nothing to place trades its whole rack
-        # ---- carry it out (as `Game.play`)
         if do == EV_PLAY:
-            d = meta[chosen, _k.M_DIR]
-            lane = meta[chosen, _k.M_LANE]
-            first = meta[chosen, _k.M_FIRST]
-            length = meta[chosen, _k.M_LEN]
-            through = meta[chosen, _k.M_THROUGH]
+            chosen = out[0]
             for j in range(_k.META):
                 ev_meta[events, j] = meta[chosen, j]
-            for j in range(length):
-                code = otiles[chosen, j]
-                ev_tiles[events, j] = code
-                if not (through >> j) & 1:
-                    tiles[d, lane, first + j] = code
-                    tiles[1 - d, first + j, lane] = code
-                    rn = _remove_first(rack, rn, 0 if code & 0x80 else np.int64(code))
-            _cs.update_after_move(kwg, gaddag, tiles, d, lane, first, first + length - 1,
-                                  points, full_mask, xset, xscore, xhas)
+            for j in range(meta[chosen, _k.M_LEN]):
+                ev_tiles[events, j] = otiles[chosen, j]
+            rn, bag_n = apply_play(kwg, gaddag, tiles, xset, xscore, xhas, points, full_mask,
+                                   meta, otiles, chosen, rack, rack_n[seat], bag, bag_n,
+                                   rack_size, True)
+            rack_n[seat] = rn
             empty = False
             score = meta[chosen, _k.M_SCORE]
             scores[seat] += score
@@ -260,11 +330,6 @@ def play_game(kwg, gaddag, lm2, wm2, points, full_mask, start_row, start_col, sy
             ev_score[events] = score
             events += 1
             zero_turns = 0
-            while rn < rack_size and bag_n > 0:
-                bag_n -= 1
-                rack[rn] = bag[bag_n]
-                rn += 1
-            rack_n[seat] = rn
             if rn == 0 and bag_n == 0:  # played out: the game ends
                 left = 0
                 m = 0
@@ -298,31 +363,12 @@ def play_game(kwg, gaddag, lm2, wm2, points, full_mask, start_row, start_col, sy
             ev_kind[events] = do
             ev_score[events] = 0
             if do == EV_EXCHANGE:
-                traded = np.empty(rn, np.int64)
-                m = 0
-                if best_exchange >= 0:  # the tiles not kept, in code order
-                    for c in range(64):
-                        if counts[c] > 0:
-                            kept = (best_exchange // place[c]) % (counts[c] + 1)
-                            for _ in range(counts[c] - kept):
-                                traded[m] = c
-                                m += 1
-                else:
-                    for i in range(rn):
-                        traded[m] = rack[i]
-                        m += 1
+                m = out[2]
                 for i in range(m):
-                    rn = _remove_first(rack, rn, traded[i])
                     ev_tiles[events, i] = traded[i]
                 ev_meta[events, _k.M_LEN] = m
-                while rn < rack_size and bag_n > 0:
-                    bag_n -= 1
-                    rack[rn] = bag[bag_n]
-                    rn += 1
-                for i in range(m):
-                    bag[bag_n] = traded[i]
-                    bag_n += 1
-                state = _shuffle(bag, bag_n, state)
+                rn, bag_n, state = apply_exchange(traded, m, rack, rack_n[seat], bag, bag_n,
+                                                  rack_size, state)
                 rack_n[seat] = rn
             events += 1
             zero_turns += 1

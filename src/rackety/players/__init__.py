@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from rackety.board import Board
     from rackety.lexicon import Lexicon
 
-PLAYER_SPECS = ("greedy", "h1", "h2", "h3", "leaves:FILE.klv2", "human")
+PLAYER_SPECS = ("greedy", "h1", "h2", "h3", "leaves:FILE.klv2", "sim", "sim:N", "human")
 
 
 @runtime_checkable
@@ -205,6 +205,14 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Play
         return GreedyPlayer(name or "greedy")
     if key == "human":
         return HumanPlayer(input, _write_stdout, name=name or "human")
+    if key == "sim" or key.startswith("sim:"):
+        # Monte Carlo simulation over H3 (`rackety.simulation`); sim:N rollouts a candidate
+        from rackety.simulation import SimPlayer
+
+        rollouts = key[4:] or "100"
+        if not rollouts.isdigit() or int(rollouts) < 1:
+            raise RacketyError(f"player {spec!r}: sim:N takes a number of rollouts")
+        return SimPlayer("h3", iterations=int(rollouts), name=name or "sim")
     if key in HEURISTICS or key.startswith("leaves:"):
         model = leave_model(spec, lexicon)
         if name is None:

@@ -1,0 +1,477 @@
+"""Monte Carlo simulation: the best static candidates, each played out a few
+plies against random opponent racks, ranked by the spread they lead to.
+
+Appel and Jacobson (section 7.3) proposed a "sampled" search over random
+opponent racks to see which plays leave the board too open; Gordon found such
+probabilistic search too slow on a VAX. With a compiled generator it is cheap:
+each rollout here is one call into numba (`rollouts`) that, for every
+candidate, plays the candidate, then ``plies`` more moves (the opponent's best
+static move, then ours, ...) drawn from the same random bag for every candidate
+(common random numbers: the candidates are compared on the same draws).
+
+A candidate's value per rollout is the spread change over the rollout (our
+points minus the opponent's) plus the value of the tiles the last mover kept
+(ours counts for us, theirs against), or the end-of-game adjustment when a
+rollout reaches the end. Its equity is the mean, with a standard error. The win
+probability of a rollout is estimated from the final spread and the tiles left
+by a normal model: P(win) = Phi(spread / (8 + 1.5 * sqrt(unseen + 7))), 1 or 0
+once the game has ended.
+
+Stopping (as Macondo's auto-stopper): after every batch of rollouts, a
+candidate whose upper confidence bound is below the leader's lower bound is
+dropped; the simulation stops when one candidate is left, or at the iteration
+or time limit. Rollout i of a simulation with seed S draws from the bag
+shuffled by splitmix64 from ``S`` and ``i`` only, and the batches are fixed by
+iteration counts, so the result does not depend on the number of processes
+(a time limit, of course, does).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numba import njit
+
+from rackety.errors import RacketyError
+from rackety.movegen import kernels as _k
+from rackety.selfplay import (
+    EV_EXCHANGE,
+    EV_PASS,
+    EV_PLAY,
+    LEAVE_HEURISTIC,
+    LEAVE_KLV,
+    U64,
+    _shuffle,
+    _splitmix,
+    apply_exchange,
+    apply_play,
+    decide,
+)
+
+if TYPE_CHECKING:
+    from rackety.board import Board
+    from rackety.lexicon import Lexicon
+    from rackety.move import Move
+
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+@njit(cache=True, nogil=True)
+def rollouts(kwg, gaddag, tiles0, xset0, xscore0, xhas0, lm2, wm2, points, full_mask,
+             start_row, start_col, symmetric, rack_size, bingo, exchange_min,
+             rack0, pool, known_opp, spread0, cand_kind, cand_meta, cand_tiles, cand_traded,
+             cand_ntraded, plies, seed, first, last, kind, h_value, h_penalty, h_vowel,
+             h_balance, klv_nodes, klv_counts, klv_values, values, wins) -> None:
+    """Rollouts ``first`` to ``last - 1`` of every candidate: ``values[c, i]`` the
+    value of rollout i of candidate c, ``wins[c, i]`` its win probability.
+
+    ``rack0``: the mover's rack; ``pool``: the unseen tiles (the bag and the
+    opponent's rack) or, with ``known_opp`` > 0, the bag with the opponent's
+    rack in its last ``known_opp`` entries. A candidate: ``cand_kind`` (`EV_PLAY`
+    with its meta row and word, `EV_EXCHANGE` with its tiles, `EV_PASS`)."""
+    n = lm2.shape[1]
+    tiles = np.empty_like(tiles0)
+    xset = np.empty_like(xset0)
+    xscore = np.empty_like(xscore0)
+    xhas = np.empty_like(xhas0)
+    ln_all = np.empty((2, n, _k.ROWS, n), np.int64)
+    cap = 4096
+    meta = np.empty((cap, _k.META), np.int32)
+    otiles = np.empty((cap, n), np.uint8)
+    oeq = np.empty(cap, np.float64)
+    traded = np.zeros(64, np.int64)
+    out = np.zeros(4, np.int64)
+    outf = np.zeros(2, np.float64)
+    shuffled = np.empty(pool.shape[0] + 64, np.int64)
+    bag = np.empty(pool.shape[0] + 64, np.int64)
+    racks = np.zeros((2, 64), np.int64)
+    cmeta = np.empty((1, _k.META), np.int32)
+    ctiles = np.empty((1, n), np.uint8)
+    empty0 = True
+    for r in range(n):
+        for c in range(n):
+            if tiles0[0, r, c] != 0:
+                empty0 = False
+    for it in range(first, last):
+        state, _ = _splitmix(U64(seed) * U64(GOLDEN) + U64(it))
+        m = pool.shape[0]
+        for i in range(m):
+            shuffled[i] = pool[i]
+        if known_opp > 0:  # the opponent's rack is known: shuffle only the bag
+            state = _shuffle(shuffled, m - known_opp, state)
+        else:
+            state = _shuffle(shuffled, m, state)
+        for c in range(cand_kind.shape[0]):
+            tiles[:] = tiles0
+            xset[:] = xset0
+            xscore[:] = xscore0
+            xhas[:] = xhas0
+            bag_n = m
+            for i in range(m):
+                bag[i] = shuffled[i]
+            rn = np.zeros(2, np.int64)
+            for i in range(rack0.shape[0]):
+                racks[0, i] = rack0[i]
+            rn[0] = rack0.shape[0]
+            take = min(rack_size, bag_n) if known_opp == 0 else known_opp
+            for i in range(take):  # the opponent's rack: the end of the bag
+                bag_n -= 1
+                racks[1, i] = bag[bag_n]
+            rn[1] = take
+            spread = 0.0
+            ended = False
+            empty = empty0
+            cstate = state
+            # the candidate
+            if cand_kind[c] == EV_PLAY:
+                for j in range(_k.META):
+                    cmeta[0, j] = cand_meta[c, j]
+                for j in range(cand_meta[c, _k.M_LEN]):
+                    ctiles[0, j] = cand_tiles[c, j]
+                rn0, bag_n = apply_play(kwg, gaddag, tiles, xset, xscore, xhas, points,
+                                        full_mask, cmeta, ctiles, 0, racks[0], rn[0], bag,
+                                        bag_n, rack_size, plies > 0)
+                rn[0] = rn0
+                spread += cand_meta[c, _k.M_SCORE]
+                empty = False
+                if rn[0] == 0 and bag_n == 0:
+                    left = 0
+                    for i in range(rn[1]):
+                        left += points[racks[1, i]]
+                    spread += 2 * left
+                    ended = True
+            elif cand_kind[c] == EV_EXCHANGE:
+                for i in range(cand_ntraded[c]):
+                    traded[i] = cand_traded[c, i]
+                rn0, bag_n, cstate = apply_exchange(traded, cand_ntraded[c], racks[0], rn[0],
+                                                    bag, bag_n, rack_size, cstate)
+                rn[0] = rn0
+            last_leave = 0.0
+            side = 0
+            for ply in range(plies):
+                if ended:
+                    break
+                side = 1 - side if ply > 0 else 1
+                do = decide(kwg, gaddag, tiles, xset, xscore, xhas, ln_all, lm2, wm2, points,
+                            full_mask, start_row, start_col, symmetric, rack_size, bingo,
+                            exchange_min, racks[side], rn[side], bag_n, empty, kind,
+                            h_value, h_penalty, h_vowel, h_balance, klv_nodes, klv_counts,
+                            klv_values, meta, otiles, oeq, traded, out, outf)
+                sign = 1.0 if side == 0 else -1.0
+                last_leave = sign * outf[0]
+                if do == EV_PLAY:
+                    chosen = out[0]
+                    rs, bag_n = apply_play(kwg, gaddag, tiles, xset, xscore, xhas, points,
+                                           full_mask, meta, otiles, chosen, racks[side],
+                                           rn[side], bag, bag_n, rack_size, ply < plies - 1)
+                    rn[side] = rs
+                    empty = False
+                    spread += sign * meta[chosen, _k.M_SCORE]
+                    if rs == 0 and bag_n == 0:
+                        left = 0
+                        for i in range(rn[1 - side]):
+                            left += points[racks[1 - side, i]]
+                        spread += sign * 2 * left
+                        ended = True
+                elif do == EV_EXCHANGE:
+                    rs, bag_n, cstate = apply_exchange(traded, out[2], racks[side], rn[side],
+                                                       bag, bag_n, rack_size, cstate)
+                    rn[side] = rs
+            if plies == 0 or ended:
+                last_leave = 0.0
+            value = spread + last_leave
+            final = spread0 + spread
+            if ended:
+                wins[c, it - first] = 1.0 if final > 0 else (0.5 if final == 0 else 0.0)
+            else:
+                unseen = bag_n + rn[1]
+                scale = 8.0 + 1.5 * math.sqrt(unseen + 7.0)
+                wins[c, it - first] = 0.5 * (1.0 + math.erf(final / (scale * math.sqrt(2.0))))
+            values[c, it - first] = value
+
+
+# ------------------------------------------------------------------ Python side
+@dataclass
+class Candidate:
+    """One simulated move: its static equity and what the rollouts said."""
+
+    move: Move
+    static_equity: float
+    values: list[float] = field(default_factory=list, repr=False)
+    wins: list[float] = field(default_factory=list, repr=False)
+    dropped: bool = False
+
+    @property
+    def iterations(self) -> int:
+        return len(self.values)
+
+    @property
+    def equity(self) -> float:
+        return float(np.mean(self.values)) if self.values else self.static_equity
+
+    @property
+    def stderr(self) -> float:
+        n = len(self.values)
+        return float(np.std(self.values, ddof=1) / math.sqrt(n)) if n > 1 else math.inf
+
+    @property
+    def win_pct(self) -> float:
+        return 100.0 * float(np.mean(self.wins)) if self.wins else 50.0
+
+
+@dataclass
+class SimResult:
+    candidates: list[Candidate]  # best first
+    iterations: int
+    seconds: float
+
+    @property
+    def best(self) -> Candidate:
+        return self.candidates[0]
+
+    @property
+    def iterations_per_second(self) -> float:
+        """Rollouts (one candidate, all its plies) per second."""
+        total = sum(c.iterations for c in self.candidates)
+        return total / self.seconds if self.seconds else 0.0
+
+
+class _Setup:
+    """The arrays `rollouts` needs for one position and its candidates."""
+
+    def __init__(self, board: Board, lexicon: Lexicon, model: Any,
+                 candidates: list[Move]) -> None:
+        from rackety.movegen import _full_mask, _multipliers_of, _points, derived_cross_sets
+
+        self.lexicon = lexicon
+        xs = derived_cross_sets(board, lexicon)
+        self.arrays = (xs.tiles, xs.xset, xs.xscore, xs.xhas)
+        lay = board.layout
+        self.lm2, self.wm2 = _multipliers_of(lay.letter_mult, lay.word_mult)
+        self.points = _points(board.alphabet)
+        self.full_mask = _full_mask(board.alphabet)
+        self.start = lay.start
+        self.symmetric = bool(lay.symmetric)
+        self.rack_size = board.alphabet.rack_size
+        self.bingo = board.bingo_bonus
+        self.exchange_min = board.alphabet.exchange_min_bag
+        self.rack = np.array(board.rack, np.int64)
+        unseen = board.unseen()
+        opponent = board.racks[1] if len(board.racks) > 1 else ()
+        pool = [c for c, k in enumerate(unseen.tolist()) for _ in range(int(k))]
+        self.known_opp = len(opponent)
+        pool += list(opponent)  # the known rack goes last (drawn from the end)
+        self.pool = np.array(pool, np.int64)
+        self.spread0 = board.scores[0] - max(board.scores[1:], default=0)
+        k = len(candidates)
+        n = board.size
+        self.kind = np.zeros(k, np.int64)
+        self.meta = np.zeros((k, _k.META), np.int64)
+        self.tiles = np.zeros((k, n), np.int64)
+        self.traded = np.zeros((k, 64), np.int64)
+        self.ntraded = np.zeros(k, np.int64)
+        for i, move in enumerate(candidates):
+            if move.kind == "place":
+                self.kind[i] = EV_PLAY
+                d = 1 if move.down else 0
+                lane, first = (move.col, move.row) if move.down else (move.row, move.col)
+                through = sum(1 << j for j, t in enumerate(move.through) if t)
+                self.meta[i, :] = (d, lane, first, len(move.tiles), move.n_placed,
+                                   move.score or 0, through, 0)
+                self.tiles[i, :len(move.tiles)] = move.tiles
+            elif move.kind == "exchange":
+                self.kind[i] = EV_EXCHANGE
+                self.ntraded[i] = len(move.tiles)
+                self.traded[i, :len(move.tiles)] = move.tiles
+            else:
+                self.kind[i] = EV_PASS
+        self.model = _model_arrays(model, board.alphabet)
+
+    def run(self, plies: int, seed: int, first: int, last: int,
+            active: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        k = int(active.sum())
+        values = np.zeros((k, last - first))
+        wins = np.zeros((k, last - first))
+        idx = np.flatnonzero(active)
+        kind, h_value, h_penalty, h_vowel, h_balance, klv = self.model
+        rollouts(self.lexicon.nodes, self.lexicon.has_gaddag, *self.arrays, self.lm2,
+                 self.wm2, self.points, self.full_mask, self.start[0], self.start[1],
+                 self.symmetric, self.rack_size, self.bingo, self.exchange_min, self.rack,
+                 self.pool, self.known_opp, self.spread0, self.kind[idx],
+                 self.meta[idx].astype(np.int32), self.tiles[idx].astype(np.uint8),
+                 self.traded[idx], self.ntraded[idx], plies, seed, first, last, kind,
+                 h_value, h_penalty, h_vowel, h_balance, *klv, values, wins)
+        return values, wins
+
+
+def _model_arrays(model: Any, alphabet: Any) -> tuple[Any, ...]:
+    from rackety.lexicon.klv import Klv
+    from rackety.players.heuristics import RackHeuristic
+
+    none_klv = (np.zeros(2, np.uint32), np.zeros(2, np.int64), np.zeros(1, np.float32))
+    if isinstance(model, RackHeuristic):
+        value, penalty, vowel = model.tables(alphabet)
+        return (LEAVE_HEURISTIC, value, penalty, vowel, model._params, none_klv)
+    if isinstance(model, Klv):
+        z = np.zeros(64)
+        return (LEAVE_KLV, z, z, z, np.zeros(6), (model.nodes, model.counts, model.values))
+    raise RacketyError(f"simulation needs a leave model (h1, h2, h3 or a KLV), not {model!r}")
+
+
+_worker: dict[str, Any] = {}
+
+
+def _batch(args: tuple[str, str, str, list[str], int, int, int, int, list[bool]]
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """A batch of rollouts in a worker process."""
+    from rackety.board import Board
+    from rackety.lexicon import Lexicon
+    from rackety.players import leave_model
+
+    source, cgp, spec, moves, plies, seed, first, last, active = args
+    key = (source, cgp, spec, tuple(moves))
+    if _worker.get("key") != key:
+        lexicon = Lexicon.load(source)
+        board = Board.from_cgp(cgp)
+        model = leave_model(spec, lexicon)
+        candidates = [_scored(board, board.parse_move(m)) for m in moves]
+        _worker.update(key=key, setup=_Setup(board, lexicon, model, candidates))
+    return _worker["setup"].run(plies, seed, first, last, np.array(active))
+
+
+def _scored(board: Board, move: Move) -> Move:
+    from dataclasses import replace
+
+    return replace(move, score=board.score(move)) if move.kind == "place" else move
+
+
+def simulate(board: Board, lexicon: Lexicon, *, leave: str = "h3", candidates: int = 15,
+             plies: int = 2, iterations: int | None = None, seconds: float | None = None,
+             seed: int = 0, jobs: int | None = 1, confidence: float = 0.99,
+             batch: int = 64, moves: list[Move] | None = None,
+             progress: Callable[[int, int], None] | None = None,
+             source: str | None = None) -> SimResult:
+    """Simulate the position's best ``candidates`` static moves (by ``leave``:
+    ``h1``, ``h2``, ``h3`` or ``leaves:FILE.klv2``, also the players' policy in
+    the rollouts) for ``plies`` plies each, until ``iterations`` rollouts per
+    candidate (default 1,000 when there is no time limit), ``seconds``, or one
+    candidate left. ``jobs`` processes (None: every core; needs ``source``, the
+    lexicon's name or path, to load it there)."""
+    from rackety.players import leave_model
+
+    if plies < 0:
+        raise RacketyError("plies: 0 or more")
+    model = leave_model(leave, lexicon)
+    if moves is None:
+        found = board.moves(lexicon, mode="top", top=candidates, leave=model)
+        moves = [m for m in found][:candidates]
+    if not moves:
+        raise RacketyError("no move to simulate")
+    cands = [Candidate(m, float(m.equity or 0.0)) for m in moves]
+    limit = iterations if iterations is not None else (None if seconds else 1000)
+    jobs = jobs or os.cpu_count() or 1
+    setup = _Setup(board, lexicon, model, [_scored(board, m) for m in moves]) \
+        if jobs == 1 else None
+    z = _z(confidence)
+    t0 = time.perf_counter()
+    done = 0
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    try:
+        while True:
+            active = np.array([not c.dropped for c in cands])
+            step = batch if limit is None else min(batch, limit - done)
+            if step <= 0 or active.sum() == 0:
+                break
+            if pool is None:
+                assert setup is not None
+                values, wins = setup.run(plies, seed, done, done + step, active)
+            else:
+                if source is None:
+                    raise RacketyError("simulate with jobs > 1 needs the lexicon's source")
+                notation = [m.notation(board.alphabet) for m in moves]
+                cuts = np.linspace(done, done + step, jobs + 1).astype(int)
+                parts = list(pool.map(_batch, [
+                    (source, board.cgp(), leave, notation, plies, seed, int(a), int(b),
+                     active.tolist()) for a, b in itertools.pairwise(cuts) if b > a]))
+                values = np.concatenate([p[0] for p in parts], axis=1)
+                wins = np.concatenate([p[1] for p in parts], axis=1)
+            for row, i in enumerate(np.flatnonzero(active)):
+                cands[i].values.extend(values[row].tolist())
+                cands[i].wins.extend(wins[row].tolist())
+            done += step
+            if progress is not None:
+                progress(done, int(active.sum()))
+            _drop(cands, z)
+            if sum(not c.dropped for c in cands) <= 1:
+                break
+            if seconds is not None and time.perf_counter() - t0 >= seconds:
+                break
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    elapsed = time.perf_counter() - t0
+    ranked = sorted(cands, key=lambda c: (c.dropped, -c.equity))
+    return SimResult(ranked, done, elapsed)
+
+
+def _z(confidence: float) -> float:
+    """The two-sided normal quantile for ``confidence`` (0.99 -> 2.576)."""
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def _drop(cands: list[Candidate], z: float) -> None:
+    """Drop every candidate whose upper bound is below the leader's lower bound."""
+    alive = [c for c in cands if not c.dropped and c.iterations > 1]
+    if len(alive) < 2:
+        return
+    leader = max(alive, key=lambda c: c.equity)
+    floor = leader.equity - z * leader.stderr
+    for c in alive:
+        if c is not leader and c.equity + z * c.stderr < floor:
+            c.dropped = True
+
+
+class SimPlayer:
+    """A player that simulates its best static candidates (`simulate`) and plays
+    the best by simulated equity; with an empty bag it plays its static move."""
+
+    def __init__(self, leave: str = "h3", *, candidates: int = 10, plies: int = 2,
+                 iterations: int = 100, seconds: float | None = None, seed: int = 0,
+                 name: str = "sim") -> None:
+        self.leave = leave
+        self.candidates = candidates
+        self.plies = plies
+        self.iterations = iterations
+        self.seconds = seconds
+        self.seed = seed
+        self.name = name
+        self.last_best_score: int | None = None
+        self._turn = 0
+
+    def __repr__(self) -> str:
+        return f"<SimPlayer {self.name}>"
+
+    def choose(self, board: Board, lexicon: Lexicon) -> Move:
+        from rackety.players import StaticPlayer, leave_model
+
+        static = StaticPlayer(leave_model(self.leave, lexicon))
+        move = static.choose(board, lexicon)
+        self.last_best_score = static.last_best_score
+        if board.bag_count == 0:
+            return move
+        self._turn += 1
+        result = simulate(board, lexicon, leave=self.leave, candidates=self.candidates,
+                          plies=self.plies, iterations=self.iterations, seconds=self.seconds,
+                          seed=self.seed * 7919 + self._turn, jobs=1)
+        best = result.best.move
+        return best if best.kind != "pass" or move.kind == "pass" else move
