@@ -25,11 +25,15 @@ def _random_game(lexicon: Lexicon, rng: random.Random, turns: int) -> list[Board
     rack drawn from what is unseen), each made by `Board.play` from the last."""
     board = Board.from_cgp(f"{EMPTY} {''.join(rng.sample(BAG, 7))}/ 0/0 0")
     boards = [board]
-    for _ in range(turns):
-        moves = board.moves(lexicon)
-        placements = moves.placements()
-        if not placements:
-            break
+    tries = 0
+    while len(boards) <= turns and tries < 4 * turns:
+        tries += 1
+        placements = board.moves(lexicon).placements()
+        if not placements:  # a rack with nothing to play (no vowel): draw another
+            unseen = [c for c, k in enumerate(board.unseen()) for _ in range(int(k))]
+            unseen += list(board.racks[0])
+            board.racks[0] = tuple(rng.sample(unseen, min(7, len(unseen))))
+            continue
         board = board.play(rng.choice(placements))
         unseen = [c for c, k in enumerate(board.unseen()) for _ in range(int(k))]
         board.racks[0] = tuple(rng.sample(unseen, min(7, len(unseen))))

@@ -727,6 +727,89 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
     _out_console().print(table)
 
 
+# ------------------------------------------------------------------- endgame
+@cli.command("endgame")
+@click.option("--lexicon", "source", default=None, metavar="SOURCE",
+              help="A built-in name, a word list or a .kwg file; wins over the CGP's lex "
+                   f"(default: the CGP's lex, else {DEFAULT_LEXICON}).")
+@click.option("--cgp", required=True, metavar="CGP",
+              help="The position, one CGP line with both racks (ABC/DEF) and the bag empty.")
+@position_options
+@click.option("--seconds", default=None, type=click.FloatRange(0, min_open=True),
+              help="Stop deepening after this long and give the best line of the last depth "
+                   "searched (default: solve exactly).")
+@click.option("--tt-bits", default=22, show_default=True, type=click.IntRange(10, 30),
+              help="Transposition table of at most 2^N entries (16 bytes each).")
+@json_option
+def endgame_command(source: str | None, cgp: str, alphabet: str | None,
+                    board_name: str | None, seconds: float | None, tt_bits: int,
+                    as_json: bool) -> None:
+    """Solve an endgame (bag empty, both racks known): the value for the player
+    to move (the change in spread to the end of the game under best play) and a
+    principal variation."""
+    from rackety.endgame import check_position, solve
+
+    board = _position(cgp, alphabet, board_name)
+    check_position(board)
+    lexicon = _Lexicons(source, False).for_board(board)
+    with _status("solving"):
+        result = solve(board, lexicon, seconds=seconds, tt_bits=tt_bits)
+    if as_json:
+        _emit_json({"value": result.value, "pv": [board.notation(m) for m in result.pv],
+                    "depth": result.depth, "exact": result.exact, "nodes": result.nodes})
+        return
+    how = "exact" if result.exact else f"not exact: stopped after {result.depth} plies"
+    click.echo(f"value {result.value:+d} for the player to move ({how})")
+    width = max([len(board.notation(m)) for m in result.pv] + [4])
+    for i, move in enumerate(result.pv):
+        who = "to move" if i % 2 == 0 else "opponent"
+        click.echo(f"  {i + 1:>2}. {board.notation(move):<{width}} {move.score:>4}   {who}")
+    click.echo(f"{result.nodes:,} nodes in {result.seconds:.3f} s "
+               f"({result.nodes_per_second:,.0f} nodes/s), depth {result.depth}")
+
+
+# ---------------------------------------------------------------- preendgame
+@cli.command("preendgame")
+@click.option("--lexicon", "source", default=None, metavar="SOURCE",
+              help="A built-in name, a word list or a .kwg file; wins over the CGP's lex.")
+@click.option("--cgp", required=True, metavar="CGP",
+              help="The position: one tile in the bag (the opponent's rack may be given).")
+@position_options
+@click.option("--candidates", default=10, show_default=True, type=click.IntRange(1, 100),
+              help="How many of the best static placements to solve.")
+@click.option("--seconds", default=None, type=click.FloatRange(0.01),
+              help="Time limit of each endgame solve (default: exact).")
+@json_option
+def preendgame_command(source: str | None, cgp: str, alphabet: str | None,
+                       board_name: str | None, candidates: int, seconds: float | None,
+                       as_json: bool) -> None:
+    """One tile in the bag: every candidate over every possible draw, solved as
+    an endgame; win %, expected spread and the best move."""
+    from rackety.preendgame import preendgame
+
+    board = _position(cgp, alphabet, board_name)
+    lexicon = _Lexicons(source, False).for_board(board)
+    with _status("solving") as status:
+        result = preendgame(board, lexicon, candidates=candidates, seconds=seconds,
+                            progress=lambda done, total: status.update(
+                                f"solving: {done} of {total} candidates"))
+    rows = [{"move": board.notation(o.move), "win_pct": round(o.win_pct, 2),
+             "spread": round(o.spread, 2), "draws": len(o.draws),
+             "exact": all(d[3] for d in o.draws)} for o in result.outcomes]
+    if as_json:
+        _emit_json({"best": rows[0]["move"], "candidates": rows})
+        return
+    from rich.table import Table
+
+    table = Table(title=f"best: {rows[0]['move']}", box=None)
+    for col in ("move", "win %", "spread", "draws", "exact"):
+        table.add_column(col, justify="left" if col == "move" else "right")
+    for row in rows:
+        table.add_row(row["move"], f"{row['win_pct']:.1f}", f"{row['spread']:+.2f}",
+                      str(row["draws"]), "yes" if row["exact"] else "no")
+    _out_console().print(table)
+
+
 # ------------------------------------------------------------------- main
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the command, turning every user mistake into one line."""

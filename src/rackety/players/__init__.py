@@ -6,9 +6,12 @@
   `H1`/`H2`/`H3` of `rackety.players.heuristics`, or a KLV2 file), and Gordon's
   exchange rule.
 - `HumanPlayer`: reads moves in players' notation.
+- `EndgamePlayer`: another player, except that with the bag empty it solves
+  the endgame exactly (`rackety.endgame`).
 
 `make_player` makes one from a short spec (``greedy``, ``h1``, ``h2``, ``h3``,
-``leaves:FILE.klv2``, ``human``), the words the command line uses.
+``leaves:FILE.klv2``, ``sim``, ``human``; a computer player with ``+endgame``),
+the words the command line uses.
 
 >>> from rackety import Board, Lexicon
 >>> lexicon = Lexicon.from_words(["PANDY", "PAY", "AY", "YA", "DAY", "PA"])
@@ -24,7 +27,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rackety.errors import RacketyError
 from rackety.move import Move
@@ -35,7 +38,9 @@ if TYPE_CHECKING:
     from rackety.board import Board
     from rackety.lexicon import Lexicon
 
-PLAYER_SPECS = ("greedy", "h1", "h2", "h3", "leaves:FILE.klv2", "sim", "sim:N", "human")
+PLAYER_SPECS = ("greedy", "h1", "h2", "h3", "leaves:FILE.klv2", "sim", "sim:N", "human",
+                "PLAYER+endgame")
+ENDGAME_SUFFIX = "+endgame"  # a computer player that solves endgames exactly
 
 
 @runtime_checkable
@@ -171,6 +176,57 @@ class HumanPlayer:
                 self.write(f"{exc}\n")
 
 
+class EndgamePlayer:
+    """``inner``, except when the bag is empty: then the endgame is solved
+    exactly (`rackety.endgame.solve`, iterative deepening for at most
+    ``seconds``; None: to the end) and the first move of its principal
+    variation is played. With the bag empty the opponent's rack is exactly
+    the tiles the player has not seen (`Board.unseen`), so the player's view,
+    which hides it, gives it too. Three or more players: always ``inner``."""
+
+    def __init__(self, inner: Player, seconds: float | None = 1.0, *,
+                 name: str | None = None) -> None:
+        self.inner = inner
+        self.seconds = seconds
+        self.name = name or f"{inner.name}{ENDGAME_SUFFIX}"
+        self.last_best_score: int | None = None  # as the inner player's, outside endgames
+        self.last_result: Any = None  # the `EndgameResult` of the last solve
+
+    def __repr__(self) -> str:
+        return f"<EndgamePlayer {self.name}>"
+
+    @staticmethod
+    def endgame_position(board: Board) -> Board | None:
+        """``board`` with both racks known, if it is a two-player endgame (the bag
+        empty, the player's own rack known); else None."""
+        if len(board.racks) != 2 or not board.rack or board.bag_count != 0:
+            return None
+        if board.racks[1]:
+            return board if board.unseen_count == 0 else None
+        unseen = board.unseen()
+        rack = tuple(int(c) for c in range(len(unseen)) for _ in range(int(unseen[c])))
+        if not rack or len(rack) > board.alphabet.rack_size:
+            return None
+        two = board.copy()
+        two.racks = [board.racks[0], rack]
+        return two
+
+    def choose(self, board: Board, lexicon: Lexicon) -> Move:
+        """The endgame solver's move with the bag empty, else the inner player's."""
+        position = self.endgame_position(board)
+        if position is not None:
+            from rackety.endgame import solve
+
+            result = solve(position, lexicon, seconds=self.seconds)
+            self.last_result = result
+            self.last_best_score = None  # an endgame move is never counted a sacrifice
+            if result.pv:
+                return result.pv[0]
+        move = self.inner.choose(board, lexicon)
+        self.last_best_score = getattr(self.inner, "last_best_score", None)
+        return move
+
+
 def _write_stdout(text: str) -> None:
     sys.stdout.write(text)
     sys.stdout.flush()
@@ -199,8 +255,16 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Play
     """A player from its spec: ``greedy``, ``h1``, ``h2``, ``h3`` (Gordon's
     heuristics), ``leaves:FILE.klv2`` (static with a KLV2 file) or ``human``
     (standard input and output). The name defaults to the spec (the file's
-    stem for ``leaves:``)."""
+    stem for ``leaves:``). A ``+endgame`` suffix wraps the player in an
+    `EndgamePlayer` (``h3+endgame``)."""
     key = spec.strip().lower()
+    if key.endswith(ENDGAME_SUFFIX):
+        base = spec.strip()[:-len(ENDGAME_SUFFIX)]
+        if base.strip().lower() in ("human", ""):
+            raise RacketyError(f"player {spec!r}: +endgame goes after a computer player "
+                               "(greedy, h1, h2, h3, leaves:FILE.klv2, sim)")
+        inner = make_player(base, lexicon)
+        return EndgamePlayer(inner, name=name or f"{inner.name}{ENDGAME_SUFFIX}")
     if key == "greedy":
         return GreedyPlayer(name or "greedy")
     if key == "human":
@@ -227,6 +291,7 @@ __all__ = [
     "H3",
     "PLAYER_SPECS",
     "Balance",
+    "EndgamePlayer",
     "GreedyPlayer",
     "HumanPlayer",
     "Player",

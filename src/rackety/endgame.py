@@ -1,0 +1,733 @@
+# ruff: noqa: ANN001, ANN202
+"""The exact endgame solver: bag empty, both racks known.
+
+The value of a position is the change in spread for the player to move, from
+here to the end of the game under best play by both sides (the oracle's
+``value``, ../shared/oracle/README.md, "Endgames"): every score, plus the
+end-of-game adjustments. A player who goes out gains twice the face value of
+the opponent's rack (blanks 0) and the game ends; a pass is always legal and
+two passes in a row end the game, each player then losing the face value of
+their own rack (the same value as the six-zero rule here).
+
+The search is the one of MAGPIE's ``endgame.c``, Macondo's ``negamax`` and
+wolges' ``endgame.rs`` (FAST-MOVEGEN.md section 6), over flat arrays in one
+self-recursive numba function (NUMBA.md, trap 2):
+
+- negamax with alpha-beta and principal variation search (null windows after
+  the first move, Marsland and Campbell 1982), iterative deepening in plies;
+- a transposition table keyed by Zobrist hashes (per square x tile code,
+  blank flag included; per rack x tile x count; side to move; whether the
+  last move was a pass), one always-replaced slot per index, as MAGPIE's, of
+  at most ``2^tt_bits`` entries (it starts small and grows between iterations
+  with the nodes searched). Two arrays: the 64-bit keys, and per entry the
+  value + 2^31 (bits 0-31), the depth searched (32-39, `D_INF` when
+  complete), the bound (40-41: exact, lower, upper) and the best move (42-62:
+  its index in the node's move list, or `MV_PASS`). A node's value depends
+  only on the position, never on the scores, so an entry serves every path
+  to it;
+- move ordering: going out and the game-ending pass first (their values need
+  no search, and only the best-scoring way out matters), then the table's
+  move, then by score plus twenty times the face value of the tiles played:
+  the tiles that would cost the most if the opponent went out are tried
+  first. On the oracle's endgames that searched 3 times fewer nodes than a
+  weight of 2 and 12 times fewer than MAGPIE's score minus face value;
+  killer moves are left out (FAST-MOVEGEN.md: they barely pay);
+- moves generated per node by the move generator's kernels
+  (`rackety.movegen.kernels`, every placement, no leaves) into one stack-like
+  arena (MAGPIE's ``small_move_arena``), the board and its cross sets copied
+  per ply and updated lane by lane (`crosssets.update_after_move`);
+- exactness: a node is *complete* when no line under it was cut at the depth
+  horizon. Complete results go in the table with an unbounded depth, and a
+  node whose depth covers the longest possible rest of the game (``2 x tiles
+  left``, a pass at most between two placements) is searched to the end. An
+  iteration that cuts nothing is exact.
+
+Anytime: with a time limit, the result is the one of the last iteration that
+finished (its depth and ``exact=False`` unless it was exact). numba has no
+clock, so each iteration gets a node budget from the measured node rate.
+
+The kernels call the move generator's (`movegen.kernels`, `movegen.crosssets`):
+numba's cache watches only this file (NUMBA.md, trap 5), so after changing one
+of those in development, clear ``__pycache__``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit, types
+
+from rackety.alphabet import BLANK_FLAG
+from rackety.errors import RacketyError
+from rackety.move import Move
+from rackety.movegen import crosssets as _cs
+from rackety.movegen import kernels as _k
+
+if TYPE_CHECKING:
+    from rackety.board import Board
+    from rackety.lexicon import Lexicon
+
+# ctl: int64 control and statistics of a solve
+C_NODES = 0  # nodes searched (all iterations)
+C_CUTS = 1  # lines cut at the depth horizon (or by an incomplete table entry)
+C_BUDGET = 2  # stop when C_NODES passes this
+C_ABORT = 3  # 1: node budget spent, 2: move arena full
+C_N = 4  # board size
+C_FULL = 5  # mask of every letter (what a blank may be)
+C_RACKSIZE = 6
+C_BINGO = 7
+C_START_ROW = 8
+C_START_COL = 9
+C_BOTH_DIRS = 10  # the layout is not symmetric: on an empty board, down plays too
+C_CAP = 12  # rows in the move arena
+C_TTMASK = 13
+C_EMPTY = 14  # the root board is empty
+C_TTHITS = 15
+C_GENS = 16  # move generations
+CTL_SIZE = 32
+
+# racks[p]: copies of each code 0..63, then these
+R_N = 64  # tiles on the rack
+R_FACE = 65  # their face value (blanks 0)
+RACK_WIDTH = 66
+
+D_INF = 250  # depth of a complete search (to the end of the game on every line)
+BIG = 1 << 30  # beyond any value
+EXACT, LOWER, UPPER = 0, 1, 2
+MV_NONE = (1 << 21) - 1  # no move in a table entry
+MV_PASS = (1 << 21) - 2
+MAX_COUNT = 15  # copies of one tile on a rack the hash keys cover
+FACE_WEIGHT = 20  # move ordering: score + this x face value of the tiles played
+_TT_START_BITS = 16
+_ARENA_ROWS = 1 << 16  # rows of the move arena at first (it grows when full)
+
+_I = types.int64
+_U = types.uint64
+_SIG = types.int64(
+    _I, _I, _I, _I, _I, _I, _I, _I, _U,
+    types.Array(types.uint32, 1, "C", readonly=True),  # kwg
+    types.uint8[:, :, :, ::1],  # tiles per slot [slot, 2, n, n]
+    types.int64[:, :, :, :, ::1],  # xset, xscore, xhas per slot [slot, 3, 2, n, n]
+    types.int64[:, :, ::1], types.int64[:, :, ::1],  # multipliers [2, n, n]
+    types.int64[::1],  # points of every code
+    types.int64[:, :, :, ::1],  # per-lane arrays [2, n, ROWS, n]
+    types.int64[::1], types.float64[::1],  # generator state
+    types.int32[:, ::1], types.uint8[:, ::1], types.float64[::1],  # the move arena
+    types.int64[::1], types.int64[::1],  # estimates, order
+    types.int64[:, ::1],  # anchors scratch [4, 2 n n + 2]
+    types.int64[:, ::1],  # racks [2, RACK_WIDTH]
+    types.int64[::1],  # ctl
+    types.uint64[:, ::1], types.uint64[:, :, ::1], types.uint64[::1],  # Zobrist keys
+    types.uint64[::1], types.int64[::1],  # the table: keys, data
+    types.int64[::1], types.int32[:, :, ::1], types.uint8[:, :, ::1],  # the PV triangle
+)
+
+
+@njit(cache=True, nogil=True)
+def _generate(kwg, tiles, xset, xscore, xhas, lm2, wm2, points, ln_all, st, fs, meta,
+              otiles, oeq, anc, rack, off, empty, ctl):
+    """Every placement of ``rack`` into the arena from row ``off`` (the
+    generator's all mode without leaves: the leave index stays 0); returns the
+    end row. `kernels.generate_gaddag` without its allocations."""
+    n = ctl[C_N]
+    _k.fill_lanes(tiles, xset, xscore, xhas, lm2, wm2, points, ln_all)
+    full = ctl[C_FULL]
+    mask = 0
+    for c in range(64):
+        k = rack[c]
+        st[_k.R_COUNT + c] = k
+        if k > 0:
+            mask |= full if c == 0 else np.int64(1) << c
+    st[_k.S_N] = n
+    st[_k.S_RACKN] = rack[R_N]
+    st[_k.S_RACKSIZE] = ctl[C_RACKSIZE]
+    st[_k.S_BINGO] = ctl[C_BINGO]
+    st[_k.S_RACKMASK] = mask
+    st[_k.S_MODE] = _k.MODE_ALL
+    st[_k.S_COUNT] = off
+    st[_k.S_TOTAL] = 0
+    st[_k.S_BEST] = -1
+    st[_k.S_CAP] = ctl[C_CAP] - 1  # a row is kept free for the pass
+    st[_k.S_OVERFLOW] = 0
+    st[_k.S_TOPN] = 1
+    st[_k.S_EMPTY] = 1 if empty else 0
+    st[_k.S_START_ROW] = ctl[C_START_ROW]
+    st[_k.S_START_COL] = ctl[C_START_COL]
+    st[_k.S_BOTH_DIRS] = ctl[C_BOTH_DIRS]
+    st[_k.S_FULL_LIDX] = 0
+    st[_k.S_LV] = _k.F_HEAP + 1
+    st[_k.S_EXACT_BEST] = 0
+    fs[_k.F_THRESH] = -np.inf
+    fs[_k.F_BOUND] = np.inf
+    count = _k._anchors(ln_all, st, anc[0], anc[1], anc[2], anc[3])
+    groot = np.int64(kwg[1]) & _k.ARC
+    zero = np.int64(0)
+    one = np.int64(1)
+    for i in range(count):
+        d = anc[0, i]
+        lane = anc[1, i]
+        pos = anc[2, i]
+        st[_k.S_DIR] = d
+        st[_k.S_LANE] = lane
+        st[_k.S_ANCHOR] = pos
+        st[_k.S_LIMIT] = anc[3, i]
+        _k._gaddag(pos, groot, one, pos, zero, zero, one, zero, zero, kwg, ln_all[d, lane],
+                   st, fs, meta, otiles, oeq)
+    ctl[C_GENS] += 1
+    return st[_k.S_COUNT]
+
+
+@njit(cache=True, nogil=True)
+def _placed_face(meta, otiles, i, points):
+    """Face value of the tiles move ``i`` takes from the rack (blanks 0)."""
+    through = meta[i, _k.M_THROUGH]
+    face = 0
+    for j in range(meta[i, _k.M_LEN]):
+        if not (through >> j) & 1:
+            face += points[otiles[i, j]]
+    return face
+
+
+@njit(cache=True, nogil=True)
+def _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, points, racks, side, zsq, zrack, h,
+          ctl):
+    """Move ``i`` into slot ``slot + 1`` (a copy of ``slot``), off the rack of
+    ``side``; returns the hash with the tiles and the rack changed."""
+    n = ctl[C_N]
+    tiles_s[slot + 1] = tiles_s[slot]
+    xs_s[slot + 1] = xs_s[slot]
+    d = meta[i, _k.M_DIR]
+    lane = meta[i, _k.M_LANE]
+    first = meta[i, _k.M_FIRST]
+    length = meta[i, _k.M_LEN]
+    through = meta[i, _k.M_THROUGH]
+    for j in range(length):
+        if (through >> j) & 1:
+            continue
+        code = np.int64(otiles[i, j])
+        pos = first + j
+        tiles_s[slot + 1, d, lane, pos] = code
+        tiles_s[slot + 1, 1 - d, pos, lane] = code
+        square = lane * n + pos if d == 0 else pos * n + lane
+        h ^= zsq[square, code]
+        t = 0 if code & BLANK_FLAG else code
+        k = racks[side, t]
+        h ^= zrack[side, t, k] ^ zrack[side, t, k - 1]
+        racks[side, t] = k - 1
+        racks[side, R_N] -= 1
+        racks[side, R_FACE] -= points[t]
+    child = tiles_s[slot + 1]
+    xs = xs_s[slot + 1]
+    _cs.update_after_move(kwg, True, child, d, lane, first, first + length - 1, points,
+                          ctl[C_FULL], xs[0], xs[1], xs[2])
+    return h
+
+
+@njit(cache=True, nogil=True)
+def _unplay(meta, otiles, i, points, racks, side):
+    """Put the tiles of move ``i`` back on the rack of ``side``."""
+    through = meta[i, _k.M_THROUGH]
+    for j in range(meta[i, _k.M_LEN]):
+        if (through >> j) & 1:
+            continue
+        code = np.int64(otiles[i, j])
+        t = 0 if code & BLANK_FLAG else code
+        racks[side, t] += 1
+        racks[side, R_N] += 1
+        racks[side, R_FACE] += points[t]
+
+
+@njit(cache=True, nogil=True)
+def _sort_desc(order, lo, hi, est):
+    """Shell sort of ``order[lo:hi]`` by ``est`` of each entry, highest first."""
+    k = hi - lo
+    gap = 1
+    while gap < k // 3:
+        gap = 3 * gap + 1
+    while gap >= 1:
+        for a in range(lo + gap, hi):
+            item = order[a]
+            key = est[item]
+            b = a
+            while b - gap >= lo and est[order[b - gap]] < key:
+                order[b] = order[b - gap]
+                b -= gap
+            order[b] = item
+        gap //= 3
+
+
+@njit(cache=True, nogil=True)
+def _pv_set(pv_len, pv_meta, pv_tiles, ply, meta, otiles, i, child):
+    """The principal variation at ``ply``: move ``i`` (-1: the pass), then, if
+    ``child``, the line found below it."""
+    if i < 0:
+        for j in range(pv_meta.shape[2]):
+            pv_meta[ply, 0, j] = 0
+    else:
+        for j in range(pv_meta.shape[2]):
+            pv_meta[ply, 0, j] = meta[i, j]
+        for j in range(meta[i, _k.M_LEN]):
+            pv_tiles[ply, 0, j] = otiles[i, j]
+    length = 1
+    if child:
+        for t in range(pv_len[ply + 1]):
+            if 1 + t >= pv_meta.shape[1]:
+                break
+            for j in range(pv_meta.shape[2]):
+                pv_meta[ply, 1 + t, j] = pv_meta[ply + 1, t, j]
+            for j in range(pv_meta[ply + 1, t, _k.M_LEN]):
+                pv_tiles[ply, 1 + t, j] = pv_tiles[ply + 1, t, j]
+            length += 1
+    pv_len[ply] = length
+
+
+@njit(_SIG, cache=True, nogil=True)
+def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
+             kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta, otiles, oeq,
+             est, order, anc, racks, ctl, zsq, zrack, zmisc, tt_key, tt_data,
+             pv_len, pv_meta, pv_tiles):
+    """The value of the position for ``side`` to move, searched ``depth`` plies
+    (`D_INF`: to the end), fail-soft within (``alpha``, ``beta``). The board is
+    slot ``slot``; this node's moves go in the arena from row ``off``."""
+    ctl[C_NODES] += 1
+    if ctl[C_NODES] > ctl[C_BUDGET]:
+        ctl[C_ABORT] = 1
+        return 0
+    pv_len[ply] = 0
+    if off + 2 >= ctl[C_CAP]:
+        ctl[C_ABORT] = 2
+        return 0
+    opp = 1 - side
+    own_face = racks[side, R_FACE]
+    opp_face = racks[opp, R_FACE]
+    nleft = racks[side, R_N]
+    # the longest possible rest of the game: at most one pass between placements
+    if depth != D_INF and depth >= 2 * (nleft + racks[opp, R_N]) - passes:
+        depth = D_INF
+    pvnode = beta - alpha > 1
+    alpha0 = alpha
+    cuts0 = ctl[C_CUTS]
+    index = np.int64(h & np.uint64(ctl[C_TTMASK]))
+    tt_mv = MV_NONE
+    if tt_key[index] == h:
+        data = tt_data[index]
+        v = (data & 0xFFFFFFFF) - (1 << 31)
+        tdepth = (data >> 32) & 0xFF
+        flag = (data >> 40) & 3
+        tt_mv = data >> 42
+        if tdepth >= depth and not pvnode and (
+                flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha)):
+            ctl[C_TTHITS] += 1
+            if tdepth != D_INF:
+                ctl[C_CUTS] += 1
+            return v
+    end = _generate(kwg, tiles_s[slot], xs_s[slot, 0], xs_s[slot, 1], xs_s[slot, 2], lm2, wm2,
+                    points, ln_all, st, fs, meta, otiles, oeq, anc, racks[side], off,
+                    slot == 0 and ctl[C_EMPTY] != 0, ctl)
+    if st[_k.S_OVERFLOW] != 0:
+        ctl[C_ABORT] = 2
+        return 0
+    base = end + 1  # the children's moves go after this node's and the pass
+    child_depth = D_INF if depth == D_INF else depth - 1
+    best = -BIG
+    best_mv = MV_NONE
+    done = False
+    # going out ends the game: only the best score of it matters
+    out = -1
+    for i in range(off, end):
+        if meta[i, _k.M_PLACED] == nleft and (out < 0 or meta[i, _k.M_SCORE] >
+                                              meta[out, _k.M_SCORE]):
+            out = i
+    if out >= 0:
+        v = meta[out, _k.M_SCORE] + 2 * opp_face
+        best = v
+        best_mv = out - off
+        if v > alpha:
+            alpha = v
+            if pvnode:
+                _pv_set(pv_len, pv_meta, pv_tiles, ply, meta, otiles, out, False)
+        done = alpha >= beta
+    if not done and passes == 1:  # a second pass ends the game
+        v = opp_face - own_face
+        if v > best:
+            best = v
+            best_mv = MV_PASS
+            if v > alpha:
+                alpha = v
+                if pvnode:
+                    _pv_set(pv_len, pv_meta, pv_tiles, ply, meta, otiles, -1, False)
+        done = alpha >= beta
+    k = 0
+    if not done:
+        for i in range(off, end):
+            if meta[i, _k.M_PLACED] == nleft:
+                continue
+            if i - off == tt_mv:
+                est[i] = BIG
+            else:
+                est[i] = meta[i, _k.M_SCORE] + FACE_WEIGHT * _placed_face(meta, otiles, i,
+                                                                          points)
+            order[off + k] = i
+            k += 1
+        if passes == 0:
+            est[end] = BIG if tt_mv == MV_PASS else -BIG
+            order[off + k] = end
+            k += 1
+        _sort_desc(order, off, off + k, est)
+    first = True
+    for j in range(k):
+        i = order[off + j]
+        is_pass = i == end
+        if is_pass:
+            score = 0
+            face = 0
+        else:
+            score = np.int64(meta[i, _k.M_SCORE])
+            face = _placed_face(meta, otiles, i, points)
+        if child_depth == 0:
+            # the horizon: as if the game ended now by passes, racks counted
+            ctl[C_CUTS] += 1
+            v = score - ((own_face - face) - opp_face)
+            searched = False
+        else:
+            if is_pass:
+                child_slot = slot
+                ch = h ^ zmisc[0] ^ zmisc[1]
+                child_passes = np.int64(1)
+            else:
+                child_slot = slot + 1
+                ch = _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, points, racks, side, zsq,
+                           zrack, h, ctl) ^ zmisc[0]
+                if passes == 1:
+                    ch ^= zmisc[1]
+                child_passes = np.int64(0)
+            if first:
+                v = score - _negamax(ply + 1, child_depth, score - beta, score - alpha,
+                                     child_passes, opp, child_slot, base, ch,
+                                     kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta,
+                                     otiles, oeq, est, order, anc, racks, ctl, zsq, zrack,
+                                     zmisc, tt_key, tt_data, pv_len, pv_meta, pv_tiles)
+            else:
+                v = score - _negamax(ply + 1, child_depth, score - alpha - 1, score - alpha,
+                                     child_passes, opp, child_slot, base, ch,
+                                     kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta,
+                                     otiles, oeq, est, order, anc, racks, ctl, zsq, zrack,
+                                     zmisc, tt_key, tt_data, pv_len, pv_meta, pv_tiles)
+                if alpha < v < beta and ctl[C_ABORT] == 0:
+                    v = score - _negamax(ply + 1, child_depth, score - beta, score - alpha,
+                                         child_passes, opp, child_slot, base, ch,
+                                         kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs,
+                                         meta, otiles, oeq, est, order, anc, racks, ctl, zsq,
+                                         zrack, zmisc, tt_key, tt_data, pv_len, pv_meta,
+                                         pv_tiles)
+            first = False
+            if not is_pass:
+                _unplay(meta, otiles, i, points, racks, side)
+            if ctl[C_ABORT] != 0:
+                return 0
+            searched = True
+        if v > best:
+            best = v
+            best_mv = MV_PASS if is_pass else i - off
+            if v > alpha:
+                alpha = v
+                if pvnode and v < beta:
+                    _pv_set(pv_len, pv_meta, pv_tiles, ply, meta, otiles, -1 if is_pass else i,
+                            searched)
+                if alpha >= beta:
+                    break
+    # the table: a bound or the exact value, complete if nothing below was cut
+    if best <= alpha0:
+        flag = UPPER
+    elif best >= beta:
+        flag = LOWER
+    else:
+        flag = EXACT
+    stored_depth = D_INF if ctl[C_CUTS] == cuts0 else depth
+    tt_key[index] = h
+    tt_data[index] = ((best + (1 << 31)) | (stored_depth << 32) | (flag << 40)
+                      | (np.int64(best_mv) << 42))
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _search(depth, passes, h, kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta,
+            otiles, oeq, est, order, anc, racks, ctl, zsq, zrack, zmisc, tt_key, tt_data,
+            pv_len, pv_meta, pv_tiles):
+    """One iteration of the deepening: the root searched ``depth`` plies."""
+    zero = np.int64(0)
+    return _negamax(zero, np.int64(depth), np.int64(-BIG), np.int64(BIG), np.int64(passes),
+                    zero, zero, zero, h, kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs,
+                    meta, otiles, oeq, est, order, anc, racks, ctl, zsq, zrack, zmisc, tt_key,
+                    tt_data, pv_len, pv_meta, pv_tiles)
+
+
+@njit(cache=True, nogil=True)
+def _rehash(old_key, old_data, new_key, new_data):
+    """Move the entries of a table into a bigger one (on a collision, the one
+    searched deeper stays)."""
+    mask = np.uint64(new_key.shape[0] - 1)
+    for i in range(old_key.shape[0]):
+        key = old_key[i]
+        if key == 0:
+            continue
+        j = np.int64(key & mask)
+        if new_key[j] != 0 and (new_data[j] >> 32) & 0xFF > (old_data[i] >> 32) & 0xFF:
+            continue
+        new_key[j] = key
+        new_data[j] = old_data[i]
+
+
+# ------------------------------------------------------------------ Python side
+@dataclass
+class EndgameResult:
+    """What `solve` found. ``value``: the change in spread for the player to
+    move, to the end of the game under best play (exact when ``exact``);
+    ``pv``: a principal variation, moves with their scores (passes
+    included); ``depth``: plies of the last iteration that finished; ``nodes``
+    searched in all; ``seconds`` of wall time."""
+
+    value: int
+    pv: list[Move]
+    depth: int
+    exact: bool
+    nodes: int
+    seconds: float
+    stats: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def best(self) -> Move:
+        """The first move of the principal variation."""
+        return self.pv[0]
+
+    @property
+    def nodes_per_second(self) -> float:
+        """Nodes searched per second of the solve."""
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def notation(self, board: Board) -> list[str]:
+        """The principal variation in players' notation, with the scores
+        (``"8D WORD 12"``, ``"pass 0"``)."""
+        return [f"{board.notation(m)} {m.score}" for m in self.pv]
+
+
+def _face(board: Board, rack: tuple[int, ...]) -> int:
+    return sum(board.alphabet.tiles[c].points for c in rack if c)
+
+
+def check_position(board: Board) -> None:
+    """Refuse what the solver cannot solve, in one line: other than two
+    players, an unknown rack, tiles still in the bag."""
+    if len(board.racks) != 2:
+        count = len(board.racks)
+        raise RacketyError(f"endgame: {count} player{'' if count == 1 else 's'}; the solver "
+                           "handles two")
+    for who, rack in (("player to move", board.racks[0]), ("opponent", board.racks[1])):
+        if not rack:
+            raise RacketyError(f"endgame: the {who}'s rack is unknown (empty); the CGP must "
+                               "give both racks, as ABC/DEF")
+    unseen = int(board.unseen_count)
+    if unseen:
+        raise RacketyError(f"endgame: {unseen} tiles are still in the bag; the solver needs "
+                           "an empty bag")
+
+
+def solve(board: Board, lexicon: Lexicon, *, seconds: float | None = None,
+          tt_bits: int = 22, max_depth: int | None = None) -> EndgameResult:
+    """Solve the endgame of ``board`` (two players, both racks known, the bag
+    empty; ``racks[0]`` is the player to move; ``zero_turns`` > 0 means the
+    last move was a pass, so passing now ends the game): iterative deepening
+    until the search is exact, or until ``seconds`` have passed (then the best
+    line of the last iteration that finished), or to ``max_depth`` plies. The
+    transposition table has at most ``2 ** tt_bits`` entries of 16 bytes (it
+    starts at 2^16 and grows with the nodes searched) and is freed after the
+    solve. The first iteration always finishes."""
+    check_position(board)
+    if lexicon.alphabet.identity != board.alphabet.identity:
+        raise RacketyError(f"lexicon {lexicon.name} is in alphabet {lexicon.alphabet.name}, "
+                           f"the position in {board.alphabet.name}")
+    if not lexicon.has_gaddag:
+        raise RacketyError(f"lexicon {lexicon.name} has no GADDAG; the solver needs one")
+    if board.alphabet.size > 63:
+        raise RacketyError(f"alphabet {board.alphabet.name} has {board.alphabet.size} tile "
+                           "codes; the solver handles at most 63")
+    if not 10 <= tt_bits <= 30:
+        raise RacketyError(f"tt_bits {tt_bits}: expected 10 to 30")
+    if max(max(board.racks[0].count(c), board.racks[1].count(c)) for c in set(
+            board.racks[0] + board.racks[1])) > MAX_COUNT:
+        raise RacketyError(f"endgame: more than {MAX_COUNT} copies of a tile on a rack")
+    return _Solver(board, lexicon, tt_bits).run(seconds, max_depth)
+
+
+class _Solver:
+    """The arrays of one solve, allocated once."""
+
+    def __init__(self, board: Board, lexicon: Lexicon, tt_bits: int) -> None:
+        from rackety.movegen import _full_mask, _multipliers_of, _points, cross_sets
+
+        self.board = board
+        self.lexicon = lexicon
+        alphabet = board.alphabet
+        layout = board.layout
+        n = layout.size
+        self.n = n
+        tiles_total = len(board.racks[0]) + len(board.racks[1])
+        self.passes = 1 if board.zero_turns > 0 else 0
+        self.bound = 2 * tiles_total - self.passes  # the longest possible game, in plies
+        plies = self.bound + 2
+        xs = cross_sets(board.grid, lexicon)
+        self.tiles_s = np.zeros((plies + 1, 2, n, n), np.uint8)
+        self.tiles_s[0] = xs.tiles
+        self.xs_s = np.zeros((plies + 1, 3, 2, n, n), np.int64)
+        self.xs_s[0, 0], self.xs_s[0, 1], self.xs_s[0, 2] = xs.xset, xs.xscore, xs.xhas
+        self.lm2, self.wm2 = _multipliers_of(layout.letter_mult, layout.word_mult)
+        self.points = _points(alphabet)
+        self.ln_all = np.zeros((2, n, _k.ROWS, n), np.int64)
+        self.st = np.zeros(_k.ST_SIZE, np.int64)
+        self.st[_k.R_POINTS:_k.R_POINTS + 256] = self.points
+        self.fs = np.zeros(_k.F_HEAP + 4, np.float64)
+        self.anc = np.zeros((4, 2 * n * n + 2), np.int64)
+        self._arena(_ARENA_ROWS)
+        self.racks0 = np.zeros((2, RACK_WIDTH), np.int64)
+        for p in range(2):
+            for c in board.racks[p]:
+                self.racks0[p, c] += 1
+            self.racks0[p, R_N] = len(board.racks[p])
+            self.racks0[p, R_FACE] = _face(board, board.racks[p])
+        ctl = np.zeros(CTL_SIZE, np.int64)
+        ctl[C_N] = n
+        ctl[C_FULL] = _full_mask(alphabet)
+        ctl[C_RACKSIZE] = alphabet.rack_size
+        ctl[C_BINGO] = board.bingo_bonus
+        ctl[C_START_ROW], ctl[C_START_COL] = layout.start
+        ctl[C_BOTH_DIRS] = 0 if layout.symmetric else 1
+        ctl[C_TTMASK] = (1 << min(tt_bits, _TT_START_BITS)) - 1
+        ctl[C_EMPTY] = 0 if board.grid.any() else 1
+        self.ctl = ctl
+        # Zobrist keys: a fixed seed, so a solve is reproducible
+        rng = np.random.default_rng(0x5EED)
+        self.zsq = rng.integers(1, 2**63, size=(n * n, 256), dtype=np.uint64)
+        self.zrack = rng.integers(1, 2**63, size=(2, 64, MAX_COUNT + 1), dtype=np.uint64)
+        self.zrack[:, :, 0] = 0
+        self.zmisc = rng.integers(1, 2**63, size=4, dtype=np.uint64)
+        h = np.uint64(0)
+        for r, c in zip(*np.nonzero(board.grid), strict=True):
+            h ^= self.zsq[r * n + c, int(board.grid[r, c])]
+        for p in range(2):
+            for c in range(64):
+                h ^= self.zrack[p, c, self.racks0[p, c]]
+        if self.passes:
+            h ^= self.zmisc[1]
+        self.hash = h
+        # The table starts small and grows between iterations with the nodes
+        # searched, up to 2^tt_bits entries: a big table costs its zeroing (tens of
+        # milliseconds for 2^22), more than a small endgame's whole search.
+        self.tt_bits = tt_bits
+        bits = min(tt_bits, _TT_START_BITS)
+        self.tt_key = np.zeros(1 << bits, np.uint64)
+        self.tt_data = np.zeros(1 << bits, np.int64)
+        self.pv_len = np.zeros(plies + 1, np.int64)
+        self.pv_meta = np.zeros((plies + 1, plies + 1, _k.META), np.int32)
+        self.pv_tiles = np.zeros((plies + 1, plies + 1, n), np.uint8)
+
+    def _arena(self, cap: int) -> None:
+        self.cap = cap
+        self.meta = np.empty((cap, _k.META), np.int32)
+        self.otiles = np.empty((cap, self.n), np.uint8)
+        self.oeq = np.empty(cap, np.float64)
+        self.est = np.empty(cap, np.int64)
+        self.order = np.empty(cap, np.int64)
+
+    def _grow_table(self, nodes: int) -> None:
+        """A table of about sixteen entries per node of the last iteration, up to
+        2^tt_bits."""
+        size = len(self.tt_key)
+        want = size
+        while want < 16 * nodes and want < 1 << self.tt_bits:
+            want *= 2
+        if want == size:
+            return
+        key = np.zeros(want, np.uint64)
+        data = np.zeros(want, np.int64)
+        _rehash(self.tt_key, self.tt_data, key, data)
+        self.tt_key, self.tt_data = key, data
+        self.ctl[C_TTMASK] = want - 1
+
+    def iteration(self, depth: int, budget: int) -> tuple[int, bool] | None:
+        """Search the root ``depth`` plies; (value, exact), or None when the
+        node budget ran out."""
+        ctl = self.ctl
+        while True:
+            ctl[C_ABORT] = 0
+            ctl[C_CUTS] = 0
+            ctl[C_CAP] = self.cap
+            ctl[C_BUDGET] = budget
+            racks = self.racks0.copy()
+            value = _search(depth, self.passes, self.hash, self.lexicon.nodes, self.tiles_s,
+                            self.xs_s, self.lm2, self.wm2, self.points, self.ln_all, self.st,
+                            self.fs, self.meta, self.otiles, self.oeq, self.est, self.order,
+                            self.anc, racks, ctl, self.zsq, self.zrack, self.zmisc, self.tt_key,
+                            self.tt_data, self.pv_len, self.pv_meta, self.pv_tiles)
+            if ctl[C_ABORT] == 2:  # the move arena is full: a bigger one, same iteration
+                self._arena(self.cap * 4)
+                continue
+            if ctl[C_ABORT] == 1:
+                return None
+            return int(value), bool(ctl[C_CUTS] == 0)
+
+    def pv(self) -> list[Move]:
+        alphabet = self.board.alphabet
+        out = []
+        for t in range(int(self.pv_len[0])):
+            row = [int(x) for x in self.pv_meta[0, t]]
+            d, lane, first, length = row[_k.M_DIR], row[_k.M_LANE], row[_k.M_FIRST], \
+                row[_k.M_LEN]
+            if length == 0:
+                out.append(Move("pass", score=0, alphabet=alphabet))
+                continue
+            through = row[_k.M_THROUGH]
+            r, c = (first, lane) if d else (lane, first)
+            out.append(Move("place", r, c, bool(d),
+                            tuple(int(x) for x in self.pv_tiles[0, t, :length]),
+                            tuple(bool(through >> j & 1) for j in range(length)),
+                            score=row[_k.M_SCORE], alphabet=alphabet))
+        return out
+
+    def run(self, seconds: float | None, max_depth: int | None) -> EndgameResult:
+        # a call that stops at once loads (or compiles) the kernels before the clock starts
+        self.iteration(1, 0)
+        self.ctl[C_NODES] = self.ctl[C_GENS] = self.ctl[C_TTHITS] = 0
+        start = time.perf_counter()
+        deadline = None if seconds is None else start + seconds
+        last = max(1, self.bound)
+        if max_depth is not None:
+            last = max(1, min(last, max_depth))
+        value, pv, reached, exact = 0, [], 0, False
+        for depth in range(1, last + 1):
+            nodes = int(self.ctl[C_NODES])
+            if deadline is None or depth == 1:
+                budget = 1 << 62
+            else:
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                rate = nodes / max(now - start, 1e-6)
+                budget = nodes + max(1, int(rate * (deadline - now)))
+            found = self.iteration(depth, budget)
+            if found is None:
+                break
+            self._grow_table(int(self.ctl[C_NODES]) - nodes)
+            value, exact = found
+            pv = self.pv()
+            reached = depth
+            if exact:
+                break
+        elapsed = time.perf_counter() - start
+        stats = {"tt_hits": int(self.ctl[C_TTHITS]), "generations": int(self.ctl[C_GENS])}
+        return EndgameResult(value, pv, reached, exact, int(self.ctl[C_NODES]), elapsed, stats)
+
+
+__all__ = ["EndgameResult", "check_position", "solve"]

@@ -1,0 +1,288 @@
+"""The endgame solver (`rackety.endgame`) against the oracle's endgames (values
+from an independent engine, tests/data), against a plain minimax on tiny
+positions (tests/endgame_reference.py), under time limits; `rackety endgame`;
+the ``+endgame`` players."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from endgame_reference import (
+    LETTERS,
+    TINY7,
+    WORDS,
+    face,
+    line_value,
+    minimax,
+    tiny_alphabet,
+    tiny_lexicon,
+    with_empty_bag,
+)
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from rackety import Board, Move, RacketyError
+from rackety import endgame as eg
+from rackety.cli import main
+from rackety.endgame import solve
+from rackety.players import EndgamePlayer, GreedyPlayer, make_player
+
+DATA = Path(__file__).parent / "data"
+# The four hardest public endgames (168-277 s for the reference engine, 15-45 s
+# here) are left to bench/search.py; every other one is solved here.
+REFERENCE_LIMIT = 40.0
+
+
+def _cases(name: str) -> list[dict]:
+    with open(DATA / name, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+SMALL = _cases("endgame_twl06_small.jsonl")
+PUBLIC = _cases("endgame_twl06_public.jsonl")
+BY_ID = {c["id"]: c for c in SMALL + PUBLIC}
+
+
+def first_move_value(board: Board, lexicon, move: Move) -> int:
+    """What ``move`` is worth against best play afterwards (solved again)."""
+    mine, theirs = board.racks
+    if move.kind == "place" and move.n_placed == len(mine):
+        return move.score + 2 * face(board, theirs)
+    if move.kind == "pass" and board.zero_turns > 0:
+        return face(board, theirs) - face(board, mine)
+    after = solve(board.play(move), lexicon)
+    assert after.exact
+    return move.score - after.value
+
+
+# ------------------------------------------------------------------ the oracle
+@pytest.mark.parametrize("case", SMALL + [c for c in PUBLIC
+                                          if c["search_cpu_s"] < REFERENCE_LIMIT],
+                         ids=lambda c: c["id"])
+def test_oracle_endgames(case, twl06):
+    board = Board.from_cgp(case["cgp"])
+    result = solve(board, twl06)
+    assert result.exact
+    assert result.value == case["value"]
+    first = result.pv[0]
+    if case.get("optimal_first_moves_complete"):
+        assert f"{board.notation(first)} {first.score}" in case["optimal_first_moves"]
+    # the first move reaches the value against best defence, and the whole line
+    # is legal, ends the game and adds up to it
+    assert first_move_value(board, twl06, first) == case["value"]
+    assert line_value(board, twl06, result.pv) == case["value"]
+
+
+def test_oracle_files_are_the_shared_ones():
+    shared = Path(__file__).resolve().parents[2] / "shared" / "oracle"
+    for name in ("endgame_twl06_small.jsonl", "endgame_twl06_public.jsonl"):
+        if (shared / name).exists():
+            assert (shared / name).read_bytes() == (DATA / name).read_bytes()
+    assert len(SMALL) == 20 and len(PUBLIC) == 29
+
+
+# ------------------------------------------------------- against plain minimax
+@pytest.fixture(scope="module")
+def tiny():
+    return tiny_lexicon()
+
+
+@st.composite
+def tiny_endgames(draw, lexicon):
+    """A 7x7 position after zero to four random plays, then racks of one to
+    three tiles each (blanks too), the bag empty, the last move a pass or not."""
+    big = tiny_alphabet()
+    board = Board(alphabet=big, layout=TINY7)
+    for i in range(draw(st.integers(0, 4))):
+        # the first rack spells a word, so that it can be played
+        letters = draw(st.sampled_from(WORDS) if i == 0 else
+                       st.text(LETTERS, min_size=2, max_size=5))
+        board.racks = [tuple(big.tokenize(letters)), ()]
+        moves = board.moves(lexicon, exchanges=False).placements()
+        if moves:
+            board = board.play(moves[draw(st.integers(0, len(moves) - 1))])
+    rack = st.text(LETTERS + "?", min_size=1, max_size=3)
+    board.racks = [tuple(big.tokenize(draw(rack))), tuple(big.tokenize(draw(rack)))]
+    board.scores = [draw(st.integers(0, 60)), draw(st.integers(0, 60))]
+    board.zero_turns = draw(st.integers(0, 1))
+    return board
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_matches_plain_minimax(tiny, data):
+    board = data.draw(tiny_endgames(tiny))
+    position = with_empty_bag(board)
+    result = solve(position, tiny)
+    assert result.exact
+    assert result.value == minimax(position, tiny)
+    assert line_value(position, tiny, result.pv) == result.value
+    event(f"principal variation of {min(len(result.pv), 4)}{'+' * (len(result.pv) >= 4)} moves")
+    event("a pass in it" if any(m.kind == "pass" for m in result.pv) else "no pass in it")
+    # a table of 1,024 entries (every slot fought over) changes nothing
+    assert solve(position, tiny, tt_bits=10).value == result.value
+
+
+def test_two_passes_end_the_game(tiny):
+    # nothing fits (no word has an N next to S, A or T here): a pass, then the
+    # opponent's pass ends the game and each side loses its own rack
+    big = tiny_alphabet()
+    board = Board(alphabet=big, layout=TINY7)
+    board.racks = [tuple(big.tokenize("SAT")), ()]
+    board = board.play(board.parse_move("4C SAT"))
+    board.racks = [tuple(big.tokenize("N")), tuple(big.tokenize("S"))]
+    position = with_empty_bag(board)
+    assert not position.moves(tiny, exchanges=False).placements()
+    result = solve(position, tiny)
+    assert (result.value, [m.kind for m in result.pv], result.exact) == (3 - 2, ["pass", "pass"],
+                                                                        True)
+    position.zero_turns = 1  # the opponent just passed: passing ends the game now
+    result = solve(position, tiny)
+    assert (result.value, [m.kind for m in result.pv]) == (3 - 2, ["pass"])
+    assert minimax(position, tiny) == 1
+
+
+# ----------------------------------------------------------------- time limits
+def test_time_limit_gives_a_legal_move_of_a_shallower_search(twl06):
+    case = BY_ID["L1232"]  # 7 tiles each: 277 s for the reference engine
+    board = Board.from_cgp(case["cgp"])
+    result = solve(board, twl06, seconds=0.01)
+    assert not result.exact and 1 <= result.depth < 28
+    assert result.pv and result.pv[0] in board.moves(twl06, exchanges=False).placements()
+    assert result.seconds < 10
+    shallow = solve(board, twl06, max_depth=2)
+    assert (shallow.depth, shallow.exact, len(shallow.pv)) == (2, False, 2)
+    assert shallow.pv[0] in board.moves(twl06, exchanges=False).placements()
+
+
+def test_time_limit_long_enough_is_exact(twl06):
+    case = BY_ID["L1207"]
+    result = solve(Board.from_cgp(case["cgp"]), twl06, seconds=30)
+    assert result.exact and result.value == case["value"]
+
+
+def test_arena_grows_and_results_repeat(twl06, monkeypatch):
+    case = BY_ID["L1497"]  # a blank: hundreds of moves a node
+    board = Board.from_cgp(case["cgp"])
+    first = solve(board, twl06)
+    monkeypatch.setattr(eg, "_ARENA_ROWS", 16)
+    again = solve(board, twl06)
+    assert again.value == first.value == case["value"]
+    assert [board.notation(m) for m in again.pv] == [board.notation(m) for m in first.pv]
+
+
+def test_refuses_what_it_cannot_solve(twl06):
+    cgp = BY_ID["L1497"]["cgp"]  # racks IORV?/EU
+    with pytest.raises(RacketyError, match="1 tiles are still in the bag"):
+        solve(Board.from_cgp(cgp.replace("IORV?/EU", "IORV?/E")), twl06)
+    with pytest.raises(RacketyError, match="opponent's rack is unknown"):
+        solve(Board.from_cgp(cgp.replace("IORV?/EU", "IORV?/")), twl06)
+    with pytest.raises(RacketyError, match="3 players"):
+        solve(Board.from_cgp(cgp.replace("IORV?/EU 425/358", "IORV?/E/U 0/0/0")), twl06)
+    tiny_board = Board(alphabet=tiny_alphabet(), layout=TINY7)
+    tiny_board.racks = [(1,), (2,)]
+    with pytest.raises(RacketyError, match="alphabet"):
+        solve(with_empty_bag(tiny_board), twl06)
+    with pytest.raises(RacketyError, match="tt_bits"):
+        solve(Board.from_cgp(cgp), twl06, tt_bits=40)
+
+
+# ------------------------------------------------------------------- the command
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_command_json(capsys, twl06):
+    case = BY_ID["S7308"]  # the best is to pass
+    code, out, err = run(capsys, "endgame", "--lexicon", "TWL06", "--cgp", case["cgp"], "--json")
+    assert code == 0, err
+    assert out.count("\n") == 1
+    result = json.loads(out)
+    assert isinstance(result.pop("nodes"), int)
+    assert result == {"value": -24, "pv": ["pass", "2N (A)I"], "depth": 2, "exact": True}
+    case = BY_ID["L1497"]
+    code, out, err = run(capsys, "endgame", "--cgp", case["cgp"], "--json", "--tt-bits", "16")
+    result = json.loads(out)
+    assert (code, result["value"], result["exact"], result["pv"][0]) == (0, 24, True,
+                                                                        "E13 V(A)R")
+    board = Board.from_cgp(case["cgp"])
+    assert line_value(board, twl06, _scored(board, result["pv"])) == 24
+
+
+def _scored(board: Board, texts: list[str]) -> list[Move]:
+    """The moves of a line in notation, each with its score where it is played."""
+    out = []
+    for text in texts:
+        move = board.parse_move(text)
+        move = Move(move.kind, move.row, move.col, move.down, move.tiles, move.through,
+                    score=board.score(move), alphabet=board.alphabet)
+        out.append(move)
+        board = board.play(move)
+    return out
+
+
+def test_command_text(capsys, twl06):
+    case = BY_ID["L1207"]
+    code, out, err = run(capsys, "endgame", "--cgp", case["cgp"], "--seconds", "60")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "value +17 for the player to move (exact)"
+    assert lines[1].split() == ["1.", "G7", "R(O)W", "24", "to", "move"]
+    assert "nodes/s" in lines[-1]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--cgp", BY_ID["L1497"]["cgp"].replace("IORV?/EU", "IORV?/E")], "still in the bag"),
+    (["--cgp", BY_ID["L1497"]["cgp"].replace("IORV?/EU", "IORV?/")], "rack is unknown"),
+    (["--cgp", "15/15 A/B 0/0 0"], "rows"),
+    (["--cgp", BY_ID["L1497"]["cgp"], "--seconds", "0"], "seconds"),
+])
+def test_command_errors(capsys, twl06, args, message):
+    code, out, err = run(capsys, "endgame", *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("rackety") and message in err
+
+
+# --------------------------------------------------------------------- players
+def test_endgame_player_solves_with_the_bag_empty(twl06):
+    player = make_player("greedy+endgame", twl06)
+    assert isinstance(player, EndgamePlayer) and player.name == "greedy+endgame"
+    for case_id in ("L86", "S2653", "L1206"):
+        case = BY_ID[case_id]
+        board = Board.from_cgp(case["cgp"])
+        view = board.copy()
+        view.racks = [board.racks[0], ()]  # as in a game: the opponent's rack hidden
+        move = player.choose(view, twl06)
+        assert player.last_result.exact
+        assert first_move_value(board, twl06, move) == case["value"]
+    # the greedy move loses here; the solver's does not
+    case = BY_ID["S2653"]
+    board = Board.from_cgp(case["cgp"])
+    greedy = GreedyPlayer().choose(board, twl06)
+    assert first_move_value(board, twl06, greedy) < case["value"]
+
+
+def test_endgame_player_defers_before_the_endgame(twl06):
+    board = Board.from_cgp(BY_ID["L1497"]["cgp"].replace("IORV?/EU", "IORV?/E"))  # 1 in bag
+    inner = make_player("h3", twl06)
+    player = EndgamePlayer(inner, seconds=None)
+    assert player.choose(board, twl06) == inner.choose(board, twl06)
+    assert player.last_result is None
+    with pytest.raises(RacketyError, match="computer player"):
+        make_player("human+endgame", twl06)
+    with pytest.raises(RacketyError, match="unknown player"):
+        make_player("maven+endgame", twl06)
+
+
+def test_endgame_player_plays_whole_games(twl06):
+    from rackety.autoplay import play_game
+
+    players = [make_player("greedy+endgame", twl06), make_player("greedy", twl06)]
+    for seed in (3, 4):
+        game, _ = play_game(twl06, players, seed=seed)  # checked by the referee
+        assert game.over
+    assert players[0].last_result is not None
