@@ -262,6 +262,23 @@ def apply_exchange(traded, m, rack, rn, bag, bag_n, rack_size, state) -> tuple[i
 
 
 @njit(cache=True, nogil=True)
+def _penalty(seat, racks, rack_n, scores, points, ev_seat, ev_kind, ev_score, ev_meta,
+             ev_tiles, events):
+    """The event of ``seat`` losing the value of its rack at the end; the
+    number of events after it."""
+    value = 0
+    for i in range(rack_n[seat]):
+        value += points[racks[seat, i]]
+        ev_tiles[events, i] = racks[seat, i]
+    ev_seat[events] = seat
+    ev_kind[events] = EV_END_PENALTY
+    ev_meta[events, _k.M_LEN] = rack_n[seat]
+    ev_score[events] = -value
+    scores[seat] -= value
+    return events + 1
+
+
+@njit(cache=True, nogil=True)
 def play_game(kwg, gaddag, lm2, wm2, points, full_mask, start_row, start_col, symmetric,
               rack_size, bingo, exchange_min, max_scoreless, twice, bag, rng_state,
               n_players, kinds, h_value, h_penalty, h_vowel, h_balance,
@@ -348,16 +365,8 @@ def play_game(kwg, gaddag, lm2, wm2, points, full_mask, start_row, start_col, sy
                 if not twice:
                     for other in range(n_players):
                         if other != seat:
-                            value = 0
-                            for i in range(rack_n[other]):
-                                value += points[racks[other, i]]
-                                ev_tiles[events, i] = racks[other, i]
-                            ev_seat[events] = other
-                            ev_kind[events] = EV_END_PENALTY
-                            ev_meta[events, _k.M_LEN] = rack_n[other]
-                            ev_score[events] = -value
-                            scores[other] -= value
-                            events += 1
+                            events = _penalty(other, racks, rack_n, scores, points, ev_seat,
+                                              ev_kind, ev_score, ev_meta, ev_tiles, events)
                 return events
         else:
             ev_kind[events] = do
@@ -374,16 +383,8 @@ def play_game(kwg, gaddag, lm2, wm2, points, full_mask, start_row, start_col, sy
             zero_turns += 1
             if zero_turns >= max_scoreless:  # six scoreless turns: each loses its rack
                 for other in range(n_players):
-                    value = 0
-                    for i in range(rack_n[other]):
-                        value += points[racks[other, i]]
-                        ev_tiles[events, i] = racks[other, i]
-                    ev_seat[events] = other
-                    ev_kind[events] = EV_END_PENALTY
-                    ev_meta[events, _k.M_LEN] = rack_n[other]
-                    ev_score[events] = -value
-                    scores[other] -= value
-                    events += 1
+                    events = _penalty(other, racks, rack_n, scores, points, ev_seat, ev_kind,
+                                      ev_score, ev_meta, ev_tiles, events)
                 return events
         seat = (seat + 1) % n_players
         if events + n_players + 2 >= ev_seat.shape[0]:
