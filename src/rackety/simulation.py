@@ -329,18 +329,18 @@ def _model_arrays(model: Any, alphabet: Any) -> tuple[Any, ...]:
 _worker: dict[str, Any] = {}
 
 
-def _batch(args: tuple[str, str, str, list[str], int, int, int, int, list[bool]]
+def _batch(args: tuple[str, str, str, str, str, list[str], int, int, int, int, list[bool]]
            ) -> tuple[np.ndarray, np.ndarray]:
     """A batch of rollouts in a worker process."""
     from rackety.board import Board
     from rackety.lexicon import Lexicon
     from rackety.players import leave_model
 
-    source, cgp, spec, moves, plies, seed, first, last, active = args
-    key = (source, cgp, spec, tuple(moves))
+    source, alphabet, layout, cgp, spec, moves, plies, seed, first, last, active = args
+    key = (source, alphabet, layout, cgp, spec, tuple(moves))
     if _worker.get("key") != key:
-        lexicon = Lexicon.load(source)
-        board = Board.from_cgp(cgp)
+        lexicon = Lexicon.load(source, alphabet)
+        board = Board.from_cgp(cgp, alphabet=alphabet, layout=layout)
         model = leave_model(spec, lexicon)
         candidates = [_scored(board, board.parse_move(m)) for m in moves]
         _worker.update(key=key, setup=_Setup(board, lexicon, model, candidates))
@@ -399,8 +399,9 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "h3", candidates: i
                 notation = [m.notation(board.alphabet) for m in moves]
                 cuts = np.linspace(done, done + step, jobs + 1).astype(int)
                 parts = list(pool.map(_batch, [
-                    (source, board.cgp(), leave, notation, plies, seed, int(a), int(b),
-                     active.tolist()) for a, b in itertools.pairwise(cuts) if b > a]))
+                    (source, board.alphabet.name, board.layout.name, board.cgp(), leave,
+                     notation, plies, seed, int(a), int(b), active.tolist())
+                    for a, b in itertools.pairwise(cuts) if b > a]))
                 values = np.concatenate([p[0] for p in parts], axis=1)
                 wins = np.concatenate([p[1] for p in parts], axis=1)
             for row, i in enumerate(np.flatnonzero(active)):
