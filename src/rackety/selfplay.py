@@ -474,16 +474,10 @@ def check_game(kwg, lm, wm, points, start_row, start_col, rack_size, bingo, exch
                 if grid[r, c] != 0:
                     return 1, e
                 tile = 0 if code & 0x80 else code
-                found = -1
-                for i in range(rack_n[seat]):
-                    if racks[seat, i] == tile:
-                        found = i
-                        break
-                if found < 0:
+                left = _remove_first(racks[seat], rack_n[seat], tile)
+                if left == rack_n[seat]:
                     return 2, e
-                for i in range(found, rack_n[seat] - 1):
-                    racks[seat, i] = racks[seat, i + 1]
-                rack_n[seat] -= 1
+                rack_n[seat] = left
                 placed += 1
                 if r == start_row and c == start_col:
                     covers_start = True
@@ -543,16 +537,10 @@ def check_game(kwg, lm, wm, points, start_row, start_col, rack_size, bingo, exch
                 return 6, e
             for j in range(length):
                 tile = ev_tiles[e, j]
-                found = -1
-                for i in range(rack_n[seat]):
-                    if racks[seat, i] == tile:
-                        found = i
-                        break
-                if found < 0:
+                left = _remove_first(racks[seat], rack_n[seat], tile)
+                if left == rack_n[seat]:
                     return 2, e
-                for i in range(found, rack_n[seat] - 1):
-                    racks[seat, i] = racks[seat, i + 1]
-                rack_n[seat] -= 1
+                rack_n[seat] = left
             while rack_n[seat] < rack_size and bag_n > 0:
                 bag_n -= 1
                 racks[seat, rack_n[seat]] = bag[bag_n]
