@@ -810,6 +810,54 @@ def preendgame_command(source: str | None, cgp: str, alphabet: str | None,
     _out_console().print(table)
 
 
+# ------------------------------------------------------------------ serve
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (localhost only by default).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to listen on (0: any free port).")
+@click.option("--db", "db_path", default=None, type=click.Path(dir_okay=False),
+              metavar="PATH", help="The SQLite store of players, games and ratings "
+                                   "(default: rackety.sqlite in the user data folder).")
+@click.option("--lexicon", "extra", multiple=True, metavar="SOURCE[:ALPHABET]",
+              help="Also offer this word list or KWG file (repeatable).")
+@click.option("--leaves", "leave_files", multiple=True,
+              type=click.Path(exists=True, dir_okay=False), metavar="FILE.klv2",
+              help="Offer a static player with this leave table (repeatable).")
+def serve_command(host: str, port: int, db_path: str | None, extra: tuple[str, ...],
+                  leave_files: tuple[str, ...]) -> None:
+    """Start the web app to play and analyse, and print its address."""
+    import socket
+    from pathlib import Path
+
+    import uvicorn
+
+    from rackety.web.app import create_app
+
+    if db_path is None:
+        import platformdirs
+
+        folder = Path(platformdirs.user_data_dir("rackety"))
+        folder.mkdir(parents=True, exist_ok=True)
+        db_path = str(folder / "rackety.sqlite")
+    leaves = {Path(f).stem.lower(): str(Path(f).resolve()) for f in leave_files}
+    app = create_app(db_path, lexicons=list(extra), leaves=leaves)
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        raise RacketyError(f"--host {host} --port {port}: cannot listen there "
+                           f"({exc.strerror or exc})") from None
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"rackety: serving on http://{shown}:{bound} (database {db_path}); "
+               "Ctrl-C stops", err=False)
+    sys.stdout.flush()
+    config = uvicorn.Config(app, log_level="warning")
+    uvicorn.Server(config).run(sockets=[sock])
+
+
 # ------------------------------------------------------------------- main
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the command, turning every user mistake into one line."""

@@ -1,0 +1,1 @@
+"""The local web app: play, analyse and keep ratings in the browser."""

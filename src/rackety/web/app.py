@@ -1,0 +1,458 @@
+"""The web app's HTTP side: FastAPI routes over `rackety.web.service.Service`.
+
+``create_app(db_path)`` makes the app; ``rackety serve`` runs it with uvicorn.
+Every route validates its input with pydantic (sizes included) and answers a
+bad request with a 4xx whose JSON body is ``{"detail": "one line"}``: 400 for
+a value the engine refuses (a malformed CGP, an illegal move), 404 for a game
+that does not exist, 409 for an action not allowed now, 413 for a body over
+`MAX_BODY` bytes, 422 for a request of the wrong shape.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Query, Request
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from rackety.errors import RacketyError
+from rackety.web.service import ConflictError, Lexicons, NotFoundError, Service
+from rackety.web.store import Store
+
+MAX_BODY = 1_000_000  # bytes of a request body
+MAX_CGP = 4_000
+MAX_GCG = 500_000
+log = logging.getLogger("rackety.web")
+
+
+# ------------------------------------------------------------------ models
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorBody(BaseModel):
+    detail: str = Field(description="What is wrong, in one line.")
+    errors: list[dict[str, Any]] | None = None
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+
+
+class AnalyzeRequest(Strict):
+    cgp: str = Field(max_length=MAX_CGP, description="The position, one CGP line.")
+    lexicon: str | None = Field(None, max_length=64,
+                                description="An offered lexicon (default: the CGP's lex, "
+                                            "else TWL06).")
+    top: int = Field(10, ge=0, le=1000, description="How many moves, best equity first.")
+    leave: str | None = Field("h3", max_length=64,
+                              description="Leave values: none, h1, h2, h3 or leaves:NAME.")
+    detail: bool = Field(False, description="Also the board and each move's squares.")
+
+
+class PlacedTile(Strict):
+    row: int = Field(ge=0, le=40)
+    col: int = Field(ge=0, le=40)
+    letter: str = Field(min_length=1, max_length=8)
+    blank: bool = False
+
+
+class MoveOut(BaseModel):
+    move: str
+    score: int
+    leave: str
+    equity: float
+    kind: str | None = None
+    squares: list[list[int]] | None = None
+    tiles: list[dict[str, Any]] | None = None
+
+
+class AnalyzeResponse(BaseModel):
+    count: int
+    moves: list[MoveOut]
+    # with detail only
+    cgp: str | None = None
+    lexicon: str | None = None
+    board: dict[str, Any] | None = None
+    racks: list[list[dict[str, Any]]] | None = None
+    scores: list[int] | None = None
+    bag: int | None = None
+
+
+class SimulateRequest(Strict):
+    cgp: str = Field(max_length=MAX_CGP)
+    lexicon: str | None = Field(None, max_length=64)
+    candidates: int = Field(10, ge=1, le=40)
+    seconds: float = Field(2.0, gt=0, le=60)
+    plies: int = Field(2, ge=0, le=6)
+
+
+class PositionRequest(Strict):
+    cgp: str = Field(max_length=MAX_CGP)
+
+
+class GcgAnalyzeRequest(Strict):
+    gcg: str = Field(max_length=MAX_GCG)
+    lexicon: str | None = Field(None, max_length=64)
+    leave: str | None = Field("h3", max_length=64)
+
+
+class Opponent(Strict):
+    level: str = Field("h3", max_length=64, description="greedy, h1, h2, h3, sim or "
+                                                         "leaves:NAME (see /api/options).")
+    seconds: float | None = Field(None, description="Time budget of a sim player.")
+
+
+class NewGame(Strict):
+    lexicon: str | None = Field(None, max_length=64)
+    layout: str = Field("standard15", max_length=64)
+    human: str = Field("you", min_length=1, max_length=40)
+    opponents: list[Opponent] = Field(default_factory=lambda: [Opponent()], min_length=1,
+                                      max_length=3)
+    challenge: Literal["void", "single", "double", "5pt", "10pt"] = "double"
+    seed: int | None = Field(None, ge=0, le=2**62)
+    human_first: bool = True
+
+
+class PlayRequest(Strict):
+    move: str | None = Field(None, max_length=200, description="A move in notation, 8H PANDY.")
+    tiles: list[PlacedTile] | None = Field(None, min_length=1, max_length=21,
+                                           description="Or the tiles placed, square by square.")
+
+
+class ExchangeRequest(Strict):
+    tiles: str = Field(min_length=1, max_length=40, description="The tiles, ? for a blank.")
+
+
+class ImportRequest(Strict):
+    gcg: str = Field(max_length=MAX_GCG)
+    lexicon: str | None = Field(None, max_length=64)
+    play_as: str | None = Field(None, max_length=40,
+                                description="Go on with the game as this player (nickname or "
+                                            "name); without it the record is stored to view.")
+    opponents: list[Opponent] | None = Field(None, max_length=3,
+                                             description="Levels of the other players "
+                                                         "(default h3 each), with play_as.")
+    challenge: Literal["void", "single", "double", "5pt", "10pt"] = "double"
+
+
+GameId = Annotated[int, PathParam(ge=1, le=2**62, description="A game's id.")]
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "A value the engine refuses."},
+    413: {"model": ErrorBody, "description": "The request body is too large."},
+    422: {"model": ErrorBody, "description": "The request does not have the right shape."},
+}
+GAME_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    404: {"model": ErrorBody, "description": "No such game."},
+    409: {"model": ErrorBody, "description": "Not allowed now (not your turn, game over)."},
+}
+
+
+# -------------------------------------------------------------- middleware
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413, whether the client
+    says so in Content-Length or sends them chunked."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = False
+                if too_big:
+                    await _too_large(scope, receive, send, self.limit)
+                    return
+        seen = 0
+        refused = False
+
+        async def limited() -> Message:
+            nonlocal seen, refused
+            if refused:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    # answer now; the app sees the client go away and its reply is dropped
+                    refused = True
+                    await _too_large(scope, receive, send, self.limit)
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def guarded(message: Message) -> None:
+            if not refused:
+                await send(message)
+
+        try:
+            await self.app(scope, limited, guarded)
+        except Exception:
+            if not refused:
+                raise
+
+
+async def _too_large(scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+    response = JSONResponse({"detail": f"request body over {limit:,} bytes"}, status_code=413)
+    await response(scope, receive, send)
+
+
+# --------------------------------------------------------------------- app
+def _one_line(exc: RequestValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(x) for x in err.get("loc", ()) if x != "body") or "body"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts) or "invalid request"
+
+
+def _clean(errors: list[Any]) -> list[dict[str, Any]]:
+    out = []
+    for err in errors[:20]:
+        out.append({"loc": [str(x) for x in err.get("loc", ())], "msg": str(err.get("msg", "")),
+                    "type": str(err.get("type", ""))})
+    return out
+
+
+def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
+               leaves: dict[str, str] | None = None, warm: bool = True) -> FastAPI:
+    """The app over the store at ``db_path`` (created if missing). ``lexicons``:
+    extra word lists or KWG files to offer (``SOURCE`` or ``SOURCE:ALPHABET``);
+    ``leaves``: leave tables to offer as levels, by name; ``warm`` loads the
+    default lexicon and compiles the kernels in the background at start."""
+    store = Store(db_path)
+    service = Service(store, Lexicons(lexicons or []), leaves)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if warm and service.lexicons.default:
+            threading.Thread(target=_warm, args=(service,), daemon=True).start()
+        yield  # the store stays open: it commits every change as it is made
+
+    app = FastAPI(title="rackety", version=_version(),
+                  description="Play and analyse crossword games with the rackety engine.",
+                  lifespan=lifespan)
+    app.state.service = service
+
+    @app.exception_handler(NotFoundError)
+    async def not_found(_request: Request, exc: NotFoundError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+
+    @app.exception_handler(ConflictError)
+    async def conflict(_request: Request, exc: ConflictError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=409)
+
+    @app.exception_handler(RacketyError)
+    async def refused(_request: Request, exc: RacketyError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=400)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": _one_line(exc), "errors": _clean(list(exc.errors()))},
+                            status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        headers = dict(getattr(exc, "headers", None) or {})
+        if exc.status_code == 405:  # every method the path has, not one route's
+            headers["Allow"] = ", ".join(_allowed(app, request.scope))
+        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code,
+                            headers=headers or None)
+
+    # ----------------------------------------------------------- page
+    static = resources.files("rackety.web") / "static"
+
+    @app.get("/", include_in_schema=False)
+    def index() -> Response:
+        page = Path(str(static)) / "index.html"
+        if not page.exists():
+            return PlainTextResponse("rackety: the page is not installed", status_code=404)
+        return FileResponse(page, media_type="text/html")
+
+    if Path(str(static)).is_dir():
+        app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    # ------------------------------------------------------------ api
+    @app.get("/api/health", response_model=Health, tags=["scripts"])
+    def health() -> dict[str, str]:
+        """200 with ``{"status": "ok"}`` while the server runs."""
+        return {"status": "ok"}
+
+    @app.get("/api/options", tags=["app"])
+    def options() -> dict[str, Any]:
+        """Lexicons, board layouts, computer levels and challenge rules on offer."""
+        return service.options()
+
+    @app.post("/api/analyze", response_model=AnalyzeResponse, response_model_exclude_none=True,
+              responses=ERRORS, tags=["scripts"])
+    def analyze(body: AnalyzeRequest) -> dict[str, Any]:
+        """The moves of the player to move: ``count`` tile placements (as
+        ``rackety moves``) and the ``top`` moves by equity (score + leave)."""
+        return service.analyze(body.cgp, body.lexicon, body.top, body.leave, body.detail)
+
+    @app.post("/api/simulate", responses=ERRORS, tags=["analysis"])
+    def simulate(body: SimulateRequest) -> dict[str, Any]:
+        """Simulate the best static candidates for ``seconds``; best simulated equity first."""
+        return service.simulate(body.cgp, body.lexicon, body.candidates, body.seconds,
+                                body.plies)
+
+    @app.post("/api/position", responses=ERRORS, tags=["analysis"])
+    def position(body: PositionRequest) -> dict[str, Any]:
+        """A CGP position as the page draws it."""
+        return service.position(body.cgp)[1]
+
+    @app.post("/api/gcg/analyze", responses=ERRORS, tags=["analysis"])
+    def gcg_analyze(body: GcgAnalyzeRequest) -> dict[str, Any]:
+        """Every turn of a GCG record with the best move and the equity lost."""
+        return service.analyze_gcg(body.gcg, body.lexicon, body.leave)
+
+    @app.get("/api/games", tags=["games"], responses=ERRORS)
+    def games(limit: Annotated[int, Query(ge=1, le=500)] = 50,
+              offset: Annotated[int, Query(ge=0, le=10**9)] = 0) -> dict[str, Any]:
+        """Saved games, newest first."""
+        return service.games(limit, offset)
+
+    @app.post("/api/games", status_code=201, responses=ERRORS, tags=["games"])
+    def new_game(body: NewGame) -> dict[str, Any]:
+        """Start a game against one to three computer players."""
+        return service.create_game(
+            lexicon=body.lexicon, layout=body.layout, human=body.human,
+            opponents=[(o.level, o.seconds) for o in body.opponents],
+            challenge=body.challenge, seed=body.seed, human_first=body.human_first)
+
+    @app.post("/api/gcg/import", status_code=201, responses=ERRORS, tags=["games"])
+    def import_game(body: ImportRequest) -> dict[str, Any]:
+        """Store a GCG record as a game to view and analyse, or to go on with
+        (``play_as``) against computer players."""
+        return service.import_gcg(
+            body.gcg, body.lexicon, play_as=body.play_as,
+            opponents=[(o.level, o.seconds) for o in body.opponents or []],
+            challenge=body.challenge)
+
+    @app.get("/api/games/{game_id}", responses=GAME_ERRORS, tags=["games"])
+    def get_game(game_id: GameId) -> dict[str, Any]:
+        """A game as the person sees it."""
+        return service.get(game_id)
+
+    @app.post("/api/games/{game_id}/play", responses=GAME_ERRORS, tags=["games"])
+    def play(game_id: GameId, body: PlayRequest) -> dict[str, Any]:
+        """The person's placement, then the computer players' replies."""
+        tiles = None if body.tiles is None else [(t.row, t.col, t.letter, t.blank)
+                                                 for t in body.tiles]
+        return service.play(game_id, move=body.move, tiles=tiles)
+
+    @app.post("/api/games/{game_id}/exchange", responses=GAME_ERRORS, tags=["games"])
+    def exchange(game_id: GameId, body: ExchangeRequest) -> dict[str, Any]:
+        """The person exchanges tiles."""
+        return service.exchange(game_id, body.tiles)
+
+    @app.post("/api/games/{game_id}/pass", responses=GAME_ERRORS, tags=["games"])
+    def pass_turn(game_id: GameId) -> dict[str, Any]:
+        """The person passes."""
+        return service.pass_turn(game_id)
+
+    @app.post("/api/games/{game_id}/challenge", responses=GAME_ERRORS, tags=["games"])
+    def challenge(game_id: GameId) -> dict[str, Any]:
+        """The person challenges the last play."""
+        return service.challenge(game_id)
+
+    @app.post("/api/games/{game_id}/undo", responses=GAME_ERRORS, tags=["games"])
+    def undo(game_id: GameId) -> dict[str, Any]:
+        """Back to the person's previous turn."""
+        return service.undo(game_id)
+
+    @app.get("/api/games/{game_id}/hint", responses=GAME_ERRORS, tags=["games"])
+    def hint(game_id: GameId, top: Annotated[int, Query(ge=1, le=50)] = 5) -> dict[str, Any]:
+        """The person's best moves by static equity."""
+        return service.hint(game_id, top)
+
+    @app.get("/api/games/{game_id}/gcg", response_model=None, responses={
+        **GAME_ERRORS, 200: {"content": {"text/plain": {"schema": {"type": "string"}}},
+                             "description": "The GCG record."}}, tags=["games"])
+    def download(game_id: GameId) -> Response:
+        """The game's record as a GCG file."""
+        return PlainTextResponse(service.gcg(game_id), headers={
+            "Content-Disposition": f'attachment; filename="game-{game_id}.gcg"'})
+
+    @app.get("/api/players", tags=["rankings"])
+    def players() -> dict[str, Any]:
+        """Every player (people and computer levels) with rating and record."""
+        return {"players": service.players()}
+
+    @app.get("/api/rankings", tags=["rankings"])
+    def rankings() -> dict[str, Any]:
+        """Players by rating, and the latest finished games with their standings."""
+        return service.rankings()
+
+    app.add_middleware(_Limit)
+    return app
+
+
+class _Limit:
+    """`BodyLimit` at `MAX_BODY`, in the form ``add_middleware`` takes."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.inner = BodyLimit(app, MAX_BODY)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.inner(scope, receive, send)
+
+
+def _allowed(app: FastAPI, scope: Scope) -> list[str]:
+    """The methods of every route whose path matches the request's."""
+    from starlette.routing import Match
+
+    methods: set[str] = set()
+    for route in app.router.routes:
+        match, _ = route.matches({**scope, "method": "GET"})
+        if match != Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+            if match == Match.FULL and not getattr(route, "methods", None):
+                methods.add("GET")
+        for method in ("POST", "PUT", "DELETE", "PATCH"):
+            m, _ = route.matches({**scope, "method": method})
+            if m == Match.FULL:
+                methods.add(method)
+    return sorted(methods)
+
+
+def _warm(service: Service) -> None:
+    """Load the default lexicon and compile the move generator once."""
+    try:
+        from rackety.board import Board
+        from rackety.movegen import generate
+
+        assert service.lexicons.default is not None
+        lexicon = service.lexicons.get(service.lexicons.default)
+        board = Board.empty(lexicon.alphabet)
+        board.racks = [tuple(lexicon.alphabet.tokenize("AEINRST")), ()]
+        generate(board, lexicon)
+    except Exception:  # a warm-up failure shows again, clearly, on the first request
+        log.exception("warming up failed")
+
+
+def _version() -> str:
+    from rackety import __version__
+
+    return __version__
+
+

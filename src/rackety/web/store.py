@@ -1,0 +1,528 @@
+"""The web app's SQLite store: players, games, their actions and Elo ratings.
+
+One file, opened in WAL mode with ``synchronous=FULL``; every change is one
+``BEGIN IMMEDIATE ... COMMIT`` transaction, rolled back on any exception, so a
+crash leaves the database as it was after the last change that returned.
+
+The schema grows by `MIGRATIONS`: script ``i`` brings ``PRAGMA user_version``
+from ``i`` to ``i + 1``, each in its own transaction.
+
+Ratings are Elo (Elo 1978) made pairwise for 2 to 4 players: every pair of
+seats in a finished game is one result (1 a win, 0.5 a tie, 0 a loss), and a
+player's change is ``ELO_K / (n - 1)`` times the sum over the opponents of
+``result - expected``, with ``expected = 1 / (1 + 10 ** ((Rb - Ra) / 400))``
+from the ratings before the game. The changes sum to zero, so the ratings of
+all players always sum to ``INITIAL_RATING`` per player. Records read from GCG
+are not rated.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from rackety.errors import RacketyError, read_error
+
+INITIAL_RATING = 1500.0
+ELO_K = 32.0
+
+KINDS = ("human", "computer")
+STATUSES = ("playing", "over", "record")
+
+# Script i brings user_version i -> i + 1. Statements are split at ";", so no
+# ";" inside a statement or a comment. Never edit a script once released: add one.
+MIGRATIONS: list[str] = [
+    # 1: the tables. A seat's score lives in game_players (one place), its rank
+    # is set when the game is over or for a record. Game ids are never reused
+    # (AUTOINCREMENT), so a link to a deleted game never shows another.
+    """
+    CREATE TABLE players (
+        id      INTEGER PRIMARY KEY,
+        name    TEXT NOT NULL UNIQUE,
+        kind    TEXT NOT NULL CHECK (kind IN ('human', 'computer')),
+        level   TEXT,
+        rating  REAL NOT NULL DEFAULT 1500,
+        games   INTEGER NOT NULL DEFAULT 0,
+        wins    INTEGER NOT NULL DEFAULT 0,
+        losses  INTEGER NOT NULL DEFAULT 0,
+        draws   INTEGER NOT NULL DEFAULT 0,
+        created TEXT NOT NULL
+    );
+    CREATE TABLE games (
+        id      INTEGER PRIMARY KEY AUTOINCREMENT,
+        created TEXT NOT NULL,
+        updated TEXT NOT NULL,
+        status  TEXT NOT NULL CHECK (status IN ('playing', 'over', 'record')),
+        config  TEXT NOT NULL,
+        gcg     TEXT NOT NULL DEFAULT '',
+        turn    INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE game_players (
+        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat      INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        score     INTEGER NOT NULL DEFAULT 0,
+        rank      INTEGER,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq     INTEGER NOT NULL,
+        action  TEXT NOT NULL,
+        created TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )
+    """,
+    # 2: rating history per seat, and indexes for the listings.
+    """
+    ALTER TABLE game_players ADD COLUMN rating_before REAL;
+    ALTER TABLE game_players ADD COLUMN rating_after REAL;
+    CREATE INDEX games_by_status ON games (status, id);
+    CREATE INDEX game_players_by_player ON game_players (player_id);
+    CREATE INDEX players_by_rating ON players (rating DESC, name)
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+_OUR_TABLES = {"players", "games", "game_players", "actions"}
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """A player and their record: rating, games, wins, losses, draws."""
+
+    id: int
+    name: str
+    kind: str  # "human" or "computer"
+    level: str | None  # the computer's level ("h3", "sim"), None for a human
+    rating: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One seat of a finished game or record: score, rank, rating around it."""
+
+    seat: int
+    name: str
+    score: int
+    rank: int  # 1 is the best score; ties share a rank (1, 1, 3)
+    rating_before: float | None  # None for a record (not rated)
+    rating_after: float | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A stored game as the service reads it back."""
+
+    id: int
+    created: str  # ISO 8601, UTC
+    updated: str
+    status: str  # "playing", "over" or "record"
+    config: dict[str, Any]
+    gcg: str
+    scores: list[int]  # by seat
+    turn: int
+    players: list[str]  # names by seat
+    standings: list[Standing]  # by rank then seat; empty while playing
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _statements(script: str) -> list[str]:
+    return [part.strip() for part in script.split(";") if part.strip()]
+
+
+def _ranks(scores: list[int]) -> list[int]:
+    """Competition ranks: 1 + the number of seats with a better score."""
+    return [1 + sum(other > score for other in scores) for score in scores]
+
+
+def _elo_changes(ratings: list[float], scores: list[int]) -> list[float]:
+    """Each seat's pairwise Elo change (see the module docstring)."""
+    n = len(ratings)
+    if n < 2:
+        return [0.0] * n
+    changes = []
+    for a in range(n):
+        total = 0.0
+        for b in range(n):
+            if b == a:
+                continue
+            result = 1.0 if scores[a] > scores[b] else 0.5 if scores[a] == scores[b] else 0.0
+            expected = 1.0 / (1.0 + 10.0 ** ((ratings[b] - ratings[a]) / 400.0))
+            total += result - expected
+        changes.append(ELO_K / (n - 1) * total)
+    return changes
+
+
+class Store:
+    """The SQLite store of the web app; safe to share between threads."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        """Open the database at ``path`` (created if missing) and migrate it."""
+        self.path = Path(path)
+        self._lock = threading.RLock()
+        memory = str(path) == ":memory:"
+        if not memory:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise RacketyError(f"{self.path}: cannot create its folder ({exc})") from None
+            self._check_header()
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise RacketyError(f"{self.path}: cannot open database ({exc})") from None
+        try:
+            self._setup()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_NOTADB:
+                raise RacketyError(
+                    f"{self.path}: not a rackety database (file is not SQLite)") from None
+            raise RacketyError(f"{self.path}: cannot open database ({exc})") from None
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _check_header(self) -> None:
+        """Refuse a file that is not SQLite before SQLite sees it: SQLite takes a
+        file of a byte or two for an empty database and overwrites it."""
+        try:
+            with self.path.open("rb") as file:
+                header = file.read(16)
+        except FileNotFoundError:
+            return
+        except IsADirectoryError:
+            raise RacketyError(f"{self.path}: is a directory, not a database") from None
+        except OSError as exc:
+            raise read_error(self.path, exc, "database") from None
+        if header and header != _SQLITE_HEADER:
+            raise RacketyError(f"{self.path}: not a rackety database (file is not SQLite)")
+
+    def _setup(self) -> None:
+        db = self._db
+        db.execute("PRAGMA busy_timeout=5000")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        start = self.schema_version()
+        self._check_version(start)
+        for version in range(start, SCHEMA_VERSION):
+            with self._transaction():
+                # Read again inside the transaction: another process may have migrated.
+                current = db.execute("PRAGMA user_version").fetchone()[0]
+                self._check_version(current)
+                if current != version:
+                    continue
+                tables = {name for (name,) in db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'"
+                    " AND name NOT LIKE 'sqlite_%'")}
+                if current == 0 and tables - _OUR_TABLES:
+                    raise RacketyError(f"{self.path}: not a rackety database "
+                                       f"(it has other tables: {', '.join(sorted(tables))})")
+                for statement in _statements(MIGRATIONS[version]):
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version={version + 1}")
+
+    def _check_version(self, version: int) -> None:
+        if version > SCHEMA_VERSION:
+            raise RacketyError(f"{self.path}: schema version {version} is newer than this "
+                               f"rackety knows ({SCHEMA_VERSION}); upgrade rackety")
+
+    def __repr__(self) -> str:
+        return f"<Store {self.path}>"
+
+    def close(self) -> None:
+        """Close the database; the store cannot be used afterwards."""
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: BEGIN IMMEDIATE, COMMIT, or ROLLBACK on any exception."""
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction, so reads of several tables see one state."""
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN")
+            try:
+                yield db
+            finally:
+                if db.in_transaction:
+                    db.execute("COMMIT")
+
+    def schema_version(self) -> int:
+        """The database's ``PRAGMA user_version``: the number of migrations applied."""
+        with self._lock:
+            return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    def integrity_ok(self) -> bool:
+        """Whether SQLite's integrity check finds nothing wrong."""
+        with self._lock:
+            rows = self._db.execute("PRAGMA integrity_check").fetchall()
+        return [tuple(row) for row in rows] == [("ok",)]
+
+    # players
+
+    def player(self, name: str, *, kind: str = "human", level: str | None = None) -> PlayerRow:
+        """The player called ``name``, created with ``kind`` and ``level`` if new."""
+        if not isinstance(name, str) or not name.strip():
+            raise RacketyError("player name: must not be empty")
+        if kind not in KINDS:
+            raise RacketyError(f"player kind: {kind!r} is not one of {', '.join(KINDS)}")
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO players (name, kind, level, rating, created) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (name) DO NOTHING", (name, kind, level, INITIAL_RATING, _now()))
+            row = db.execute(f"{_PLAYER_SELECT} WHERE name = ?", (name,)).fetchone()
+        return PlayerRow(*row)
+
+    def get_player(self, player_id: int) -> PlayerRow | None:
+        """The player with this id, or None."""
+        with self._lock:
+            row = self._db.execute(f"{_PLAYER_SELECT} WHERE id = ?", (player_id,)).fetchone()
+        return PlayerRow(*row) if row else None
+
+    def players(self) -> list[PlayerRow]:
+        """Every player, by rating (highest first), then name."""
+        with self._lock:
+            rows = self._db.execute(f"{_PLAYER_SELECT} ORDER BY rating DESC, name").fetchall()
+        return [PlayerRow(*row) for row in rows]
+
+    # games
+
+    def create_game(self, config: dict[str, Any], player_ids: list[int], *, gcg: str = "",
+                    status: str = "playing") -> int:
+        """A new game with these players by seat; returns its id."""
+        if status not in ("playing", "record"):
+            raise RacketyError(f"game status: a new game is 'playing' or 'record', not {status!r}")
+        with self._transaction() as db:
+            return self._insert_game(db, config, player_ids, gcg, status)
+
+    def _insert_game(self, db: sqlite3.Connection, config: dict[str, Any],
+                     player_ids: list[int], gcg: str, status: str) -> int:
+        if len(player_ids) < 2:
+            raise RacketyError(f"players: a game needs 2 or more, not {len(player_ids)}")
+        for player_id in player_ids:
+            if db.execute("SELECT 1 FROM players WHERE id = ?", (player_id,)).fetchone() is None:
+                raise RacketyError(f"players: no player with id {player_id}")
+        now = _now()
+        cursor = db.execute(
+            "INSERT INTO games (created, updated, status, config, gcg, turn)"
+            " VALUES (?, ?, ?, ?, ?, 0)", (now, now, status, _json(config), gcg))
+        game_id = int(cursor.lastrowid or 0)
+        db.executemany("INSERT INTO game_players (game_id, seat, player_id) VALUES (?, ?, ?)",
+                       [(game_id, seat, pid) for seat, pid in enumerate(player_ids)])
+        return game_id
+
+    def add_action(self, game_id: int, seq: int, action: dict[str, Any], *, gcg: str,
+                   scores: list[int], turn: int, over: bool = False) -> list[Standing]:
+        """Append action ``seq`` (the next number: 0, 1, 2 ...) to a game in play, with
+        the game's new gcg, scores and turn; with ``over`` finish and rate the game.
+
+        Returns the standings when the game is over, else []. A wrong ``seq`` or a
+        game not in play raises RacketyError and changes nothing.
+        """
+        with self._transaction() as db:
+            seats = self._playing_seats(db, game_id, scores)
+            (count,) = db.execute("SELECT count(*) FROM actions WHERE game_id = ?",
+                                  (game_id,)).fetchone()
+            if seq != count:
+                what = "is already stored" if 0 <= seq < count else "would leave a gap"
+                raise RacketyError(
+                    f"game {game_id}: action seq {seq} {what}; the next is {count}")
+            now = _now()
+            db.execute("INSERT INTO actions (game_id, seq, action, created) VALUES (?, ?, ?, ?)",
+                       (game_id, seq, _json(action), now))
+            self._set_state(db, game_id, gcg, scores, turn, now)
+            if not over:
+                return []
+            return self._finish(db, game_id, seats, scores)
+
+    def truncate_actions(self, game_id: int, keep: int, *, gcg: str, scores: list[int],
+                         turn: int) -> None:
+        """Keep the first ``keep`` actions of a game in play (for undo), with the
+        game's gcg, scores and turn as they were after them."""
+        with self._transaction() as db:
+            self._playing_seats(db, game_id, scores)
+            (count,) = db.execute("SELECT count(*) FROM actions WHERE game_id = ?",
+                                  (game_id,)).fetchone()
+            if not 0 <= keep <= count:
+                raise RacketyError(f"game {game_id}: cannot keep {keep} of {count} actions")
+            db.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, keep))
+            self._set_state(db, game_id, gcg, scores, turn, _now())
+
+    def _playing_seats(self, db: sqlite3.Connection, game_id: int,
+                       scores: list[int]) -> list[tuple[int, float]]:
+        """(player id, rating) by seat of a game in play, checking ``scores`` fits it."""
+        row = db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise RacketyError(f"game {game_id}: no such game")
+        if row[0] != "playing":
+            raise RacketyError(f"game {game_id}: is {row[0]}, not playing")
+        seats = db.execute(
+            "SELECT gp.player_id, p.rating FROM game_players gp JOIN players p"
+            " ON p.id = gp.player_id WHERE gp.game_id = ? ORDER BY gp.seat", (game_id,)).fetchall()
+        if len(scores) != len(seats) or not all(isinstance(s, int) for s in scores):
+            raise RacketyError(f"game {game_id}: scores must be {len(seats)} integers, "
+                               f"one a seat, not {scores!r}")
+        return [(int(pid), float(rating)) for pid, rating in seats]
+
+    def _set_state(self, db: sqlite3.Connection, game_id: int, gcg: str, scores: list[int],
+                   turn: int, now: str) -> None:
+        db.execute("UPDATE games SET gcg = ?, turn = ?, updated = ? WHERE id = ?",
+                   (gcg, turn, now, game_id))
+        db.executemany("UPDATE game_players SET score = ? WHERE game_id = ? AND seat = ?",
+                       [(score, game_id, seat) for seat, score in enumerate(scores)])
+
+    def _finish(self, db: sqlite3.Connection, game_id: int, seats: list[tuple[int, float]],
+                scores: list[int]) -> list[Standing]:
+        """Mark the game over, rank the seats and rate the players, in the open transaction."""
+        ranks = _ranks(scores)
+        changes = _elo_changes([rating for _, rating in seats], scores)
+        # A player in two seats (two computer opponents of one level) gets both changes.
+        after = {pid: rating for pid, rating in seats}
+        for (pid, _), change in zip(seats, changes, strict=True):
+            after[pid] += change
+        winners = ranks.count(1)
+        for seat, (pid, before) in enumerate(seats):
+            won = ranks[seat] == 1 and winners == 1
+            drew = ranks[seat] == 1 and winners > 1
+            db.execute(
+                "UPDATE game_players SET rank = ?, rating_before = ?, rating_after = ?"
+                " WHERE game_id = ? AND seat = ?", (ranks[seat], before, after[pid], game_id, seat))
+            db.execute(
+                "UPDATE players SET games = games + 1, wins = wins + ?, draws = draws + ?,"
+                " losses = losses + ? WHERE id = ?",
+                (int(won), int(drew), int(not (won or drew)), pid))
+        for pid, rating in after.items():
+            db.execute("UPDATE players SET rating = ? WHERE id = ?", (rating, pid))
+        db.execute("UPDATE games SET status = 'over' WHERE id = ?", (game_id,))
+        return self._load_games(db, "WHERE id = ?", (game_id,))[0].standings
+
+    def actions(self, game_id: int) -> list[dict[str, Any]]:
+        """The actions of a game, in seq order."""
+        with self._lock:
+            rows = self._db.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq",
+                                    (game_id,)).fetchall()
+        return [json.loads(action) for (action,) in rows]
+
+    def game(self, game_id: int) -> GameRow | None:
+        """The game with this id, or None."""
+        with self._reading() as db:
+            rows = self._load_games(db, "WHERE id = ?", (game_id,))
+        return rows[0] if rows else None
+
+    def games(self, *, limit: int = 50, offset: int = 0,
+              status: str | None = None) -> list[GameRow]:
+        """Games, newest first, optionally only those with ``status``."""
+        if limit < 0 or offset < 0:
+            raise RacketyError(f"limit/offset: must be 0 or more, not {limit}/{offset}")
+        if status is not None and status not in STATUSES:
+            raise RacketyError(f"status: {status!r} is not one of {', '.join(STATUSES)}")
+        where, params = ("WHERE status = ?", (status,)) if status else ("", ())
+        with self._reading() as db:
+            return self._load_games(db, f"{where} ORDER BY id DESC LIMIT ? OFFSET ?",
+                                    (*params, limit, offset))
+
+    def _load_games(self, db: sqlite3.Connection, tail: str,
+                    params: tuple[Any, ...]) -> list[GameRow]:
+        """The games ``SELECT ... FROM games {tail}`` picks, in that order, with their seats."""
+        games = db.execute(
+            f"SELECT id, created, updated, status, config, gcg, turn FROM games {tail}",
+            params).fetchall()
+        seats: dict[int, list[tuple[Any, ...]]] = {game[0]: [] for game in games}
+        for row in db.execute(
+                "SELECT gp.game_id, gp.seat, p.name, gp.score, gp.rank, gp.rating_before,"
+                " gp.rating_after FROM game_players gp JOIN players p ON p.id = gp.player_id"
+                f" WHERE gp.game_id IN (SELECT id FROM games {tail}) ORDER BY gp.game_id, gp.seat",
+                params):
+            seats[row[0]].append(row[1:])
+        result = []
+        for game_id, created, updated, status, config, gcg, turn in games:
+            rows = seats[game_id]
+            standings = sorted(
+                (Standing(seat, name, score, rank, before, after)
+                 for seat, name, score, rank, before, after in rows if rank is not None),
+                key=lambda s: (s.rank, s.seat))
+            result.append(GameRow(
+                id=game_id, created=created, updated=updated, status=status,
+                config=json.loads(config), gcg=gcg, scores=[row[2] for row in rows], turn=turn,
+                players=[row[1] for row in rows],
+                standings=standings if status != "playing" else []))
+        return result
+
+    def import_record(self, config: dict[str, Any], player_names: list[str], gcg: str,
+                      scores: list[int]) -> int:
+        """Store a game read from GCG as a record: ranked by score, not rated."""
+        if len(scores) != len(player_names) or not all(isinstance(s, int) for s in scores):
+            raise RacketyError(f"record: scores must be {len(player_names)} integers, "
+                               f"one a player, not {scores!r}")
+        for name in player_names:
+            if not isinstance(name, str) or not name.strip():
+                raise RacketyError("record: a player name is empty")
+        with self._transaction() as db:
+            now = _now()
+            ids = []
+            for name in player_names:
+                db.execute(
+                    "INSERT INTO players (name, kind, level, rating, created)"
+                    " VALUES (?, 'human', NULL, ?, ?) ON CONFLICT (name) DO NOTHING",
+                    (name, INITIAL_RATING, now))
+                ids.append(db.execute("SELECT id FROM players WHERE name = ?",
+                                      (name,)).fetchone()[0])
+            game_id = self._insert_game(db, config, ids, gcg, "record")
+            db.executemany(
+                "UPDATE game_players SET score = ?, rank = ? WHERE game_id = ? AND seat = ?",
+                [(score, rank, game_id, seat)
+                 for seat, (score, rank) in enumerate(zip(scores, _ranks(scores), strict=True))])
+            return game_id
+
+    def delete_game(self, game_id: int) -> bool:
+        """Delete a game and its actions (ratings it changed stay); False if there was none."""
+        with self._transaction() as db:
+            return db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount > 0
+
+
+_PLAYER_SELECT = ("SELECT id, name, kind, level, rating, games, wins, losses, draws"
+                  " FROM players")
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

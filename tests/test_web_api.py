@@ -1,0 +1,487 @@
+"""The web app's HTTP API, in process (FastAPI's test client): every endpoint,
+with good and bad input, games played to the end, resumed from the store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rackety import Game
+from rackety.gcg import read_gcg
+from rackety.web.app import MAX_BODY, create_app
+from rackety.web.store import ELO_K, INITIAL_RATING, Store
+
+DATA = Path(__file__).parent / "data"
+EMPTY = "/".join(["15"] * 15)
+OPENING = f"{EMPTY} AADNPUY/ 0/0 0"
+
+
+def _client(db: Path) -> TestClient:
+    return TestClient(create_app(db, warm=False))
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory, twl06: Any) -> Any:
+    with _client(tmp_path_factory.mktemp("web") / "app.sqlite") as c:
+        yield c
+
+
+def _oracle(n: int) -> list[dict[str, Any]]:
+    lines = (DATA / "twl06_public.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines[:: max(1, len(lines) // n)][:n]]
+
+
+def _error(response: Any, status: int) -> str:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert isinstance(body["detail"], str) and "\n" not in body["detail"]
+    return body["detail"]
+
+
+# ------------------------------------------------------------- fixed forms
+def test_health(client: TestClient) -> None:
+    response = client.get("/api/health")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+def test_analyze_fixed_form(client: TestClient) -> None:
+    response = client.post("/api/analyze", json={"cgp": OPENING, "lexicon": "TWL06", "top": 10})
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == {"count", "moves"}
+    assert body["count"] == 116  # the oracle's count for this rack (tile placements)
+    assert len(body["moves"]) == 10
+    for move in body["moves"]:
+        assert set(move) == {"move", "score", "leave", "equity"}
+    first = body["moves"][0]
+    assert (first["move"], first["score"], first["leave"]) == ("8H PANDY", 30, "AU")
+    equities = [m["equity"] for m in body["moves"]]
+    assert equities == sorted(equities, reverse=True)
+
+
+@pytest.mark.parametrize("case", _oracle(12), ids=lambda c: c["rack"])
+def test_analyze_against_the_oracle(client: TestClient, case: dict[str, Any]) -> None:
+    body = client.post("/api/analyze", json={"cgp": case["cgp"], "top": 1000,
+                                             "leave": "none"}).json()
+    assert body["count"] == case["num_moves"]
+    placements = [m for m in body["moves"] if " " in m["move"] and
+                  not m["move"].startswith("exch")]
+    assert placements[0]["score"] == case["best_score"]
+    best = {m["move"] for m in placements if m["score"] == case["best_score"]}
+    assert best == set(case["best_moves"])
+    for move in body["moves"]:  # no leave values: equity is the score
+        assert move["equity"] == move["score"]
+
+
+def test_analyze_detail_gives_squares(client: TestClient) -> None:
+    body = client.post("/api/analyze", json={"cgp": OPENING, "top": 3, "detail": True}).json()
+    top = body["moves"][0]
+    assert top["kind"] == "place"
+    assert top["squares"] == [[7, 7 + i] for i in range(5)]  # 8H PANDY
+    assert "".join(t["letter"] for t in top["tiles"]) == "PANDY"
+    assert body["board"]["size"] == 15 and body["board"]["premiums"][0][0] == "TW"
+    assert body["board"]["columns"][7] == "H" and body["board"]["rows"][7] == "8"
+
+
+@pytest.mark.parametrize(("payload", "status", "words"), [
+    ({"cgp": "15/15 AADNPUY/ 0/0 0"}, 400, "rows"),
+    ({"cgp": "not a position"}, 400, "cgp"),
+    ({"cgp": f"{EMPTY} AADNPUY/ 0/0 0", "lexicon": "/etc/passwd"}, 400, "not offered"),
+    ({"cgp": f"{EMPTY} AADNPUY/ 0/0 0", "lexicon": "NOPE"}, 400, "not offered"),
+    ({"cgp": f"{EMPTY} AADNPUY/ 0/0 0", "leave": "leaves:/etc/passwd"}, 400, "leave"),
+    ({"cgp": f"{EMPTY} / 0/0 0"}, 400, "rack"),
+    ({"cgp": OPENING, "top": -1}, 422, "top"),
+    ({"cgp": OPENING, "top": "ten"}, 422, "top"),
+    ({"cgp": OPENING, "extra": 1}, 422, "extra"),
+    ({}, 422, "cgp"),
+    ({"cgp": "x" * 5000}, 422, "cgp"),
+])
+def test_analyze_refuses_bad_input(client: TestClient, payload: dict[str, Any], status: int,
+                                   words: str) -> None:
+    detail = _error(client.post("/api/analyze", json=payload), status)
+    assert words in detail.lower()
+
+
+def test_bodies_that_are_not_json_or_too_large(client: TestClient) -> None:
+    _error(client.post("/api/analyze", content=b"{not json",
+                       headers={"content-type": "application/json"}), 422)
+    big = json.dumps({"cgp": "x" * (MAX_BODY + 10)}).encode()
+    assert "bytes" in _error(client.post("/api/analyze", content=big,
+                                         headers={"content-type": "application/json"}), 413)
+
+    def chunks() -> Any:  # no Content-Length: the limit counts what arrives
+        for _ in range(MAX_BODY // 10_000 + 2):
+            yield b" " * 10_000
+
+    _error(client.post("/api/analyze", content=chunks(),
+                       headers={"content-type": "application/json"}), 413)
+
+
+def test_position(client: TestClient) -> None:
+    cgp = "15/15/15/15/15/15/15/7PANDY3/15/15/15/15/15/15/15 AEIOU??/ 30/0 0"
+    body = client.post("/api/position", json={"cgp": cgp}).json()
+    row = body["board"]["squares"][7]
+    assert "".join(sq["letter"] for sq in row[7:12]) == "PANDY"
+    assert row[6] is None and row[12] is None
+    assert body["scores"] == [30, 0]
+    assert [t["blank"] for t in body["racks"][0]].count(True) == 2
+    _error(client.post("/api/position", json={"cgp": "15/15/15 A/ 0/0 0"}), 400)
+
+
+def test_simulate(client: TestClient) -> None:
+    body = client.post("/api/simulate", json={"cgp": OPENING, "candidates": 3,
+                                              "seconds": 0.5, "plies": 1}).json()
+    assert 1 <= len(body["moves"]) <= 3
+    equities = [m["equity"] for m in body["moves"]]
+    assert equities == sorted(equities, reverse=True)
+    assert body["iterations"] == sum(m["iterations"] for m in body["moves"]) > 0
+    assert all(0 <= m["win_pct"] <= 100 for m in body["moves"])
+    _error(client.post("/api/simulate", json={"cgp": OPENING, "seconds": 600}), 422)
+
+
+def test_options(client: TestClient) -> None:
+    body = client.get("/api/options").json()
+    assert "TWL06" in body["lexicons"] and body["default_lexicon"] == "TWL06"
+    assert {"greedy", "h3", "sim"} <= {level["id"] for level in body["levels"]}
+    assert "standard15" in {layout["name"] for layout in body["layouts"]}
+
+
+# ------------------------------------------------------------------ games
+def _new(client: TestClient, **kw: Any) -> dict[str, Any]:
+    payload = {"opponents": [{"level": "greedy"}], "seed": 7, **kw}
+    response = client.post("/api/games", json=payload)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def _hint_tiles(client: TestClient, game_id: int) -> list[dict[str, Any]] | None:
+    moves = client.get(f"/api/games/{game_id}/hint", params={"top": 1}).json()["moves"]
+    if not moves or moves[0]["kind"] != "place":
+        return None
+    return [{k: t[k] for k in ("row", "col", "letter", "blank")} for t in moves[0]["tiles"]]
+
+
+def _finish(client: TestClient, state: dict[str, Any]) -> dict[str, Any]:
+    game_id = state["id"]
+    for _ in range(60):
+        if state["status"] != "playing":
+            return state
+        tiles = _hint_tiles(client, game_id)
+        if tiles is not None:
+            response = client.post(f"/api/games/{game_id}/play", json={"tiles": tiles})
+        elif state["can_exchange"]:
+            letters = "".join(t["letter"] for t in state["rack"])
+            response = client.post(f"/api/games/{game_id}/exchange", json={"tiles": letters})
+        else:
+            response = client.post(f"/api/games/{game_id}/pass")
+        assert response.status_code == 200, response.text
+        state = response.json()
+    raise AssertionError("the game did not end")
+
+
+def test_a_whole_game_rated_and_recorded(tmp_path: Path, twl06: Any) -> None:
+    with _client(tmp_path / "games.sqlite") as client:
+        state = _new(client, human="Ann")
+        assert state["status"] == "playing" and state["to_move"] == "Ann"
+        assert len(state["rack"]) == 7 and state["bag"] == 86
+        state = _finish(client, state)
+        assert state["status"] == "over" and state["to_move"] is None
+        scores = [p["score"] for p in state["players"]]
+        standings = state["result"]["standings"]
+        assert [s["score"] for s in sorted(standings, key=lambda s: s["seat"])] == scores
+        # Elo from 1500 each: the winner gains K/2, the loser loses it (a tie: nothing)
+        change = 0.0 if scores[0] == scores[1] else ELO_K / 2
+        for s in standings:
+            won = s["score"] == max(scores)
+            expected = INITIAL_RATING + (change if won else -change)
+            assert s["rating_before"] == INITIAL_RATING
+            assert s["rating_after"] == pytest.approx(expected)
+        ratings = {p["name"]: p for p in client.get("/api/players").json()["players"]}
+        assert ratings["Ann"]["games"] == ratings["greedy"]["games"] == 1
+        listed = client.get("/api/games").json()["games"][0]
+        assert listed["id"] == state["id"] and listed["status"] == "over"
+        assert listed["winner"] in (None, "Ann", "greedy")
+        ranking = client.get("/api/rankings").json()
+        assert ranking["games"][0]["id"] == state["id"]
+        assert [p["rating"] for p in ranking["players"]] == sorted(
+            (p["rating"] for p in ranking["players"]), reverse=True)
+        # the record: a GCG that tells the same game
+        response = client.get(f"/api/games/{state['id']}/gcg")
+        assert response.status_code == 200
+        assert "attachment" in response.headers["content-disposition"]
+        game = Game.from_record(read_gcg(response.text), twl06)
+        assert game.scores == scores and game.problems() == []
+        # a finished game takes no more moves
+        _error(client.post(f"/api/games/{state['id']}/pass"), 409)
+        _error(client.get(f"/api/games/{state['id']}/hint"), 409)
+
+
+def test_games_resume_from_the_store(tmp_path: Path) -> None:
+    db = tmp_path / "resume.sqlite"
+    with _client(db) as client:
+        state = _new(client, seed=11, opponents=[{"level": "h3"}, {"level": "greedy"}])
+        game_id = state["id"]
+        for _ in range(3):
+            tiles = _hint_tiles(client, game_id)
+            assert tiles is not None
+            state = client.post(f"/api/games/{game_id}/play", json={"tiles": tiles}).json()
+        letters = "".join(t["letter"] for t in state["rack"][:2])
+        state = client.post(f"/api/games/{game_id}/exchange", json={"tiles": letters}).json()
+        before = client.get(f"/api/games/{game_id}").json()
+    with _client(db) as client:  # a new server on the same file
+        after = client.get(f"/api/games/{game_id}").json()
+        assert after == before
+        state = client.post(f"/api/games/{game_id}/pass").json()
+        assert state["events"][:len(before["events"])] == before["events"]
+        assert len(state["events"]) == len(before["events"]) + 3  # a pass and two replies
+
+
+def test_three_opponents_and_names(client: TestClient) -> None:
+    state = _new(client, opponents=[{"level": "greedy"}, {"level": "greedy"},
+                                    {"level": "h2"}], human_first=False, seed=3)
+    names = [p["name"] for p in state["players"]]
+    assert names == ["greedy", "you", "greedy #2", "h2"]
+    assert state["human"] == 1 and state["to_move"] == "you"
+    assert len(state["events"]) == 1  # greedy moved first
+    for payload, words in [
+        ({"opponents": []}, "opponents"),
+        ({"opponents": [{"level": "x"}] * 4}, "opponents"),
+        ({"human": "greedy"}, "computer"),
+        ({"opponents": [{"level": "nonsense"}]}, "level"),
+        ({"opponents": [{"level": "sim", "seconds": 1000}]}, "seconds"),
+        ({"layout": "../../etc"}, "layout"),
+        ({"challenge": "triple"}, "challenge"),
+        ({"lexicon": "nope"}, "lexicon"),
+    ]:
+        response = client.post("/api/games", json={"seed": 1, **payload})
+        assert response.status_code in (400, 422), (payload, response.text)
+        assert words in response.json()["detail"].lower(), (payload, response.text)
+
+
+def _phony(state: dict[str, Any], twl06: Any) -> str:
+    letters = [t["letter"] for t in state["rack"] if not t["blank"]]
+    for i, a in enumerate(letters):
+        for j, b in enumerate(letters):
+            if i != j and a + b not in twl06:
+                return f"8H {a}{b}"
+    raise AssertionError("every pair is a word")
+
+
+def test_challenges(client: TestClient, twl06: Any) -> None:
+    state = _new(client, challenge="void", seed=21)
+    detail = _error(client.post(f"/api/games/{state['id']}/play",
+                                json={"move": _phony(state, twl06)}), 400)
+    assert "is not in TWL06" in detail
+    _error(client.post(f"/api/games/{state['id']}/challenge"), 400)  # void: no challenges
+
+    state = _new(client, challenge="double", seed=21)
+    state = client.post(f"/api/games/{state['id']}/play",
+                        json={"move": _phony(state, twl06)}).json()
+    kinds = [e["kind"] for e in state["events"]]
+    assert kinds[:2] == ["play", "withdrawn"]  # the computer challenged it off
+    assert state["players"][0]["score"] == 0
+    assert any("challenge" in m for m in state["messages"])
+    # the computer's good play, challenged under the double rule: the challenger loses a turn
+    assert state["can_challenge"]
+    state = client.post(f"/api/games/{state['id']}/challenge").json()
+    assert "lost_turn" in [e["kind"] for e in state["events"]]
+
+
+def test_moves_refused_with_reasons(client: TestClient) -> None:
+    state = _new(client, seed=5)
+    game_id = state["id"]
+    rack = [t["letter"] for t in state["rack"]]
+    for payload, status, words in [
+        ({"move": "8H ZZZZZZZ"}, 400, "rack"),
+        ({"move": "A1 " + rack[0] + rack[1]}, 400, "start"),
+        ({"move": "exch " + rack[0]}, 400, "exchange"),
+        ({"move": "nonsense here"}, 400, "move"),
+        ({"tiles": [{"row": 7, "col": 7, "letter": rack[0]},
+                    {"row": 9, "col": 9, "letter": rack[1]}]}, 400, "line"),
+        ({"tiles": [{"row": 99, "col": 7, "letter": "A"}]}, 422, "row"),
+        ({"tiles": [{"row": 14, "col": 14, "letter": "?"}]}, 400, "letter"),
+        ({"tiles": [{"row": 7, "col": 7, "letter": "Ü"}]}, 400, "tile"),
+        ({}, 400, "either"),
+        ({"move": "8H AB", "tiles": [{"row": 7, "col": 7, "letter": "A"}]}, 400, "either"),
+    ]:
+        detail = _error(client.post(f"/api/games/{game_id}/play", json=payload), status)
+        assert words in detail.lower(), (payload, detail)
+    detail = _error(client.post(f"/api/games/{game_id}/exchange", json={"tiles": "QQQQQQQ"}),
+                    400)
+    assert "rack" in detail
+    # nothing changed
+    assert client.get(f"/api/games/{game_id}").json()["events"] == []
+    _error(client.get("/api/games/999999"), 404)
+    _error(client.post("/api/games/999999/pass"), 404)
+    _error(client.get("/api/games/0"), 422)
+    _error(client.get("/api/games/abc"), 422)
+    _error(client.get(f"/api/games/{game_id}/hint", params={"top": 0}), 422)
+
+
+def test_pass_exchange_undo(client: TestClient) -> None:
+    state = _new(client, seed=9)
+    game_id = state["id"]
+    before = state
+    rack = "".join(t["letter"] for t in state["rack"])
+    state = client.post(f"/api/games/{game_id}/exchange", json={"tiles": rack[:3]}).json()
+    assert state["events"][0]["kind"] == "exchange"
+    assert len(state["rack"]) == 7 and state["rack"] != before["rack"]
+    state = client.post(f"/api/games/{game_id}/undo").json()
+    assert state["board"] == before["board"] and state["rack"] == before["rack"]
+    assert state["events"] == [] and state["bag"] == before["bag"]
+    _error(client.post(f"/api/games/{game_id}/undo"), 409)  # nothing of yours left
+    state = client.post(f"/api/games/{game_id}/pass").json()
+    assert state["events"][0]["kind"] == "pass"
+
+
+def test_computer_racks_stay_hidden(client: TestClient) -> None:
+    state = _new(client, seed=13)
+    tiles = _hint_tiles(client, state["id"])
+    state = client.post(f"/api/games/{state['id']}/play", json={"tiles": tiles}).json()
+    theirs = [e for e in state["events"] if e["seat"] != state["human"]]
+    assert theirs and all(e["rack"] == "" for e in theirs)
+    text = client.get(f"/api/games/{state['id']}/gcg").text
+    record = read_gcg(text)
+    assert all(e.rack == "" for e in record.events if e.seat != state["human"])
+    assert record.pragma("rack2") is None and record.pragma("rack1")
+
+
+# ---------------------------------------------------------------- records
+def test_import_and_analyse_a_record(client: TestClient) -> None:
+    text = (DATA / "gcg" / "double_challenge.gcg").read_text()
+    response = client.post("/api/gcg/import", json={"gcg": text})
+    assert response.status_code == 201, response.text
+    state = response.json()
+    assert state["status"] == "record" and state["human"] is None
+    assert [p["score"] for p in state["players"]] == [59, 81]  # the record's totals
+    _error(client.post(f"/api/games/{state['id']}/pass"), 409)
+    assert client.get(f"/api/games/{state['id']}").json()["players"] == state["players"]
+
+    body = client.post("/api/gcg/analyze", json={"gcg": text}).json()
+    assert body["players"] == ["ann", "bob"]
+    assert len(body["turns"]) == len(read_gcg(text).events)
+    assessed = [t for t in body["turns"] if t["equity_lost"] is not None]
+    assert assessed
+    for turn in assessed:
+        assert turn["best"]["equity"] >= turn["played"]["equity"]
+        assert turn["equity_lost"] == pytest.approx(turn["best"]["equity"]
+                                                    - turn["played"]["equity"], abs=1e-3)
+    phony = body["turns"][3]  # bob's GOXE, challenged off: valued all the same
+    assert phony["kind"] == "play" and phony["played"]["move"] == "H5 GOX(E)"
+    assert phony["played"]["score"] == 12 and phony["equity_lost"] >= 0
+    first = body["turns"][0]
+    assert first["played"]["move"] == "8D HALTED" and first["played"]["score"] == 28
+    totals = {s["player"]: s["equity_lost"] for s in body["summary"]}
+    for name in totals:
+        assert totals[name] == pytest.approx(sum(
+            t["equity_lost"] for t in assessed if t["player"] == name), abs=1e-2)
+
+
+@pytest.mark.parametrize(("text", "status"), [
+    ("/etc/passwd", 400), ("README.md", 400), ("#player1 a A\n>a: ABC 8H\n", 400),
+    ("\x00", 400), ("x" * 600_000, 422)])
+def test_bad_records_are_refused(client: TestClient, text: str, status: int) -> None:
+    for path in ("/api/gcg/analyze", "/api/gcg/import"):
+        detail = _error(client.post(path, json={"gcg": text}), status)
+        assert "root:" not in detail
+
+
+# --------------------------------------------------------------- property
+_text = st.one_of(st.text(max_size=40), st.sampled_from([
+    OPENING, "8H PANDY", "exch ?", "pass", "", "A1 A", "15/15", "?", "[CH]", "8h pandy"]))
+_json = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20),
+                               st.floats(allow_nan=True), _text),
+                     lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                             st.dictionaries(_text, inner, max_size=4)),
+                     max_leaves=8)
+_fields = st.fixed_dictionaries({}, optional={
+    k: _json for k in ("cgp", "lexicon", "top", "leave", "detail", "gcg", "move", "tiles",
+                       "opponents", "human", "layout", "seed", "challenge", "level")})
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(path=st.sampled_from(["/api/analyze", "/api/position", "/api/gcg/analyze",
+                             "/api/games", "/api/games/1/play", "/api/games/1/exchange",
+                             "/api/gcg/import"]),
+       body=st.one_of(_fields, _json))
+def test_no_request_body_makes_a_server_error(client: TestClient, path: str, body: Any) -> None:
+    if path.startswith("/api/games/1/") and client.get("/api/games/1").status_code == 404:
+        client.post("/api/games", json={"seed": 1})
+    response = client.post(path, content=json.dumps(body, allow_nan=True),
+                           headers={"content-type": "application/json"})
+    assert response.status_code < 500, response.text
+    assert "detail" in response.json() or response.status_code in (200, 201)
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), steps=st.lists(st.tuples(
+    st.sampled_from(["hint", "random", "exchange", "pass", "challenge", "undo"]),
+    st.integers(0, 10**6)), max_size=12))
+def test_random_play_keeps_games_sound(client: TestClient, twl06: Any, seed: int,
+                                       steps: list[tuple[str, int]]) -> None:
+    import random
+
+    state = _new(client, seed=seed, challenge="double")
+    game_id = state["id"]
+    for action, salt in steps:
+        rng = random.Random(salt)
+        if action == "hint":
+            tiles = _hint_tiles(client, game_id)
+            response = client.post(f"/api/games/{game_id}/play", json={"tiles": tiles or [
+                {"row": 7, "col": 7, "letter": "A"}]})
+        elif action == "random":
+            rack = state["rack"]
+            k = rng.randint(1, max(1, len(rack)))
+            r, c, down = rng.randrange(15), rng.randrange(15), rng.random() < 0.5
+            tiles = [{"row": min(14, r + (i if down else 0)), "col": min(14, c + (0 if down
+                      else i)), "letter": t["letter"] if not t["blank"] else "E",
+                      "blank": t["blank"]} for i, t in enumerate(rng.sample(rack, k))]
+            response = client.post(f"/api/games/{game_id}/play", json={"tiles": tiles})
+        elif action == "exchange":
+            letters = "".join(t["letter"] for t in state["rack"])
+            response = client.post(f"/api/games/{game_id}/exchange",
+                                   json={"tiles": letters[: rng.randint(1, 7)] or "A"})
+        else:
+            response = client.post(f"/api/games/{game_id}/{action}")
+        assert response.status_code in (200, 400, 409), response.text
+        state = client.get(f"/api/games/{game_id}").json()
+    service = client.app.state.service
+    live = service.live(game_id)
+    assert live.game.problems() == []
+    # the store holds the same game: a new service replays it to the same state
+    from rackety.web.service import Lexicons, Service
+
+    again = Service(Store(service.store.path), Lexicons())
+    assert again.get(game_id) == {**service.get(game_id)}
+
+
+def test_go_on_with_an_uploaded_game(tmp_path: Path) -> None:
+    db = tmp_path / "upload.sqlite"
+    text = (DATA / "gcg" / "incomplete.gcg").read_text()
+    record = read_gcg(text)
+    nick = record.players[0].nickname
+    with _client(db) as client:
+        _error(client.post("/api/gcg/import", json={"gcg": text, "play_as": "nobody"}), 400)
+        finished = (DATA / "gcg" / "double_challenge.gcg").read_text()
+        assert "over" in _error(client.post("/api/gcg/import", json={
+            "gcg": finished, "play_as": "ann"}), 400)
+        response = client.post("/api/gcg/import", json={
+            "gcg": text, "play_as": nick, "opponents": [{"level": "greedy"}]})
+        assert response.status_code == 201, response.text
+        state = response.json()
+        assert state["status"] == "playing" and state["human"] == 0
+        assert state["to_move"] == state["players"][0]["name"]  # the computer moved if due
+        assert len(state["events"]) >= len(record.events)
+        state = client.post(f"/api/games/{state['id']}/pass").json()
+        before = state
+    with _client(db) as client:  # resumed from the store: the record, then the moves
+        assert client.get(f"/api/games/{before['id']}").json() == {**before, "messages": []}

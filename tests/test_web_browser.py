@@ -1,0 +1,520 @@
+"""The web page in a real browser (issue 6): Debian's Chromium driven by
+Playwright, against ``rackety serve`` run as a subprocess.
+
+Without /usr/bin/chromium (or Playwright) these tests skip, unless
+RACKETY_REQUIRE_BROWSER=1 (as in CI), when they fail. Screenshots of the play
+and analysis views go to $RACKETY_ARTIFACTS (default: test-artifacts/ at the
+repository root).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_server import ServerHandle, start_server
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path(os.environ.get("RACKETY_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+VIEWPORT = {"width": 1400, "height": 900}
+GCG_FILE = ROOT / "tests" / "data" / "gcg" / "double_challenge.gcg"
+# 8D KORAI is on the board; the rack EIOMNEH to move (TWL06)
+CGP = "15/15/15/15/15/15/15/3KORAI7/15/15/15/15/15/15/15 EIOMNEH/ 28/0 0 lex TWL06;"
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("RACKETY_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"RACKETY_REQUIRE_BROWSER=1 but {reason}")
+    pytest.skip(reason)
+
+
+def artifacts() -> Path:
+    folder = Path(os.environ.get("RACKETY_ARTIFACTS") or ROOT / "test-artifacts")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+# ------------------------------------------------------------------ fixtures
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright package is not installed (pip install playwright)")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
+                                     headless=True)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[ServerHandle]:
+    db = tmp_path_factory.mktemp("web") / "rackety.db"
+    handle = start_server(db)
+    yield handle
+    handle.stop()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert errors == [], f"uncaught errors in the page: {errors}"
+
+
+# ------------------------------------------------------------------- helpers
+def idle(page: Any) -> None:
+    """Wait until the page has no request to the game in flight."""
+    page.wait_for_selector('body[data-busy="0"]', state="attached")
+
+
+def new_game(page: Any, server: ServerHandle, level: str = "greedy") -> int:
+    """Start a game against one computer player from the form; its id."""
+    page.goto(f"{server.url}/#play")
+    page.wait_for_selector('[data-testid="opp-level-0"] option', state="attached")
+    page.select_option('[data-testid="opp-level-0"]', level)
+    page.click('[data-testid="btn-start"]')
+    page.wait_for_url("**/#game/*")
+    page.wait_for_selector('[data-testid="rack-tile"]')
+    idle(page)
+    return int(page.url.rsplit("/", 1)[1])
+
+
+def hint_rows(page: Any) -> list[dict[str, Any]]:
+    """Click Hint and read the hints the page lists."""
+    page.click('[data-testid="btn-hint"]')
+    page.wait_for_selector('[data-testid="hint-card"]', state="visible")
+    idle(page)
+    rows = []
+    for row in page.locator('[data-testid="hint-row"]').all():
+        rows.append({"move": row.get_attribute("data-move"),
+                     "kind": row.get_attribute("data-kind"),
+                     "tiles": json.loads(row.get_attribute("data-tiles") or "[]"),
+                     "exchange": row.get_attribute("data-exchange") or ""})
+    return rows
+
+
+def rack_tile(page: Any, tile: dict[str, Any]) -> Any:
+    letter = "?" if tile["blank"] else tile["letter"]
+    return page.locator(f'[data-testid="rack-tile"][data-letter="{letter}"]').first
+
+
+def square(page: Any, row: int, col: int) -> Any:
+    return page.locator(f'[data-testid="game-board"] [data-testid="sq-{row}-{col}"]')
+
+
+def pick_blank(page: Any, tile: dict[str, Any]) -> None:
+    if tile["blank"]:
+        page.click(f'[data-testid="letter-picker"] [data-testid="pick-{tile["letter"]}"]')
+        page.wait_for_selector('[data-testid="letter-picker"]', state="hidden")
+
+
+def place_by_clicking(page: Any, tiles: list[dict[str, Any]]) -> None:
+    for tile in tiles:
+        rack_tile(page, tile).click()
+        square(page, tile["row"], tile["col"]).click()
+        pick_blank(page, tile)
+    assert page.locator('[data-testid="placed-tile"]').count() == len(tiles)
+
+
+def submit(page: Any, button: str, path: str) -> None:
+    """Click a game button and wait for the server's answer to be drawn."""
+    with page.expect_response(lambda r: path in r.url and r.request.method == "POST"):
+        page.click(f'[data-testid="{button}"]')
+    idle(page)
+
+
+def board_tiles(page: Any, holder: str = "game-board") -> dict[tuple[int, int], str]:
+    """The tiles on the board (not tentative ones), by square."""
+    cells = page.eval_on_selector_all(
+        f'[data-testid="{holder}"] .sq.filled:not(.overlaid)',
+        "els => els.map(e => [+e.dataset.row, +e.dataset.col, e.dataset.letter])")
+    return {(r, c): letter for r, c, letter in cells}
+
+
+def marked_squares(page: Any, holder: str) -> set[tuple[int, int]]:
+    cells = page.eval_on_selector_all(
+        f'[data-testid="{holder}"] .sq.marked',
+        "els => els.map(e => [+e.dataset.row, +e.dataset.col])")
+    return {(r, c) for r, c in cells}
+
+
+def rack_letters(page: Any) -> list[str]:
+    return page.eval_on_selector_all('[data-testid="rack-tile"]',
+                                     "els => els.map(e => e.dataset.letter)")
+
+
+def api_board(game: dict[str, Any]) -> dict[tuple[int, int], str]:
+    squares = game["board"]["squares"]
+    return {(r, c): t["letter"] for r, row in enumerate(squares)
+            for c, t in enumerate(row) if t}
+
+
+def page_scores(page: Any, seats: int) -> list[int]:
+    return [int(page.inner_text(f'[data-testid="score-{s}"]')) for s in range(seats)]
+
+
+def play_top_hint(page: Any) -> bool:
+    """Play the first placement among the hints by clicking; else exchange or
+    pass with the buttons. Whether a placement was played."""
+    hints = hint_rows(page)
+    placement = next((h for h in hints if h["kind"] == "place" and h["tiles"]), None)
+    if placement is not None:
+        place_by_clicking(page, placement["tiles"])
+        submit(page, "btn-play", "/play")
+        return True
+    exchange = next((h for h in hints if h["kind"] == "exchange"), None)
+    if exchange is not None and page.is_enabled('[data-testid="btn-exchange"]'):
+        page.click('[data-testid="btn-exchange"]')
+        # the tiles to give back, as a rack string: multi-letter tiles in brackets
+        for multi, single in re.findall(r"\[([^\]]+)\]|(.)", exchange["exchange"]):
+            page.locator(f'[data-testid="rack-tile"][data-letter="{multi or single}"]'
+                         ":not(.to-exchange)").first.click()
+        submit(page, "btn-exchange-confirm", "/exchange")
+    else:
+        submit(page, "btn-pass", "/pass")
+    return False
+
+
+# --------------------------------------------------------------------- tests
+def test_play_a_full_game_by_clicking(page: Any, server: ServerHandle) -> None:
+    """Start a game against greedy from the page and play it out: every turn
+    the hinted move, placed by clicking rack tiles and squares, then Play."""
+    started = time.monotonic()
+    game_id = new_game(page, server, "greedy")
+    shot = False
+    for _turn in range(60):
+        if page.locator('[data-testid="result"]').is_visible():
+            break
+        played = play_top_hint(page)
+        assert page.locator('[data-testid="play-error"]').is_hidden(), \
+            page.inner_text('[data-testid="play-error"]')
+        if played and not shot and page.locator(".sq.last").count():
+            # the computer's reply is highlighted on the board
+            page.wait_for_timeout(700)  # let its arrival animation finish
+            page.screenshot(path=str(artifacts() / "play-board.png"))
+            shot = True
+    else:
+        pytest.fail("the game did not end in 60 turns")
+    assert shot
+    page.wait_for_selector('[data-testid="result"]', state="visible")
+    game = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(game, dict)
+    assert game["status"] == "over"
+    scores = [p["score"] for p in game["players"]]
+    assert page_scores(page, len(scores)) == scores
+    standings = {int(row.get_attribute("data-seat")): int(row.get_attribute("data-score"))
+                 for row in page.locator('[data-testid="standing-row"]').all()}
+    assert standings == dict(enumerate(scores))
+    assert page.locator('[data-testid="event-row"]').count() == len(game["events"])
+    assert board_tiles(page) == api_board(game)
+    assert page.is_disabled('[data-testid="btn-play"]')
+    page.wait_for_timeout(700)  # the last play's arrival animation
+    page.screenshot(path=str(artifacts() / "play-result.png"))
+    # the finished game is rated and listed
+    page.click('[data-testid="nav-rankings"]')
+    page.wait_for_selector('[data-testid="recent-game"]')
+    names = [r.get_attribute("data-name") for r in
+             page.locator('[data-testid="ranking-row"]').all()]
+    assert "you" in names and "greedy" in names
+    page.click('[data-testid="nav-games"]')
+    page.wait_for_selector(f'[data-testid="game-row"][data-id="{game_id}"]')
+    assert time.monotonic() - started < 120
+
+
+def test_analyse_a_pasted_cgp_shows_the_top_move(page: Any, server: ServerHandle) -> None:
+    page.goto(f"{server.url}/#analyse")
+    page.wait_for_selector('[data-testid="analysis-board"] [data-testid="sq-7-7"]')
+    page.fill('[data-testid="cgp-input"]', CGP)
+    page.click('[data-testid="btn-analyze"]')
+    page.wait_for_selector('[data-testid="move-row"]')
+    status, data = server.request("POST", "/api/analyze",
+                                  {"cgp": CGP, "top": 15, "detail": True})
+    assert status == 200 and isinstance(data, dict)
+    moves = data["moves"]
+    rows = page.locator('[data-testid="move-row"]')
+    assert rows.count() == len(moves)
+    assert [r.get_attribute("data-move") for r in rows.all()] == [m["move"] for m in moves]
+    # the top move is on the board, highlighted, with its tiles
+    top = moves[0]
+    assert marked_squares(page, "analysis-board") == {tuple(sq) for sq in top["squares"]}
+    for t in top["tiles"]:
+        sq = page.locator(f'[data-testid="analysis-board"] [data-testid="sq-{t["row"]}-'
+                          f'{t["col"]}"]')
+        assert sq.get_attribute("data-letter") == t["letter"]
+    assert "pinned" in (rows.first.get_attribute("class") or "")
+    page.mouse.move(0, 0)
+    page.screenshot(path=str(artifacts() / "analysis.png"))
+    # hovering another move shows it instead; clicking one pins it
+    rows.nth(3).hover()
+    assert marked_squares(page, "analysis-board") == {tuple(sq) for sq in moves[3]["squares"]}
+    rows.nth(2).click()
+    page.mouse.move(0, 0)
+    assert marked_squares(page, "analysis-board") == {tuple(sq) for sq in moves[2]["squares"]}
+    # a short simulation
+    page.fill('[data-testid="sim-seconds"]', "0.5")
+    page.fill('[data-testid="sim-candidates"]', "4")
+    page.click('[data-testid="btn-simulate"]')
+    page.wait_for_selector('[data-testid="sim-row"]', timeout=60_000)
+    sim_rows = page.locator('[data-testid="sim-row"]')
+    assert sim_rows.count() == 4
+    win = float(sim_rows.first.locator('[data-testid="win-pct"]').inner_text())
+    assert 0 <= win <= 100
+    assert int(sim_rows.first.locator('[data-testid="iterations"]').inner_text()) > 0
+
+
+def test_edit_a_board_and_analyse_it(page: Any, server: ServerHandle) -> None:
+    page.goto(f"{server.url}/#analyse")
+    page.wait_for_selector('[data-testid="analysis-board"] [data-testid="sq-7-7"]')
+    page.check('[data-testid="edit-toggle"]')
+    page.click('[data-testid="analysis-board"] [data-testid="sq-7-3"]')
+    page.keyboard.type("KORA")
+    page.keyboard.press("Shift+I")  # a blank standing for I
+    page.fill('[data-testid="edit-rack"]', "eiomneh")
+    cgp = page.input_value('[data-testid="cgp-input"]')
+    assert cgp.split()[:4] == ["15/15/15/15/15/15/15/3KORAi7/15/15/15/15/15/15/15",
+                               "EIOMNEH/", "0/0", "0"]
+    page.click('[data-testid="btn-analyze"]')
+    page.wait_for_selector('[data-testid="move-row"]')
+    status, data = server.request("POST", "/api/analyze", {"cgp": cgp, "top": 1,
+                                                           "detail": True})
+    assert status == 200 and isinstance(data, dict)
+    assert page.locator('[data-testid="move-row"]').first.get_attribute("data-move") == \
+        data["moves"][0]["move"]
+
+
+def test_place_by_drag_and_drop_and_reorder_the_rack(page: Any,
+                                                      server: ServerHandle) -> None:
+    game_id = new_game(page, server, "greedy")
+    # reorder: the first tile dropped on the last goes just before it
+    before = rack_letters(page)
+    tiles = page.locator('[data-testid="rack-tile"]')
+    tiles.first.drag_to(tiles.last)
+    assert rack_letters(page) == before[1:-1] + [before[0], before[-1]]
+    # place the top placement by dragging each tile onto its square
+    hints = hint_rows(page)
+    move = next(h for h in hints if h["kind"] == "place")
+    for tile in move["tiles"]:
+        rack_tile(page, tile).drag_to(square(page, tile["row"], tile["col"]))
+        pick_blank(page, tile)
+    assert page.locator('[data-testid="placed-tile"]').count() == len(move["tiles"])
+    submit(page, "btn-play", "/play")
+    game = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(game, dict)
+    mine = [e for e in game["events"] if e["seat"] == game["human"]]
+    assert mine[0]["move"] is not None
+    on_board = board_tiles(page)
+    for tile in move["tiles"]:
+        assert on_board[(tile["row"], tile["col"])] == tile["letter"]
+    assert on_board == api_board(game)
+
+
+def test_type_a_move_with_the_keyboard(page: Any, server: ServerHandle) -> None:
+    """Click a square, an arrow for the direction, type the letters, Enter."""
+    game_id = new_game(page, server, "greedy")
+    move = next(h for h in hint_rows(page) if h["kind"] == "place")
+    tiles = sorted(move["tiles"], key=lambda t: (t["row"], t["col"]))
+    first = tiles[0]
+    square(page, first["row"], first["col"]).click()
+    down = len({t["row"] for t in tiles}) > 1
+    if down:  # the cursor starts across; the arrow turns it (a second press would move it)
+        page.keyboard.press("ArrowDown")
+    cursor = square(page, first["row"], first["col"]).locator(".cursor-arrow")
+    assert cursor.get_attribute("class") == f"cursor-arrow {'down' if down else 'across'}"
+    page.keyboard.type("".join(t["letter"].lower() for t in tiles))
+    placed = page.eval_on_selector_all(
+        '[data-testid="game-board"] .sq.overlaid',
+        "els => els.map(e => [+e.dataset.row, +e.dataset.col, e.dataset.letter])")
+    assert sorted(placed) == sorted([t["row"], t["col"], t["letter"]] for t in tiles)
+    with page.expect_response(lambda r: r.url.endswith("/play")):
+        page.keyboard.press("Enter")
+    idle(page)
+    game = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(game, dict)
+    assert board_tiles(page) == api_board(game)
+    assert game["events"][0]["seat"] == game["human"] and game["events"][0]["kind"] == "play"
+
+
+def test_an_illegal_move_shows_the_server_message(page: Any, server: ServerHandle) -> None:
+    game_id = new_game(page, server, "greedy")
+    rack = rack_letters(page)
+    letter = next(x for x in rack if x != "?")
+    # a first move off the centre square
+    page.locator(f'[data-testid="rack-tile"][data-letter="{letter}"]').first.click()
+    square(page, 0, 0).click()
+    with page.expect_response(lambda r: r.url.endswith("/play")) as answer:
+        page.click('[data-testid="btn-play"]')
+    assert answer.value.status == 400
+    error = page.locator('[data-testid="play-error"]')
+    error.wait_for(state="visible")
+    status, body = server.request("POST", f"/api/games/{game_id}/play", {
+        "tiles": [{"row": 0, "col": 0, "letter": letter, "blank": False}]})
+    assert status == 400 and isinstance(body, dict)
+    assert error.inner_text().strip() == body["detail"]
+    # the tile stays where it was put; a click takes it back
+    assert page.locator('[data-testid="placed-tile"]').count() == 1
+    square(page, 0, 0).click()
+    assert page.locator('[data-testid="placed-tile"]').count() == 0
+    assert sorted(rack_letters(page)) == sorted(rack)
+
+
+def test_exchange_pass_challenge_and_undo_with_the_buttons(page: Any,
+                                                          server: ServerHandle) -> None:
+    game_id = new_game(page, server, "greedy")
+    rack = rack_letters(page)
+    page.click('[data-testid="btn-exchange"]')
+    assert page.is_visible('[data-testid="exchange-bar"]')
+    tiles = page.locator('[data-testid="rack-tile"]')
+    tiles.nth(0).click()
+    tiles.nth(1).click()
+    submit(page, "btn-exchange-confirm", "/exchange")
+    game = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(game, dict)
+    assert game["events"][0]["kind"] == "exchange"
+    assert sorted(game["events"][0]["rack"]) == sorted(rack)
+    assert len(rack_letters(page)) == 7
+    kinds = page.eval_on_selector_all('[data-testid="event-row"]',
+                                      "els => els.map(e => e.dataset.kind)")
+    assert kinds == [e["kind"] for e in game["events"]]
+    # the computer has played: challenge it (a good play: the challenger loses the turn)
+    assert page.is_enabled('[data-testid="btn-challenge"]')
+    submit(page, "btn-challenge", "/challenge")
+    game = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(game, dict)
+    assert "lost_turn" in [e["kind"] for e in game["events"]]
+    submit(page, "btn-pass", "/pass")
+    game = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(game, dict)
+    assert [e["kind"] for e in game["events"] if e["seat"] == game["human"]][-1] == "pass"
+    # undo goes back to the human's previous turn, as the server says
+    submit(page, "btn-undo", "/undo")
+    game = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(game, dict)
+    assert page.locator('[data-testid="event-row"]').count() == len(game["events"])
+    assert sorted(rack_letters(page)) == sorted(t["letter"] for t in game["rack"])
+    assert board_tiles(page) == api_board(game)
+
+
+def test_resume_a_game_after_a_restart(page: Any, tmp_path: Path) -> None:
+    db = tmp_path / "resume.db"
+    first = start_server(db)
+    try:
+        game_id = new_game(page, first, "greedy")
+        assert play_top_hint(page)
+        tiles = board_tiles(page)
+        rack = sorted(rack_letters(page))
+        scores = page_scores(page, 2)
+        assert tiles and len(rack) == 7
+    finally:
+        first.stop()
+    second = start_server(db)
+    try:
+        page.goto(f"{second.url}/#game/{game_id}")
+        page.wait_for_selector('[data-testid="rack-tile"]')
+        idle(page)
+        assert board_tiles(page) == tiles
+        assert sorted(rack_letters(page)) == rack
+        assert page_scores(page, 2) == scores
+        # and it goes on
+        assert play_top_hint(page)
+        game = second.get_json(f"/api/games/{game_id}")
+        assert isinstance(game, dict)
+        assert board_tiles(page) == api_board(game)
+    finally:
+        second.stop()
+
+
+def test_step_through_a_gcg(page: Any, server: ServerHandle) -> None:
+    text = GCG_FILE.read_text(encoding="utf-8")
+    status, data = server.request("POST", "/api/gcg/analyze", {"gcg": text})
+    assert status == 200 and isinstance(data, dict)
+    turns = data["turns"]
+    page.goto(f"{server.url}/#analyse")
+    page.click('[data-testid="tab-gcg"]')
+    page.locator('[data-testid="gcg-file"]').set_input_files(str(GCG_FILE))
+    page.wait_for_selector('[data-testid="turn-item"]')
+    assert page.locator('[data-testid="turn-item"]').count() == len(turns) + 1  # + final
+    assert page.locator('[data-testid="summary-row"]').count() == len(data["summary"])
+    counter = page.locator('[data-testid="turn-counter"]')
+    for i, turn in enumerate(turns):
+        assert counter.inner_text() == f"turn {i + 1} of {len(turns)}"
+        lost = turn["equity_lost"]
+        shown = page.inner_text('[data-testid="turn-lost"]')
+        assert shown == ("—" if lost is None else f"{lost:.1f}")
+        # the board before the move, with the move played on it
+        assert board_tiles(page, "gcg-board") == api_board(turn)
+        played = turn["played"]
+        want = {tuple(sq) for sq in played["squares"]} if played else set()
+        assert marked_squares(page, "gcg-board") == want
+        if lost:
+            page.click('[data-testid="btn-show-best"]')
+            best = {tuple(sq) for sq in turn["best"]["squares"]}
+            assert marked_squares(page, "gcg-board") == best
+            if i == 2:
+                page.screenshot(path=str(artifacts() / "analysis-gcg.png"))
+            page.click('[data-testid="btn-show-played"]')
+        page.click('[data-testid="btn-next"]')
+    assert counter.inner_text() == "final position"
+    page.click('[data-testid="btn-prev"]')
+    assert counter.inner_text() == f"turn {len(turns)} of {len(turns)}"
+    # the turn list jumps
+    worst = max(range(len(turns)), key=lambda i: turns[i]["equity_lost"] or 0)
+    page.click(f'[data-testid="turn-item"][data-index="{worst}"]')
+    assert page.inner_text('[data-testid="turn-lost"]') == f"{turns[worst]['equity_lost']:.1f}"
+
+
+def test_import_a_gcg_and_view_it(page: Any, server: ServerHandle) -> None:
+    page.goto(f"{server.url}/#games")
+    page.locator('[data-testid="import-file"]').set_input_files(str(GCG_FILE))
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"import-text\"]').value.length > 0")
+    page.click('[data-testid="btn-import"]')
+    page.wait_for_url("**/#game/*")
+    game_id = int(page.url.rsplit("/", 1)[1])
+    game = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(game, dict) and game["status"] == "record"
+    page.wait_for_selector('[data-testid="game-board"] .sq.filled')
+    assert board_tiles(page) == api_board(game)
+    assert page.locator('[data-testid="controls"]').is_hidden()
+    assert page_scores(page, 2) == [p["score"] for p in game["players"]]
+    page.click('[data-testid="nav-games"]')
+    page.wait_for_selector(f'[data-testid="game-row"][data-id="{game_id}"]')
+
+
+def test_upload_an_unfinished_game_and_go_on_with_it(page: Any, server: ServerHandle) -> None:
+    unfinished = ROOT / "tests" / "data" / "gcg" / "incomplete.gcg"
+    page.goto(f"{server.url}/#games")
+    page.locator('[data-testid="import-file"]').set_input_files(str(unfinished))
+    page.wait_for_selector('[data-testid="import-play-as"] option[value="eve"]',
+                           state="attached")
+    page.select_option('[data-testid="import-play-as"]', "eve")
+    page.click('[data-testid="btn-import"]')
+    page.wait_for_url("**/#game/*")
+    game_id = int(page.url.rsplit("/", 1)[1])
+    page.wait_for_selector('[data-testid="rack-tile"]')
+    idle(page)
+    game = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(game, dict) and game["status"] == "playing"
+    assert game["players"][game["human"]]["name"] == "Eve"
+    assert board_tiles(page) == api_board(game)  # the record's moves are on the board
+    assert len(game["events"]) == 4
+    play_top_hint(page)  # and the game goes on: Eve moves, the computer answers
+    after = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(after, dict) and len(after["events"]) >= 6
+    assert board_tiles(page) == api_board(after)

@@ -1,0 +1,166 @@
+"""Start ``rackety serve`` as a subprocess for tests, and stop it.
+
+``start_server(db_path)`` runs the server on a free port (or the one given)
+with its store at ``db_path``, waits until ``GET /api/health`` answers, and
+returns a `ServerHandle` with ``.url``, ``.process``, ``.stop()`` (SIGTERM, then
+SIGKILL) and ``.kill()`` (SIGKILL at once, as a crash would).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+START_TIMEOUT = 90.0  # seconds: the first start compiles the lexicon and the kernels
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 free a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def serve_command() -> list[str]:
+    """How to run ``rackety`` from this interpreter: ``python -m rackety`` when
+    the package has a ``__main__``, else the console script beside it."""
+    if importlib.util.find_spec("rackety.__main__") is not None:
+        return [sys.executable, "-m", "rackety"]
+    script = Path(sys.executable).with_name("rackety")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("rackety")
+    if found:
+        return [found]
+    return [sys.executable, "-c", "import sys; from rackety.cli import main; "
+                                  "sys.exit(main(sys.argv[1:]))"]
+
+
+@dataclass
+class ServerHandle:
+    """A running ``rackety serve``."""
+
+    url: str
+    port: int
+    db_path: Path
+    process: subprocess.Popen[bytes]
+    log_path: Path
+    _log: IO[bytes] | None = field(default=None, repr=False)
+
+    def get_json(self, path: str, timeout: float = 30.0) -> object:
+        """``GET path`` as JSON (raises on a non-2xx answer)."""
+        with urllib.request.urlopen(self.url + path, timeout=timeout) as response:
+            return json.loads(response.read().decode("utf-8"))
+
+    def request(self, method: str, path: str, body: object = None,
+                timeout: float = 60.0) -> tuple[int, object]:
+        """``method path`` with a JSON body: (status, the JSON answer or text)."""
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        req = urllib.request.Request(self.url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as response:
+                status, raw = response.status, response.read()
+        except urllib.error.HTTPError as exc:
+            status, raw = exc.code, exc.read()
+        text = raw.decode("utf-8", "replace")
+        try:
+            return status, json.loads(text)
+        except ValueError:
+            return status, text
+
+    def output(self) -> str:
+        """What the server wrote to stdout and stderr so far."""
+        try:
+            return self.log_path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the server politely (SIGTERM), then firmly."""
+        if self.alive():
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=timeout)
+        self._close()
+
+    def kill(self) -> None:
+        """Kill the server at once (SIGKILL), as a crash would."""
+        if self.alive():
+            self.process.kill()
+            self.process.wait(timeout=10)
+        self._close()
+
+    def _close(self) -> None:
+        if self._log is not None:
+            with contextlib.suppress(OSError):
+                self._log.close()
+            self._log = None
+
+    def __enter__(self) -> ServerHandle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def start_server(db_path: str | Path, port: int | None = None,
+                 env: Mapping[str, str] | None = None, *,
+                 timeout: float = START_TIMEOUT) -> ServerHandle:
+    """Run ``rackety serve --port PORT --db DB_PATH`` and wait for ``/api/health``.
+
+    ``env`` adds to (and overrides) this process's environment, for example
+    ``RACKETY_CACHE_DIR``. Raises `RuntimeError` with the server's output if it
+    exits or does not answer within ``timeout`` seconds."""
+    db_path = Path(db_path)
+    chosen = free_port() if port is None else port
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    full_env.setdefault("PYTHONUNBUFFERED", "1")
+    log_fd, log_name = tempfile.mkstemp(prefix="rackety-serve-", suffix=".log")
+    os.close(log_fd)
+    log_path = Path(log_name)
+    log = log_path.open("wb")
+    command = [*serve_command(), "serve", "--host", "127.0.0.1", "--port", str(chosen),
+               "--db", str(db_path)]
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL, env=full_env)
+    handle = ServerHandle(f"http://127.0.0.1:{chosen}", chosen, db_path, process, log_path,
+                          log)
+    deadline = time.monotonic() + timeout
+    while True:
+        if not handle.alive():
+            handle._close()
+            raise RuntimeError(f"rackety serve exited with {process.returncode}:\n"
+                               f"{handle.output()}")
+        try:
+            if handle.get_json("/api/health", timeout=2) == {"status": "ok"}:
+                return handle
+        except (OSError, ValueError):
+            pass
+        if time.monotonic() > deadline:
+            handle.kill()
+            raise RuntimeError(f"rackety serve did not answer /api/health within "
+                               f"{timeout:g} s:\n{handle.output()}")
+        time.sleep(0.1)
