@@ -29,7 +29,7 @@ def test_a_session(tmp_path, twl06: Lexicon) -> None:
     session, text = _run(twl06, ["hint", "8H ZZZ", "8H TOLA", "undo", "8H TOLA",
                                  f"save {saved}", "quit"])
     assert "not done: tiles ZZZ are not on the rack" in text
-    assert "you plays 8H TOLA for 8" in text
+    assert "you play 8H TOLA for 8" in text
     assert "greedy plays" in text  # the computer answered
     record = read_gcg(saved)
     assert [e.kind for e in record.events][:2] == ["play", "play"]

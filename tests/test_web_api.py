@@ -146,6 +146,21 @@ def test_simulate(client: TestClient) -> None:
     _error(client.post("/api/simulate", json={"cgp": OPENING, "seconds": 600}), 422)
 
 
+def test_listing_and_downloads_refuse_bad_input(client: TestClient) -> None:
+    for params in ({"limit": 0}, {"limit": 501}, {"offset": -1}, {"limit": "many"}):
+        _error(client.get("/api/games", params=params), 422)
+    assert client.get("/api/games", params={"limit": 1}).status_code == 200
+    _error(client.get("/api/games/999999/gcg"), 404)
+    _error(client.get("/api/games/999999/hint"), 404)
+    _error(client.post("/api/games/999999/undo"), 404)
+    _error(client.post("/api/games/999999/challenge"), 404)
+    _error(client.post("/api/games/999999/exchange", json={"tiles": "A"}), 404)
+    _error(client.post("/api/games/1/exchange", json={"tiles": ""}), 422)
+    _error(client.post("/api/simulate", json={"cgp": "15/15 A/ 0/0 0"}), 400)
+    _error(client.put("/api/health"), 405)
+    assert client.get("/openapi.json").json()["paths"]["/api/analyze"]["post"]
+
+
 def test_options(client: TestClient) -> None:
     body = client.get("/api/options").json()
     assert "TWL06" in body["lexicons"] and body["default_lexicon"] == "TWL06"
@@ -485,3 +500,27 @@ def test_go_on_with_an_uploaded_game(tmp_path: Path) -> None:
         before = state
     with _client(db) as client:  # resumed from the store: the record, then the moves
         assert client.get(f"/api/games/{before['id']}").json() == {**before, "messages": []}
+
+
+def test_a_leave_table_offered_by_the_server(tmp_path: Path) -> None:
+    from rackety.lexicon.klv import Klv
+
+    path = tmp_path / "mine.klv2"
+    Klv.from_values("english", {"S": 8.0, "?": 25.0, "Q": -7.0, "ES": 9.0}).save(path)
+    app = create_app(tmp_path / "leaves.sqlite", leaves={"mine": str(path)}, warm=False)
+    with TestClient(app) as client:
+        levels = {level["id"] for level in client.get("/api/options").json()["levels"]}
+        assert "leaves:mine" in levels
+        state = _new(client, opponents=[{"level": "leaves:mine"}])
+        assert state["players"][1]["level"] == "leaves:mine"
+        tiles = _hint_tiles(client, state["id"])
+        state = client.post(f"/api/games/{state['id']}/play", json={"tiles": tiles}).json()
+        assert state["events"][1]["player"] == "leaves:mine"
+        body = client.post("/api/analyze", json={"cgp": f"{EMPTY} AEQSST?/ 0/0 0",
+                                                 "leave": "leaves:mine", "top": 400}).json()
+        table = {"S": 8.0, "?": 25.0, "Q": -7.0, "ES": 9.0}
+        for move in body["moves"]:  # a leave not in the table is worth nothing
+            assert move["equity"] - move["score"] == pytest.approx(
+                table.get(move["leave"], 0.0)), move
+        assert {"?", "ES"} <= {m["leave"] for m in body["moves"]}
+        _error(client.post("/api/games", json={"opponents": [{"level": "leaves:other"}]}), 400)

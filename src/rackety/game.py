@@ -666,6 +666,29 @@ class Game:
 MASK64 = (1 << 64) - 1
 
 
+def describe(game: Game, event: Event) -> str:
+    """An event in a sentence, as a player is told it (``greedy plays 8H PANDY
+    for 30``; a player called "you" is spoken to: ``you play ...``)."""
+    name = game.players[event.seat]
+    you = name.lower() == "you"
+
+    def does(verb: str) -> str:
+        return f"{name} {verb if you else verb + 'es' if verb.endswith('s') else verb + 's'}"
+
+    if event.kind == "play" and event.move is not None:
+        return f"{does('play')} {event.move.notation(game.alphabet)} for {event.score}"
+    if event.kind == "exchange":
+        return f"{does('exchange')} {len(event.tiles)} tile(s)"
+    if event.kind == "pass":
+        return does("pass")
+    if event.kind == "withdrawn":
+        whose = "your" if you else f"{name}'s"
+        return f"{whose} play comes off the board: {'; '.join(event.notes)}"
+    if event.kind == "lost_turn":
+        return f"{does('lose')} a turn: the play challenged was good"
+    return f"{name}: {event.kind.replace('_', ' ')} {event.score:+d}"
+
+
 def splitmix64(state: int) -> tuple[int, int]:
     """One step of splitmix64 (Steele, Lea and Flood 2014): the next state and a
     64-bit output."""

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rackety.errors import RacketyError
-from rackety.game import Game, IllegalMoveError, Rules
+from rackety.game import Game, IllegalMoveError, Rules, describe
 from rackety.movegen import format_leave
 
 if TYPE_CHECKING:
@@ -58,17 +58,7 @@ class TerminalGame:
             self.write(f"your rack: {rack}")
 
     def describe(self, seat: int, event: Any) -> str:
-        game = self.game
-        name = game.players[seat]
-        if event.kind == "play":
-            return f"{name} plays {event.move.notation(game.alphabet)} for {event.score}"
-        if event.kind == "exchange":
-            return f"{name} exchanges {len(event.tiles)} tile(s)"
-        if event.kind == "pass":
-            return f"{name} passes"
-        if event.kind == "withdrawn":
-            return f"{name}'s play comes off the board: {'; '.join(event.notes)}"
-        return f"{name}: {event.kind.replace('_', ' ')} {event.score:+d}"
+        return describe(self.game, event)
 
     # ----------------------------------------------------------------- loop
     def run(self) -> Game:

@@ -250,7 +250,8 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
 
     app = FastAPI(title="rackety", version=_version(),
                   description="Play and analyse crossword games with the rackety engine.",
-                  lifespan=lifespan)
+                  lifespan=lifespan,
+                  docs_url=None, redoc_url=None)  # their pages load scripts from a CDN
     app.state.service = service
 
     @app.exception_handler(NotFoundError)

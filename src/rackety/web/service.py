@@ -26,7 +26,7 @@ from typing import Any
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.board import Board, Layout
 from rackety.errors import RacketyError
-from rackety.game import Game, IllegalMoveError, Rules, placement
+from rackety.game import Game, IllegalMoveError, Rules, describe, placement
 from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin_path
 from rackety.move import Move
 from rackety.movegen import format_leave, generate
@@ -460,26 +460,6 @@ class Service:
         if game.over:
             live.status = "over"
 
-    def _describe(self, game: Game, event: Any) -> str:
-        name = game.players[event.seat]
-        you = name.lower() == "you"
-
-        def does(verb: str) -> str:
-            return f"{name} {verb if you else verb + 'es' if verb.endswith('s') else verb + 's'}"
-
-        if event.kind == "play":
-            return f"{does('play')} {event.move.notation(game.alphabet)} for {event.score}"
-        if event.kind == "exchange":
-            return f"{does('exchange')} {len(event.tiles)} tile(s)"
-        if event.kind == "pass":
-            return does("pass")
-        if event.kind == "withdrawn":
-            whose = "your" if you else f"{name}'s"
-            return f"{whose} play comes off the board: {'; '.join(event.notes)}"
-        if event.kind == "lost_turn":
-            return f"{does('lose')} a turn: the play was good"
-        return f"{name}: {event.kind.replace('_', ' ')} {event.score:+d}"
-
     def _computer_turns(self, live: Live) -> list[str]:
         game = live.game
         messages: list[str] = []
@@ -490,13 +470,13 @@ class Service:
                 game.challenge()
                 self._record(live, {"kind": "challenge", "seat": seat})
                 messages += [f"{game.players[seat]} challenges"] + [
-                    self._describe(game, e) for e in game.events[before:]]
+                    describe(game, e) for e in game.events[before:]]
                 continue
             move = live.players[seat].choose(game.view(), game.lexicon)
             text = move.notation(game.alphabet)
             game.play(move, check=False)
             self._record(live, {"kind": "move", "seat": seat, "move": text})
-            messages += [self._describe(game, e) for e in game.events[before:]]
+            messages += [describe(game, e) for e in game.events[before:]]
         return messages
 
     def _human_action(self, game_id: int, act: Callable[[Live], list[str]]) -> dict[str, Any]:
@@ -532,7 +512,7 @@ class Service:
         game.play(move)  # checks: raises IllegalMoveError with the reason
         self._record(live, {"kind": "move", "seat": live.human,
                             "move": move.notation(game.alphabet)})
-        return [self._describe(game, e) for e in game.events[before:]]
+        return [describe(game, e) for e in game.events[before:]]
 
     def play(self, game_id: int, *, move: str | None = None,
              tiles: Sequence[tuple[int, int, str, bool]] | None = None) -> dict[str, Any]:
@@ -585,7 +565,7 @@ class Service:
             self._record(live, {"kind": "challenge", "seat": live.human})
             if event is None:
                 return ["the play stands: no penalty under the single rule"]
-            return [self._describe(game, e) for e in game.events[before:]]
+            return [describe(game, e) for e in game.events[before:]]
 
         return self._human_action(game_id, act)
 
