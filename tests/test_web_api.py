@@ -524,3 +524,13 @@ def test_a_leave_table_offered_by_the_server(tmp_path: Path) -> None:
                 table.get(move["leave"], 0.0)), move
         assert {"?", "ES"} <= {m["leave"] for m in body["moves"]}
         _error(client.post("/api/games", json={"opponents": [{"level": "leaves:other"}]}), 400)
+
+
+def test_the_default_opponent_is_static(client: TestClient) -> None:
+    options = client.get("/api/options").json()
+    assert options["default_level"] == "static"
+    state = client.post("/api/games", json={"seed": 2}).json()
+    assert [p["level"] for p in state["players"]] == [None, "static"]
+    tiles = _hint_tiles(client, state["id"])
+    state = client.post(f"/api/games/{state['id']}/play", json={"tiles": tiles}).json()
+    assert state["events"][1]["player"] == "static"

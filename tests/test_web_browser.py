@@ -84,11 +84,13 @@ def idle(page: Any) -> None:
     page.wait_for_selector('body[data-busy="0"]', state="attached")
 
 
-def new_game(page: Any, server: ServerHandle, level: str = "greedy") -> int:
-    """Start a game against one computer player from the form; its id."""
+def new_game(page: Any, server: ServerHandle, level: str = "greedy", seed: int = 1) -> int:
+    """Start a game against one computer player from the form, with the bag of
+    ``seed`` (the tests do not depend on luck); its id."""
     page.goto(f"{server.url}/#play")
     page.wait_for_selector('[data-testid="opp-level-0"] option', state="attached")
     page.select_option('[data-testid="opp-level-0"]', level)
+    page.fill('[data-testid="opt-seed"]', str(seed))
     page.click('[data-testid="btn-start"]')
     page.wait_for_url("**/#game/*")
     page.wait_for_selector('[data-testid="rack-tile"]')

@@ -17,12 +17,12 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rackety.backends import fault_point, imap_tasks
 from rackety.errors import RacketyError
 from rackety.game import Game, Rules
 
@@ -292,14 +292,17 @@ def tournament(lexicon: str, specs: Sequence[str], games: int, *, seed: int = 1,
                jobs: int | None = None, rules: Rules | None = None,
                layout: str | None = None, alphabet: str | None = None,
                gcg_dir: str | Path | None = None, check: bool = True,
-               compiled: bool = True,
+               compiled: bool = True, backend: str = "local", address: str | None = None,
                progress: Callable[[int], None] | None = None) -> TournamentResult:
     """Play ``games`` games (rounded up to whole pairs) between the players
     ``specs`` (``greedy``, ``h1``, ``h2``, ``h3``, ``leaves:FILE.klv2``) on
     ``jobs`` processes (default: every core). ``progress`` is called with the
     number of games just finished. With ``compiled`` (the default), games
     between static players (greedy, H1-H3, a KLV table) run whole in
-    `rackety.selfplay`, the same games `play_game` plays, several times faster."""
+    `rackety.selfplay`, the same games `play_game` plays, several times faster.
+    ``backend`` (``local`` processes or ``ray``, at ``address``; see
+    `rackety.backends`) runs the batches of games; the results are the same for
+    the same seed on any backend and any number of workers."""
     if not 2 <= len(specs) <= 4:
         raise RacketyError(f"a game has 2 to 4 players, not {len(specs)}")
     if games < 1:
@@ -307,38 +310,37 @@ def tournament(lexicon: str, specs: Sequence[str], games: int, *, seed: int = 1,
     if "human" in specs:
         raise RacketyError("autoplay has no human players")
     games += games % 2 if len(specs) == 2 else 0
-    jobs = jobs or os.cpu_count() or 1
+    if backend == "local":
+        jobs = jobs or os.cpu_count() or 1
     job = _Job(lexicon, alphabet, layout, tuple(specs), seed, rules or Rules(),
                gcg_dir is not None, check, compiled)
     names = _names(specs)
     summaries = [PlayerSummary(name) for name in names]
     results: list[GameResult] = []
     t0 = time.perf_counter()
-    for batch in _run_batches(job, games, jobs):
-        for result in batch:
-            for seat, p in enumerate(result.order):
-                _add(summaries[p], result.seats[seat], result.seats)
-            results.append(result)
-            if gcg_dir is not None and result.gcg is not None:
-                _save_gcg(Path(gcg_dir), result, names)
+    workers = jobs or 8  # Ray: batches enough to keep a cluster's cores busy
+    chunk = 2 * max(1, min(25, games // (8 * workers) // 2 or 1))
+    tasks = [(job, list(range(i, min(games, i + chunk)))) for i in range(0, games, chunk)]
+    for _index, batch in imap_tasks(_play_task, tasks, backend=backend, address=address,
+                                    jobs=jobs):
+        results.extend(batch)
+        if gcg_dir is not None:
+            for result in batch:
+                if result.gcg is not None:
+                    _save_gcg(Path(gcg_dir), result, names)
         if progress is not None:
             progress(len(batch))
     seconds = time.perf_counter() - t0
-    results.sort(key=lambda r: r.index)
+    results.sort(key=lambda r: r.index)  # totals in game order: the same on any backend
+    for result in results:
+        for seat, p in enumerate(result.order):
+            _add(summaries[p], result.seats[seat], result.seats)
     return TournamentResult(len(results), summaries, seconds, results)
 
 
-def _run_batches(job: _Job, games: int, jobs: int) -> Iterator[list[GameResult]]:
-    chunk = 2 * max(1, min(25, games // (8 * jobs) // 2 or 1))
-    batches = [list(range(i, min(games, i + chunk))) for i in range(0, games, chunk)]
-    if jobs == 1:
-        for batch in batches:
-            yield _play_indices(job, batch)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_play_indices, job, batch) for batch in batches]
-        for future in futures:
-            yield future.result()
+def _play_task(task: tuple[_Job, list[int]]) -> list[GameResult]:
+    fault_point()  # tests kill a worker here
+    return _play_indices(*task)
 
 
 def _add(summary: PlayerSummary, seat: SeatResult, seats: list[SeatResult]) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from rackety.backends import backend_options
 from rackety.errors import RacketyError
 from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON
 
@@ -574,8 +575,9 @@ def _board_name(board: str | None) -> str | None:
 @cli.command("play")
 @click.option("--lexicon", "source", default=DEFAULT_LEXICON, show_default=True,
               metavar="SOURCE", help="A built-in name, a word list or a .kwg file.")
-@click.option("--opponent", default="h3", show_default=True, metavar="PLAYER",
-              help="greedy, h1, h2, h3 or leaves:FILE.klv2.")
+@click.option("--opponent", default="static", show_default=True, metavar="PLAYER",
+              help="static (the shipped leave table of the lexicon, else h3), greedy, h1, "
+                   "h2, h3 or leaves:FILE.klv2.")
 @click.option("--players", default=2, show_default=True, type=click.IntRange(2, 4),
               help="Players in the game, you included.")
 @click.option("--board", "board_name", default=None, metavar="NAME",
@@ -615,16 +617,17 @@ def play_command(source: str, opponent: str, players: int, board_name: str | Non
               help="Games to play (rounded up to pairs with seats swapped).")
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the bags.")
 @click.option("--jobs", default=None, type=click.IntRange(1),
-              help="Processes (default: every core).")
+              help="Processes (default: every core); with Ray, CPUs of a local instance.")
 @click.option("--board", "board_name", default=None, metavar="NAME",
               help="standard (default), super, or a layout name.")
 @click.option("--alphabet", default=None, metavar="NAME", help="Alphabet (default: english).")
 @click.option("--gcg-dir", default=None, type=click.Path(file_okay=False),
               help="Write every game there as GCG.")
+@backend_options
 @json_option
 def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int | None,
                      board_name: str | None, alphabet: str | None, gcg_dir: str | None,
-                     as_json: bool) -> None:
+                     backend: str, address: str | None, as_json: bool) -> None:
     """Computer players against each other: Gordon's table of results."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -642,7 +645,8 @@ def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int |
         task = bar.add_task("games", total=games + (games % 2 if len(names) == 2 else 0))
         result = tournament(source, names, games, seed=seed, jobs=jobs,
                             layout=_board_name(board_name), alphabet=alphabet,
-                            gcg_dir=gcg_dir, progress=lambda k: bar.advance(task, k))
+                            gcg_dir=gcg_dir, backend=backend, address=address,
+                            progress=lambda k: bar.advance(task, k))
     if as_json:
         _emit_json(result.as_json())
         return
@@ -682,11 +686,13 @@ def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int |
               help="Static evaluation for the candidates and the rollouts: h1, h2, h3 or "
                    "leaves:FILE.klv2.")
 @click.option("--jobs", default=None, type=click.IntRange(1),
-              help="Processes (default: every core).")
+              help="Processes (default: every core); with Ray, tasks per batch (default 8).")
+@backend_options
 @json_option
 def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: str | None,
                 plies: int, candidates: int, iterations: int | None, seconds: float | None,
-                seed: int, leave: str, jobs: int | None, as_json: bool) -> None:
+                seed: int, leave: str, jobs: int | None, backend: str, address: str | None,
+                as_json: bool) -> None:
     """Monte Carlo simulation of the best static moves of a position."""
     from rich.progress import Progress
 
@@ -701,7 +707,7 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
         task = bar.add_task("rollouts", total=total)
         result = simulate(board, lexicon, leave=leave, candidates=candidates, plies=plies,
                           iterations=iterations, seconds=seconds, seed=seed, jobs=jobs,
-                          source=lexicon_source,
+                          source=lexicon_source, backend=backend, address=address,
                           progress=lambda done, alive: bar.update(
                               task, completed=done,
                               description=f"rollouts ({alive} candidates left)"))
@@ -808,6 +814,273 @@ def preendgame_command(source: str | None, cgp: str, alphabet: str | None,
         table.add_row(row["move"], f"{row['win_pct']:.1f}", f"{row['spread']:+.2f}",
                       str(row["draws"]), "yes" if row["exact"] else "no")
     _out_console().print(table)
+
+
+# ------------------------------------------------------------------ leaves
+@cli.group()
+def leaves() -> None:
+    """Leave values: train them by self-play."""
+
+
+@leaves.command("train")
+@click.option("--lexicon", "source", default=DEFAULT_LEXICON, show_default=True,
+              metavar="SOURCE", help="A built-in name, a word list or a .kwg file.")
+@click.option("--games", required=True, type=click.IntRange(1),
+              help="Self-play games per generation.")
+@click.option("--generations", default=1, show_default=True, type=click.IntRange(1),
+              help="Generations: each plays with the table the one before made.")
+@click.option("--init", default="h3", show_default=True, metavar="h3|FILE.klv2",
+              help="The first table and prior: h1, h2, h3 or a KLV2/KLV file.")
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the bags.")
+@click.option("--min-count", default=50, show_default=True, type=click.IntRange(0),
+              help="K: a leave seen K times is halfway between its prior and its mean.")
+@click.option("--jobs", default=None, type=click.IntRange(1),
+              help="Processes (default: every core); with Ray, CPUs of a local instance.")
+@click.option("--alphabet", default=None, metavar="NAME", help="Alphabet (default: english).")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              metavar="OUT.klv2", help="The KLV2 file to write.")
+@backend_options
+@json_option
+def leaves_train_command(source: str, games: int, generations: int, init: str, seed: int,
+                         min_count: int, jobs: int | None, alphabet: str | None, output: str,
+                         backend: str, address: str | None, as_json: bool) -> None:
+    """Train leave values by self-play (TD targets, shrunk toward the prior;
+    see rackety.training) and write them as KLV2."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from rackety.training import train
+
+    _load(source, alphabet, False)  # compile and cache once, before the workers
+    started = time.perf_counter()
+    lines: list[dict[str, Any]] = []
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=_console(),
+                  transient=True) as bar:
+        tasks: dict[int, Any] = {}
+
+        def progress(generation: int, done: int, total: int) -> None:
+            if generation not in tasks:
+                tasks[generation] = bar.add_task(f"generation {generation}", total=total)
+            bar.update(tasks[generation], completed=done)
+
+        def report(stats: Any) -> None:
+            lines.append(stats.as_json())
+            line = stats.summary(min_count)
+            if as_json:  # stdout holds the JSON only
+                bar.console.print(line, markup=False, highlight=False)
+            else:
+                click.echo(line)
+
+        result = train(source, games, generations, init=init, seed=seed,
+                       min_count=min_count, backend=backend, address=address, jobs=jobs,
+                       alphabet=alphabet, progress=progress, report=report)
+    result.save(output)
+    seconds = time.perf_counter() - started
+    if as_json:
+        _emit_json({"output": output, "leaves": len(result.klv), "seconds": round(seconds, 2),
+                    "generations": lines})
+        return
+    click.echo(f"wrote {output}: {len(result.klv):,} leaves, {generations} generation(s) of "
+               f"{games:,} games, {seconds:.1f} s")
+
+
+# ------------------------------------------------------------------ analyze
+def _backend_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    from rackety.backends import backend_options
+
+    return backend_options(func)
+
+
+#: the columns of ``rackety analyze --csv``: one row per assessed turn
+ANALYSIS_CSV_FIELDS = ("file", "event", "line", "player", "rack", "kind", "played",
+                       "played_score", "played_equity", "best", "best_score", "best_equity",
+                       "equity_lost", "bingo", "bingo_available", "missed_bingo", "best_bingo",
+                       "phonies", "phony_fate", "valued_by")
+
+
+def _analysis_tasks(paths: tuple[str, ...], source: str | None, leave: str,
+                    sim_seconds: float | None, player: str | None
+                    ) -> tuple[list[Any], list[set[str] | None]]:
+    """Read and replay every record here (a bad one fails at once, in one line),
+    load each lexicon once (so the workers find it compiled), and make the
+    tasks; with ``player``, the nicknames it matches in each record."""
+    from pathlib import Path
+
+    from rackety.analysis import seats_of
+    from rackety.errors import read_error
+    from rackety.gcg import read_gcg, replay
+    from rackety.lexicon.sources import builtin
+    from rackety.players import leave_model
+
+    tasks: list[Any] = []
+    wanted: list[set[str] | None] = []
+    checked: set[tuple[str, str]] = set()
+    players: list[str] = []
+    for path in paths:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise read_error(path, exc, "GCG file") from None
+        record = read_gcg(data, source=path)
+        rep = replay(record)
+        own = (record.lexicon or "").strip()
+        lexicon_source = source or (own if own and builtin(own) else DEFAULT_LEXICON)
+        alphabet = rep.alphabet.name
+        if (lexicon_source, alphabet) not in checked:
+            lexicon = _load(lexicon_source, alphabet, False)
+            if leave.strip().lower() != "none":
+                leave_model(leave, lexicon)  # a bad leave spec fails here, in one line
+            checked.add((lexicon_source, alphabet))
+        seats = seats_of(record, player)
+        wanted.append(None if seats is None else {record.players[s].nickname for s in seats})
+        players += [p.nickname for p in record.players if p.nickname not in players]
+        tasks.append((data, path, lexicon_source, alphabet, leave, sim_seconds, player))
+    if player is not None and not any(wanted):
+        raise RacketyError(f"--player {player}: no such player in "
+                           f"{'the record' if len(paths) == 1 else 'the records'}; players: "
+                           f"{', '.join(players)}")
+    return tasks, wanted
+
+
+def _analysis_row(path: str, turn: dict[str, Any]) -> list[Any]:
+    row = {**turn, "file": path, "phonies": " ".join(turn["phonies"])}
+    return ["" if row[k] is None else int(row[k]) if isinstance(row[k], bool) else row[k]
+            for k in ANALYSIS_CSV_FIELDS]
+
+
+def _analysis_notes(turn: dict[str, Any]) -> str:
+    notes = []
+    if turn["bingo"]:
+        notes.append("bingo")
+    if turn["missed_bingo"]:
+        notes.append(f"missed bingo {turn['best_bingo']}")
+    if turn["phonies"]:
+        notes.append(f"phony {', '.join(turn['phonies'])} ({turn['phony_fate']})")
+    if not turn["assessed"]:
+        notes.append("not assessed")
+    return "; ".join(notes)
+
+
+def _print_record_analyses(games: list[dict[str, Any]], summary: list[dict[str, Any]],
+                           how: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = _out_console()
+    if not console.is_terminal:
+        console = Console(highlight=False, width=120)  # a file or a pipe: no wrapping
+
+    def number(value: float | None) -> str:
+        return "-" if value is None else f"{value:.1f}"
+
+    for game in games:
+        scores = ", ".join(f"{p} {s}" for p, s in zip(game["players"], game["scores"],
+                                                      strict=False))
+        console.print(f"[bold]{game['file']}[/bold]: {scores} ({game['lexicon']}, {how})")
+        if not game["turns"]:
+            console.print("  no turns of this player")
+            continue
+        table = Table(box=None, pad_edge=False)
+        for name in ("#", "player", "rack", "played", "equity", "best", "equity", "lost",
+                     "notes"):
+            text = name in ("player", "rack", "played", "best", "notes")
+            table.add_column(name, justify="left" if text else "right",
+                             no_wrap=name != "notes")
+        for t in game["turns"]:
+            table.add_row(str(t["event"]), t["player"], t["rack"], t["played"] or t["written"],
+                          number(t["played_equity"]), t["best"] or "-",
+                          number(t["best_equity"]), number(t["equity_lost"]),
+                          _analysis_notes(t))
+        console.print(table)
+    table = Table(title="summary" if len(games) == 1 else f"summary of {len(games)} games",
+                  box=None, pad_edge=False)
+    for name in ("player", "turns", "lost/turn", "lost", "bingos", "missed", "phonies",
+                 "challenged off", "stood"):
+        table.add_column(name, justify="left" if name == "player" else "right")
+    for s in summary:
+        table.add_row(s["player"], str(s["turns"]), f"{s['average_lost']:.1f}",
+                      f"{s['equity_lost']:.1f}", str(s["bingos"]), str(s["bingos_missed"]),
+                      str(s["phonies"]), str(s["phonies_challenged"]), str(s["phonies_stood"]))
+    console.print(table)
+
+
+@cli.command("analyze")
+@click.argument("paths", metavar="FILE.gcg...", nargs=-1, required=True)
+@click.option("--lexicon", "source", default=None, metavar="SOURCE",
+              help="A built-in name, a word list or a .kwg file (default: the record's "
+                   f"#lexicon when it is built in, else {DEFAULT_LEXICON}).")
+@click.option("--player", default=None, metavar="NICK",
+              help="Only this player's turns (nickname or full name, any case).")
+@click.option("--sim", "sim_seconds", default=None, metavar="SECONDS",
+              type=click.FloatRange(0, min_open=True),
+              help="Value the best static moves and the move played by simulating each "
+                   "position this long (default: static equity).")
+@click.option("--leave", default="h3", show_default=True, metavar="MODEL",
+              help="Leave values of the equity: h1, h2, h3, leaves:FILE.klv2 or none "
+                   "(equity = score).")
+@_backend_options
+@click.option("--jobs", default=None, type=click.IntRange(1),
+              help="Processes (default: every core).")
+@json_option
+@click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False),
+              metavar="OUT", help="Write one CSV row per assessed turn to OUT.")
+def analyze_command(paths: tuple[str, ...], source: str | None, player: str | None,
+                    sim_seconds: float | None, leave: str, backend: str, address: str | None,
+                    jobs: int | None, as_json: bool, csv_path: str | None) -> None:
+    """Every turn of the games against the best move: the equity lost, missed
+    bingos, phonies and whether they were challenged off; a summary per player.
+    Games are analysed in parallel."""
+    from rackety.analysis import analyze_task, summarize
+    from rackety.backends import run_tasks
+
+    if as_json and csv_path:
+        raise click.UsageError("give --json or --csv, not both")
+    if sim_seconds is not None and leave.strip().lower() == "none":
+        raise click.UsageError("--sim needs a leave model (h1, h2, h3 or leaves:FILE.klv2)")
+    tasks, wanted = _analysis_tasks(paths, source, leave, sim_seconds, player)
+    if len(tasks) > 1:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        with Progress("[progress.description]{task.description}", BarColumn(),
+                      MofNCompleteColumn(), TimeRemainingColumn(), console=_console(),
+                      transient=True) as bar:
+            task = bar.add_task("games", total=len(tasks))
+            results = run_tasks(analyze_task, tasks, backend=backend, address=address,
+                                jobs=jobs, progress=lambda done, total: bar.update(
+                                    task, completed=done))
+    else:
+        with _status("analysing"):
+            results = run_tasks(analyze_task, tasks, backend=backend, address=address,
+                                jobs=jobs)
+    games = [r.as_json(names) for r, names in zip(results, wanted, strict=True)]
+    turns = [t for r, names in zip(results, wanted, strict=True) for t in r.turns
+             if names is None or t.player in names]
+    summary = [s.as_json() for s in summarize(turns)]
+    if as_json:
+        _emit_json({"games": games, "summary": summary})
+        return
+    if csv_path:
+        import csv
+        import io
+
+        from rackety.lexicon.kwg import write_atomic
+
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(ANALYSIS_CSV_FIELDS)
+        rows = 0
+        for game in games:
+            for turn in game["turns"]:
+                if turn["assessed"]:
+                    writer.writerow(_analysis_row(game["file"], turn))
+                    rows += 1
+        write_atomic(csv_path, out.getvalue().encode("utf-8"))
+        click.echo(f"rackety: {rows} assessed turns of {len(games)} game(s) written to "
+                   f"{csv_path}")
+        return
+    how = f"simulated {sim_seconds:g} s a turn" if sim_seconds else \
+        f"equity by {leave} leaves" if leave.strip().lower() != "none" else "equity = score"
+    _print_record_analyses(games, summary, how)
 
 
 # ------------------------------------------------------------------ serve

@@ -283,7 +283,7 @@ def play_game(kwg, gaddag, lm2, wm2, points, full_mask, start_row, start_col, sy
               rack_size, bingo, exchange_min, max_scoreless, twice, bag, rng_state,
               n_players, kinds, h_value, h_penalty, h_vowel, h_balance,
               klv_nodes, klv_counts, klv_values,
-              ev_seat, ev_kind, ev_score, ev_best, ev_meta, ev_tiles) -> int:
+              ev_seat, ev_kind, ev_score, ev_best, ev_meta, ev_tiles, ev_rack) -> int:
     """Play one game; returns the number of events. ``bag`` holds the tiles in
     draw order (drawn from the end); ``kinds[seat]`` is the leave model of each
     seat (`LEAVE_NONE`, `LEAVE_HEURISTIC` with ``h_*[seat]``, `LEAVE_KLV`).
@@ -291,8 +291,11 @@ def play_game(kwg, gaddag, lm2, wm2, points, full_mask, start_row, start_col, sy
     Per event: ``ev_seat``, ``ev_kind`` (`EV_PLAY` ...), ``ev_score``, ``ev_best``
     (the best placement score of the turn, for the sacrifice count), ``ev_meta``
     (direction, lane, first square, length, played-through mask, tiles in
-    ``ev_tiles``) and ``ev_tiles`` (the main word, or the tiles exchanged or
-    counted at the end)."""
+    ``ev_tiles``), ``ev_tiles`` (the main word, or the tiles exchanged or
+    counted at the end) and, for the turns (plays, exchanges, passes),
+    ``ev_rack``: the tiles on the rack before the turn in ``[0]``, the tiles in
+    the bag before it in ``[1]``, the rack in ``[2:2 + [0]]`` (leave training,
+    `rackety.training`, reads the leaves kept from it)."""
     n = lm2.shape[1]
     tiles = np.zeros((2, n, n), np.uint8)
     xset = np.zeros((2, n, n), np.int64)
@@ -323,6 +326,10 @@ def play_game(kwg, gaddag, lm2, wm2, points, full_mask, start_row, start_col, sy
     empty = True
     while True:
         rack = racks[seat]
+        ev_rack[events, 0] = rack_n[seat]
+        ev_rack[events, 1] = bag_n
+        for i in range(rack_n[seat]):
+            ev_rack[events, 2 + i] = rack[i]
         do = decide(kwg, gaddag, tiles, xset, xscore, xhas, ln_all, lm2, wm2, points,
                     full_mask, start_row, start_col, symmetric, rack_size, bingo,
                     exchange_min, rack, rack_n[seat], bag_n, empty, kinds[seat],
@@ -587,7 +594,8 @@ class FastGame:
     """The events of a game played by `play_game`, and the `Game` they make."""
 
     def __init__(self, n: int, seat: np.ndarray, kind: np.ndarray, score: np.ndarray,
-                 best: np.ndarray, meta: np.ndarray, tiles: np.ndarray) -> None:
+                 best: np.ndarray, meta: np.ndarray, tiles: np.ndarray,
+                 rack: np.ndarray | None = None) -> None:
         self.n = n
         self.seat = seat[:n].copy()
         self.kind = kind[:n].copy()
@@ -595,6 +603,8 @@ class FastGame:
         self.best = best[:n].copy()
         self.meta = meta[:n].copy()
         self.tiles = tiles[:n].copy()
+        # per turn: tiles on the rack, tiles in the bag, then the rack (`play_game`)
+        self.rack = rack[:n].copy() if rack is not None else None
         self.bag0 = np.zeros(0, np.int64)  # the shuffled bag it started from
         self.rng_state = 0  # the shuffle state after the first shuffle
 
@@ -699,7 +709,8 @@ class Compiled:
                         np.zeros(MAX_EVENTS, np.int64), np.zeros(MAX_EVENTS, np.int64),
                         np.zeros((MAX_EVENTS, _k.META), np.int64),
                         np.zeros((MAX_EVENTS, max(width, 4 * self.alphabet.rack_size)),
-                                 np.int64))
+                                 np.int64),
+                        np.zeros((MAX_EVENTS, 2 + self.alphabet.rack_size), np.int64))
         self.n_players = p
         self.distribution = np.zeros(64, np.int64)
         for tile in self.alphabet.tiles:
@@ -712,17 +723,17 @@ class Compiled:
         tiles = [t.code for t in self.alphabet.tiles for _ in range(t.count)]
         state = shuffle(tiles, int(seed) & MASK64)
         bag = np.array(tiles, np.int64)
-        seat, kind, score, best, meta, words = self.buffers
+        seat, kind, score, best, meta, words, racks = self.buffers
         n = play_game(self.lexicon.nodes, self.lexicon.has_gaddag, self.lm2, self.wm2,
                       self.points, self.full_mask, self.start[0], self.start[1],
                       self.symmetric, self.alphabet.rack_size, self.bingo, self.exchange_min,
                       self.rules.max_scoreless, self.twice, bag, np.uint64(state),
                       self.n_players, self.kinds, self.h_value, self.h_penalty,
                       self.h_vowel, self.h_balance, *self.klv_arrays,
-                      seat, kind, score, best, meta, words)
+                      seat, kind, score, best, meta, words, racks)
         if n < 0:
             raise RuntimeError(f"game with seed {seed}: more than {MAX_EVENTS} events")
-        game = FastGame(n, seat, kind, score, best, meta, words)
+        game = FastGame(n, seat, kind, score, best, meta, words, racks)
         game.bag0 = np.array(tiles, np.int64)
         game.rng_state = state
         return game

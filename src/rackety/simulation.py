@@ -358,13 +358,17 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "h3", candidates: i
              seed: int = 0, jobs: int | None = 1, confidence: float = 0.99,
              batch: int = 64, moves: list[Move] | None = None,
              progress: Callable[[int, int], None] | None = None,
-             source: str | None = None) -> SimResult:
+             source: str | None = None, backend: str = "local",
+             address: str | None = None) -> SimResult:
     """Simulate the position's best ``candidates`` static moves (by ``leave``:
     ``h1``, ``h2``, ``h3`` or ``leaves:FILE.klv2``, also the players' policy in
     the rollouts) for ``plies`` plies each, until ``iterations`` rollouts per
     candidate (default 1,000 when there is no time limit), ``seconds``, or one
     candidate left. ``jobs`` processes (None: every core; needs ``source``, the
-    lexicon's name or path, to load it there)."""
+    lexicon's name or path, to load it there); ``backend="ray"`` runs the
+    batches as Ray tasks (``jobs`` of them a batch, default 8) on the cluster at
+    ``address``. The rollouts are numbered and seeded by number, so the result
+    is the same whatever runs them."""
     from rackety.players import leave_model
 
     if plies < 0:
@@ -377,31 +381,36 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "h3", candidates: i
         raise RacketyError("no move to simulate")
     cands = [Candidate(m, float(m.equity or 0.0)) for m in moves]
     limit = iterations if iterations is not None else (None if seconds else 1000)
-    jobs = jobs or os.cpu_count() or 1
+    ray = backend == "ray"
+    jobs = jobs or (8 if ray else os.cpu_count() or 1)
     setup = _Setup(board, lexicon, model, [_scored(board, m) for m in moves]) \
-        if jobs == 1 else None
+        if jobs == 1 and not ray else None
     z = _z(confidence)
     t0 = time.perf_counter()
     done = 0
-    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 and not ray else None
     try:
         while True:
             active = np.array([not c.dropped for c in cands])
             step = batch if limit is None else min(batch, limit - done)
             if step <= 0 or active.sum() == 0:
                 break
-            if pool is None:
-                assert setup is not None
+            if setup is not None:
                 values, wins = setup.run(plies, seed, done, done + step, active)
             else:
                 if source is None:
                     raise RacketyError("simulate with jobs > 1 needs the lexicon's source")
                 notation = [m.notation(board.alphabet) for m in moves]
                 cuts = np.linspace(done, done + step, jobs + 1).astype(int)
-                parts = list(pool.map(_batch, [
-                    (source, board.alphabet.name, board.layout.name, board.cgp(), leave,
-                     notation, plies, seed, int(a), int(b), active.tolist())
-                    for a, b in itertools.pairwise(cuts) if b > a]))
+                tasks = [(source, board.alphabet.name, board.layout.name, board.cgp(), leave,
+                          notation, plies, seed, int(a), int(b), active.tolist())
+                         for a, b in itertools.pairwise(cuts) if b > a]
+                if pool is not None:
+                    parts = list(pool.map(_batch, tasks))
+                else:
+                    from rackety.backends import run_tasks
+
+                    parts = run_tasks(_batch, tasks, backend=backend, address=address)
                 values = np.concatenate([p[0] for p in parts], axis=1)
                 wins = np.concatenate([p[1] for p in parts], axis=1)
             for row, i in enumerate(np.flatnonzero(active)):

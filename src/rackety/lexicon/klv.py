@@ -267,9 +267,6 @@ class Klv:
         leaves with every code shifted up by one, then shifted back: the builder
         pads word rows with code 0, so a leave of blanks (``?`` and ``??``)
         would otherwise collide with its own padding."""
-        from rackety.lexicon.build import build_kwg
-        from rackety.lexicon.wordlist import from_tiles
-
         alpha = _as_alphabet(alphabet)
         table: dict[tuple[int, ...], float] = {}
         for leave, value in values.items():
@@ -285,15 +282,36 @@ class Klv:
                                    f"({table[codes]} and {v})")
             table[codes] = v
         leaves = sorted(table)
-        if not leaves:
+        flat = np.fromiter((c for leave in leaves for c in leave), np.uint8)
+        lengths = np.fromiter((len(leave) for leave in leaves), np.int64, len(leaves))
+        ordered = np.array([table[leave] for leave in leaves], np.float32)
+        return cls.from_arrays(alpha, flat, lengths, ordered, source=source)
+
+    @classmethod
+    def from_arrays(cls, alphabet: Alphabet | str, tiles: np.ndarray, lengths: np.ndarray,
+                    values: np.ndarray, *, source: str = "<values>") -> Klv:
+        """A KLV from leaves already in order: ``tiles`` (uint8 codes) holds the
+        leaves one after another, each sorted by code, ``lengths`` their lengths
+        (none 0), the leaves distinct and in increasing order (a prefix first, as
+        the word index counts), ``values`` one per leave. The fast path for large
+        tables (leave training writes ~915,000 leaves); `from_values` checks its
+        input and comes here. The graph is built with every code shifted up by
+        one (see `from_values`)."""
+        from rackety.lexicon.build import build_kwg
+        from rackety.lexicon.wordlist import from_tiles
+
+        alpha = _as_alphabet(alphabet)
+        lengths = np.asarray(lengths, np.int64)
+        values = np.asarray(values, np.float32)
+        if len(values) != len(lengths):
+            raise RacketyError(f"{source}: {len(values):,} values for {len(lengths):,} leaves")
+        if not len(lengths):
             nodes = np.array([_kwg.IS_END], np.uint32)
             return cls(nodes, np.zeros(0, np.float32), alpha, source=source)
-        flat = np.fromiter((c + 1 for leave in leaves for c in leave), np.uint8)
-        lengths = np.fromiter((len(leave) for leave in leaves), np.int64, len(leaves))
+        flat = np.asarray(tiles, np.uint8) + np.uint8(1)
         nodes = build_kwg(from_tiles(flat, lengths), gaddag=False)
         nodes[1:] -= np.uint32(1 << 24)  # back to the alphabet's codes
-        ordered = np.array([table[leave] for leave in leaves], np.float32)
-        return cls(nodes, ordered, alpha, source=source)
+        return cls(nodes, values, alpha, source=source)
 
     # ------------------------------------------------------------- writing
     def to_bytes(self) -> bytes:

@@ -9,9 +9,12 @@
 - `EndgamePlayer`: another player, except that with the bag empty it solves
   the endgame exactly (`rackety.endgame`).
 
-`make_player` makes one from a short spec (``greedy``, ``h1``, ``h2``, ``h3``,
-``leaves:FILE.klv2``, ``sim``, ``human``; a computer player with ``+endgame``),
-the words the command line uses.
+`make_player` makes one from a short spec (``static``, ``greedy``, ``h1``,
+``h2``, ``h3``, ``leaves:FILE.klv2``, ``sim``, ``human``; a computer player with
+``+endgame``), the words the command line uses. ``static`` is the default
+computer opponent: a `StaticPlayer` with the leave table shipped for the
+lexicon (``rackety/data/leaves/<lexicon name>.klv2``, trained by
+``rackety leaves train``; see `shipped_leaves`), or H3 when none is shipped.
 
 >>> from rackety import Board, Lexicon
 >>> lexicon = Lexicon.from_words(["PANDY", "PAY", "AY", "YA", "DAY", "PA"])
@@ -38,8 +41,8 @@ if TYPE_CHECKING:
     from rackety.board import Board
     from rackety.lexicon import Lexicon
 
-PLAYER_SPECS = ("greedy", "h1", "h2", "h3", "leaves:FILE.klv2", "sim", "sim:N", "human",
-                "PLAYER+endgame")
+PLAYER_SPECS = ("static", "greedy", "h1", "h2", "h3", "leaves:FILE.klv2", "sim", "sim:N",
+                "human", "PLAYER+endgame")
 ENDGAME_SUFFIX = "+endgame"  # a computer player that solves endgames exactly
 
 
@@ -251,8 +254,34 @@ def leave_model(spec: str, lexicon: Lexicon) -> LeaveModel:
                        "leaves:FILE.klv2")
 
 
+_shipped: dict[tuple[str, str], Any] = {}
+
+
+def shipped_leaves(lexicon: Lexicon) -> Any:
+    """The leave table shipped for ``lexicon`` (by its name: ``TWL06`` reads
+    ``rackety/data/leaves/TWL06.klv2``) as a `Klv`, or None if there is none
+    (or its alphabet is not the lexicon's). Loaded once per process, so every
+    seat shares one table (and plays compiled)."""
+    from importlib import resources
+
+    key = (lexicon.name, lexicon.alphabet.identity)
+    if key not in _shipped:
+        from rackety.lexicon.klv import Klv
+
+        path = resources.files("rackety") / "data" / "leaves" / f"{lexicon.name}.klv2"
+        klv = None
+        if path.is_file():
+            try:
+                klv = Klv.from_bytes(path.read_bytes(), lexicon.alphabet, source=str(path))
+            except RacketyError:  # a lexicon of that name in another alphabet
+                klv = None
+        _shipped[key] = klv
+    return _shipped[key]
+
+
 def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Player:
-    """A player from its spec: ``greedy``, ``h1``, ``h2``, ``h3`` (Gordon's
+    """A player from its spec: ``static`` (the shipped leave table of the
+    lexicon, `shipped_leaves`, else H3), ``greedy``, ``h1``, ``h2``, ``h3`` (Gordon's
     heuristics), ``leaves:FILE.klv2`` (static with a KLV2 file) or ``human``
     (standard input and output). The name defaults to the spec (the file's
     stem for ``leaves:``). A ``+endgame`` suffix wraps the player in an
@@ -262,9 +291,13 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Play
         base = spec.strip()[:-len(ENDGAME_SUFFIX)]
         if base.strip().lower() in ("human", ""):
             raise RacketyError(f"player {spec!r}: +endgame goes after a computer player "
-                               "(greedy, h1, h2, h3, leaves:FILE.klv2, sim)")
+                               "(static, greedy, h1, h2, h3, leaves:FILE.klv2, sim)")
         inner = make_player(base, lexicon)
         return EndgamePlayer(inner, name=name or f"{inner.name}{ENDGAME_SUFFIX}")
+    if key == "static":
+        table = shipped_leaves(lexicon)
+        return StaticPlayer(table if table is not None else leave_model("h3", lexicon),
+                            name or "static")
     if key == "greedy":
         return GreedyPlayer(name or "greedy")
     if key == "human":
@@ -299,5 +332,6 @@ __all__ = [
     "StaticPlayer",
     "leave_model",
     "make_player",
+    "shipped_leaves",
     "static_choice",
 ]

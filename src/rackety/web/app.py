@@ -110,8 +110,9 @@ class GcgAnalyzeRequest(Strict):
 
 
 class Opponent(Strict):
-    level: str = Field("h3", max_length=64, description="greedy, h1, h2, h3, sim or "
-                                                         "leaves:NAME (see /api/options).")
+    level: str = Field("static", max_length=64,
+                       description="static, greedy, h1, h2, h3, sim or leaves:NAME (see "
+                                   "/api/options).")
     seconds: float | None = Field(None, description="Time budget of a sim player.")
 
 

@@ -19,7 +19,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ from rackety.web.store import Store
 
 PREMIUM_NAMES = {"=": "TW", "-": "DW", '"': "TL", "'": "DL", "~": "QW", "^": "QL", " ": ""}
 LEVELS = {
+    "static": "Static equity: the trained leave table (H3 where there is none)",
     "greedy": "Greedy: the highest score",
     "h1": "Gordon H1: score and rack balance",
     "h2": "Gordon H2: H1 with duplicate and Q penalties",
@@ -41,6 +42,7 @@ LEVELS = {
     "sim": "Simulation (H3 candidates, 2 plies) within a time budget",
 }
 MAX_SIM_SECONDS = 30.0
+DEFAULT_LEVEL = "static"
 
 
 class NotFoundError(RacketyError):
@@ -177,21 +179,6 @@ def _letter_of(alphabet: Alphabet, code: int) -> dict[str, Any]:
             "points": 0 if code & BLANK_FLAG else alphabet.tiles[base].points}
 
 
-def _off_list(board: Board, move: Move, model: Any) -> Move | None:
-    """A placement the generator does not list (a phony), scored and valued as
-    it would be: its score plus the value of its leave. None when the rack does
-    not hold its tiles."""
-    rack = list(board.rack)
-    for tile in move.placed:
-        code = 0 if tile & BLANK_FLAG else tile
-        if code not in rack:
-            return None
-        rack.remove(code)
-    score = board.score(move)
-    value = float(model.rack_values(board.alphabet, rack)[-1]) if model is not None else 0.0
-    return replace(move, score=score, equity=score + value, leave=tuple(rack))
-
-
 def alphabet_json(alphabet: Alphabet) -> list[dict[str, Any]]:
     """The letters a blank may stand for, with their points."""
     return [{"letter": t.label, "points": t.points} for t in alphabet.tiles[1:]]
@@ -261,7 +248,7 @@ def _computer_name(name: str) -> bool:
     """Whether a person's name would pass for a computer player's."""
     key = name.strip().lower()
     return bool(key in LEVELS or key.startswith("leaves:")
-                or re.fullmatch(r"(greedy|h[123]|sim [0-9.]+s)( #\d+)?", key))
+                or re.fullmatch(r"(static|greedy|h[123]|sim [0-9.]+s)( #\d+)?", key))
 
 
 @dataclass
@@ -300,16 +287,20 @@ class Service:
                               for name, (_source, alpha) in self.lexicons.sources.items()},
                 "layouts": [{"name": n, "description": Layout.load(n).description}
                             for n in Layout.names()],
-                "levels": levels,
+                "levels": levels, "default_level": DEFAULT_LEVEL,
                 "challenge_rules": ["void", "single", "double", "5pt", "10pt"]}
 
     # ---------------------------------------------------------- players
     def _computer(self, seat: Seat, lexicon: Any, seed: int) -> Any:
         from rackety.players import GreedyPlayer, StaticPlayer, leave_model
 
-        level = seat.level or "h3"
+        level = seat.level or DEFAULT_LEVEL
         if level == "greedy":
             return GreedyPlayer(seat.name)
+        if level == "static":
+            from rackety.players import make_player
+
+            return make_player("static", lexicon, name=seat.name)
         if level in ("h1", "h2", "h3"):
             return StaticPlayer(leave_model(level, lexicon), seat.name)
         if level == "sim":
@@ -667,7 +658,7 @@ class Service:
             raise RacketyError(f"play_as: {game.players[human]!r} is the name of a computer "
                                "player")
         others = len(game.players) - 1
-        levels = list(opponents) or [("h3", None)] * others
+        levels = list(opponents) or [(DEFAULT_LEVEL, None)] * others
         if len(levels) != others:
             raise RacketyError(f"opponents: the record has {others} other player(s), "
                                f"not {len(levels)}")
@@ -796,7 +787,8 @@ class Service:
 
     def analyze_gcg(self, text: str, lexicon: str | None, leave: str | None) -> dict[str, Any]:
         """Every turn of a record: the board before it, the move played, the best
-        move by static equity and the equity lost."""
+        move by static equity and the equity lost (`rackety.analysis`)."""
+        from rackety.analysis import analyze_record
         from rackety.gcg import read_gcg, replay
 
         record = read_gcg(_as_text(text), source="gcg")
@@ -807,33 +799,26 @@ class Service:
             raise RacketyError(f"lexicon {lex.name} is in alphabet {lex.alphabet.name}; the "
                                f"record is in {rep.alphabet.name}")
         model = leave_for(leave, lex, self.leaves)
+        analysis = analyze_record(record, lex, leave=model, replayed=rep)
         turns = []
         lost: dict[int, list[float]] = {}
-        for i, event in enumerate(record.events):
+        for t in analysis.turns:
+            i, event = t.index, record.events[t.index]
             board = rep.positions[i]
             turn: dict[str, Any] = {
-                "index": i, "seat": event.seat, "player": record.players[event.seat].nickname
-                if event.seat < len(record.players) else event.nickname,
+                "index": i, "seat": event.seat, "player": t.player,
                 "rack": event.rack, "kind": event.kind, "written": event.move,
                 "score": event.score, "total": event.total, "cgp": board.cgp(),
                 "board": board_json(board), "played": None, "best": None,
                 "equity_lost": None}
-            rack_known = bool(board.rack) and event.kind in ("play", "exchange", "pass")
-            if rack_known:
-                moves = generate(board, lex, leave=model)
-                ranked = list(moves)
-                best = ranked[0] if ranked else None
-                played = self._played(board, event, rep.moves[i], ranked)
-                if played is None and event.kind == "play" and rep.moves[i] is not None:
-                    played = _off_list(board, rep.moves[i], model)  # a phony, say
-                if best is not None:
-                    turn["best"] = move_json(board, best, detail=True)
-                if played is not None:
-                    turn["played"] = move_json(board, played, detail=True)
-                    if best is not None:
-                        loss = max(0.0, float(best.equity or 0) - float(played.equity or 0))
-                        turn["equity_lost"] = round(loss, 3)
-                        lost.setdefault(event.seat, []).append(loss)
+            if t.rack_known:
+                if t.best is not None:
+                    turn["best"] = move_json(board, t.best, detail=True)
+                if t.played is not None:
+                    turn["played"] = move_json(board, t.played, detail=True)
+                    if t.equity_lost is not None:
+                        turn["equity_lost"] = round(t.equity_lost, 3)
+                        lost.setdefault(event.seat, []).append(t.equity_lost)
             elif rep.moves[i] is not None:
                 move = rep.moves[i]
                 turn["played"] = {"move": board.notation(move), "score": event.score,
@@ -852,22 +837,6 @@ class Service:
         return {"players": players, "lexicon": lex.name, "turns": turns,
                 "final": {"board": board_json(final), "scores": list(rep.scores)},
                 "summary": summary}
-
-    @staticmethod
-    def _played(board: Board, event: Any, move: Move | None, ranked: list[Move]
-                ) -> Move | None:
-        if event.kind == "play" and move is not None:
-            return next((m for m in ranked if m == move), None)
-        if event.kind == "pass":
-            return next((m for m in ranked if m.kind == "pass"), None)
-        if event.kind == "exchange" and event.tiles:
-            try:
-                codes = sorted(board.alphabet.tokenize(event.tiles, what="exchange"))
-            except RacketyError:
-                return None
-            return next((m for m in ranked if m.kind == "exchange"
-                         and sorted(m.tiles) == codes), None)
-        return None
 
     # ---------------------------------------------------------- listing
     def games(self, limit: int, offset: int) -> dict[str, Any]:

@@ -377,7 +377,7 @@
   }
 
   // ================================================================ play: setup
-  const setup = { opponents: [{ level: "greedy", seconds: 2 }], levels: [] };
+  const setup = { opponents: [{ level: null, seconds: 2 }], levels: [] };
 
   function levelInfo(id) {
     return setup.levels.find((l) => l.id === id) || { id, label: id };
@@ -432,7 +432,9 @@
         setup.levels = options.levels || [];
         const ids = setup.levels.map((l) => l.id);
         for (const opp of setup.opponents) {
-          if (!ids.includes(opp.level)) opp.level = ids.includes("h3") ? "h3" : ids[0];
+          if (!ids.includes(opp.level)) {
+            opp.level = ids.includes(options.default_level) ? options.default_level : ids[0];
+          }
         }
         setup.filled = true;
       }
@@ -470,6 +472,8 @@
       challenge: $("opt-challenge").value || "double",
       human_first: $("opt-first").value !== "computer",
     };
+    const seed = $("opt-seed").value.trim();
+    if (seed !== "") body.seed = Number(seed);
     const button = $("btn-start");
     button.disabled = true;
     button.textContent = "Starting…";

@@ -1,0 +1,490 @@
+# ruff: noqa: ANN001, ANN202  (private numba kernels, as selfplay.py)
+"""Leave values learned by self-play (``rackety leaves train``).
+
+Gordon's hand-set weights (H1-H3) lose to leave values measured over many
+games, which is how Quackle, Macondo, MAGPIE and wolges make theirs. Here both
+seats of every game play the current table (`rackety.selfplay`, one compiled
+call per game), every turn's leave (the tiles kept) is recorded with what the
+player realised after it, and the table of the next generation is the average
+of that, shrunk toward the previous table where a leave was seen rarely.
+
+**The sample** (temporal difference, TD(0), as engines train leaves): a player
+keeps leave ``L`` at turn t (a placement or an exchange, the bag not empty
+after it, so ``L`` is refilled). At the player's next turn t' it scores ``s``
+and keeps ``L'``; the target is
+
+    y = s + V(L')          if the bag is not empty after t' (V: the current table,
+                           V(empty) = 0)
+    y = s + the player's later points to the end of the game
+                           if t' empties the bag, or t' is a pass (the endgame
+                           is not a leave's business, but its points are real)
+
+and a turn with no next turn of the player (the game ended by scoreless turns)
+gives no sample. The end-of-game points are the rules' (with the default
+``twice`` play-out rule, the player who goes out gains twice the other racks).
+
+**The baseline** is the mean target of the *empty* leave (a bingo or a whole
+exchange, the bag refilling all seven tiles), ``b = mean(y | L = empty)``: a
+KLV file values the empty leave at 0, so a leave's value is what it is worth
+over drawing a fresh rack. (If no empty leave was seen, the mean of every
+target is used.)
+
+**The new value** of a leave seen ``n`` times with targets ``y_i``, shrunk toward
+its prior ``P`` (the previous generation's value; at generation 1 the value
+under ``--init``, H3 by default) with ``K = min_count``:
+
+    V_new(L) = (sum_i (y_i - b) + K * P(L)) / (n + K)
+
+so a leave seen K times is halfway between its prior and its mean, and a
+leave never seen keeps its prior. Every leave of 1 to ``rack_size - 1`` tiles
+that the alphabet's tile counts allow (914,624 in English) is written.
+
+**Determinism.** Game i of generation g is dealt from the seed
+``blake2b(seed/g/i)``, never from the worker; the targets are summed in fixed
+point (int64, 2**-16 points), which is exact and so independent of the order
+in which tasks finish: the same seed gives the same table, byte for byte, on
+any backend with any number of workers.
+
+The kernels call `rackety.selfplay` (through `Compiled`), `players.heuristics`
+and `lexicon.klv`: numba's cache watches only this file, so after changing one
+of those in development, clear ``__pycache__`` (NUMBA.md, trap 5).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numba import njit
+
+from rackety.errors import RacketyError
+from rackety.lexicon.klv import _rack_values as _klv_values
+from rackety.movegen import kernels as _k
+from rackety.players.heuristics import _leave_values as _heuristic_values
+from rackety.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
+
+if TYPE_CHECKING:
+    from rackety.alphabet import Alphabet
+    from rackety.lexicon.klv import Klv
+
+SCALE = 65536.0  # fixed point of the sums of targets: exact, so order-free
+KEY_BITS = 6  # bits per tile of a leave's key (codes below 63)
+GAMES_PER_TASK = 500  # at most, so a task is a few seconds of one core
+DEFAULT_MIN_COUNT = 50
+
+
+# ------------------------------------------------------------------ kernels
+@njit(cache=True)
+def _enumerate_leaves(dist, max_len, fill, tiles, lengths):
+    """Every multiset of 1..``max_len`` tiles with at most ``dist[c]`` copies of
+    code c, sorted by code, in increasing order (a leave before its
+    extensions: the order of a KLV's word index). Depth-first, pre-order.
+    Returns (leaves, tiles written); writes ``tiles``/``lengths`` if ``fill``."""
+    size = dist.shape[0]
+    cur = np.zeros(max_len + 1, np.int64)
+    used = np.zeros(size, np.int64)
+    nxt = np.zeros(max_len + 1, np.int64)
+    n = 0
+    pos = 0
+    d = 0
+    while d >= 0:
+        c = nxt[d]
+        while c < size and used[c] >= dist[c]:
+            c += 1
+        if d == max_len or c >= size:
+            d -= 1
+            if d >= 0:
+                used[cur[d]] -= 1
+                nxt[d] = cur[d] + 1
+            continue
+        cur[d] = c
+        used[c] += 1
+        if fill:
+            for i in range(d + 1):
+                tiles[pos + i] = cur[i]
+            lengths[n] = d + 1
+        n += 1
+        pos += d + 1
+        d += 1
+        nxt[d] = c
+    return n, pos
+
+
+@njit(cache=True, nogil=True)
+def _key(hist, size, max_len):
+    """A leave's key from its tile counts: the codes ascending, each as
+    (code + 1) in `KEY_BITS` bits, the first tile the most significant, the
+    rest 0: keys sort as the leaves do (a prefix first). -1: too long."""
+    key = np.int64(0)
+    m = 0
+    for c in range(size):
+        for _ in range(hist[c]):
+            if m == max_len:
+                return np.int64(-1)
+            key = key * 64 + (c + 1)
+            m += 1
+    for _ in range(m, max_len):
+        key = key * 64
+    return key
+
+
+@njit(cache=True)
+def _keys(tiles, lengths, max_len):
+    """The key (`_key`) of every leave of ``tiles``/``lengths``."""
+    out = np.empty(lengths.shape[0], np.int64)
+    pos = 0
+    for i in range(lengths.shape[0]):
+        key = np.int64(0)
+        for j in range(max_len):
+            key = key * 64 + ((np.int64(tiles[pos + j]) + 1) if j < lengths[i] else 0)
+        out[i] = key
+        pos += lengths[i]
+    return out
+
+
+@njit(cache=True)
+def _heuristic_table(tiles, lengths, value, penalty, vowel, balance):
+    """A heuristic's value of every leave (the last entry of its rack values:
+    the leave that keeps every tile)."""
+    out = np.empty(lengths.shape[0], np.float64)
+    pos = 0
+    for i in range(lengths.shape[0]):
+        codes = np.empty(lengths[i], np.int64)
+        for j in range(lengths[i]):
+            codes[j] = tiles[pos + j]
+        out[i] = _heuristic_values(codes, value, penalty, vowel, balance)[-1]
+        pos += lengths[i]
+    return out
+
+
+@njit(cache=True)
+def _klv_table(tiles, lengths, nodes, counts, values):
+    """A KLV's value of every leave (0 where it stores none)."""
+    out = np.empty(lengths.shape[0], np.float64)
+    pos = 0
+    for i in range(lengths.shape[0]):
+        codes = np.empty(lengths[i], np.int64)
+        for j in range(lengths[i]):
+            codes[j] = tiles[pos + j]
+        out[i] = _klv_values(nodes, counts, values, codes)[-1]
+        pos += lengths[i]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _accumulate(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size, max_len,
+                keys, values, sums, counts):
+    """Add one game's samples (module docstring) to ``sums`` (targets in fixed
+    point) and ``counts``, by leave index; the empty leave at index
+    ``len(keys)``. Returns the number of samples."""
+    empty = keys.shape[0]
+    leave = np.full(n, -2, np.int64)  # -2: not a placement or exchange; else a leave index
+    bag_after = np.zeros(n, np.int64)
+    hist = np.zeros(64, np.int64)
+    for e in range(n):
+        kind = ev_kind[e]
+        if kind != EV_PLAY and kind != EV_EXCHANGE:
+            continue
+        hist[:] = 0
+        rn = ev_rack[e, 0]
+        for i in range(rn):
+            hist[ev_rack[e, 2 + i]] += 1
+        used = 0
+        through = ev_meta[e, _k.M_THROUGH] if kind == EV_PLAY else 0
+        for j in range(ev_meta[e, _k.M_LEN]):
+            if (through >> j) & 1:
+                continue
+            t = np.int64(ev_tiles[e, j])
+            if kind == EV_PLAY and (t & 0x80) != 0:
+                t = 0  # a blank
+            hist[t] -= 1
+            used += 1
+        bag = ev_rack[e, 1]
+        bag_after[e] = bag if kind == EV_EXCHANGE else bag - min(used, bag)
+        if used == rn:
+            leave[e] = empty
+            continue
+        key = _key(hist, size, max_len)
+        i = np.searchsorted(keys, key)
+        leave[e] = i if (key >= 0 and i < empty and keys[i] == key) else -1
+    samples = 0
+    for e in range(n):
+        if leave[e] < 0 or bag_after[e] == 0:
+            continue
+        seat = ev_seat[e]
+        f = e + 1
+        while f < n and not (ev_seat[f] == seat and (ev_kind[f] == EV_PLAY or
+                                                      ev_kind[f] == EV_EXCHANGE or
+                                                      ev_kind[f] == EV_PASS)):
+            f += 1
+        if f == n:
+            continue
+        target = np.float64(ev_score[f])
+        if ev_kind[f] != EV_PASS and bag_after[f] > 0:
+            if 0 <= leave[f] < empty:
+                target += values[leave[f]]
+        else:
+            for g in range(f + 1, n):
+                if ev_seat[g] == seat:
+                    target += ev_score[g]
+        sums[leave[e]] += np.int64(np.round(target * SCALE))
+        counts[leave[e]] += 1
+        samples += 1
+    return samples
+
+
+# ------------------------------------------------------------------ the leaves
+class LeaveSet:
+    """Every leave of 1 to ``rack_size - 1`` tiles of an alphabet's
+    distribution, in KLV order: the tiles one after another (``tiles``), their
+    ``lengths``, their sorted ``keys`` (`_key`), and the KLV graph holding them
+    (``nodes``, built once)."""
+
+    def __init__(self, alphabet: Alphabet) -> None:
+        from rackety.lexicon.klv import Klv
+
+        self.alphabet = alphabet
+        self.size = alphabet.size
+        if self.size >= 64:
+            raise RacketyError(f"alphabet {alphabet.name}: {self.size} tiles; leave training "
+                               "handles at most 63")
+        self.max_len = alphabet.rack_size - 1
+        dist = np.zeros(self.size, np.int64)
+        for tile in alphabet.tiles:
+            dist[tile.code] = tile.count
+        count, total = _enumerate_leaves(dist, self.max_len, False, np.zeros(0, np.uint8),
+                                         np.zeros(0, np.int64))
+        self.tiles = np.zeros(total, np.uint8)
+        self.lengths = np.zeros(count, np.int64)
+        _enumerate_leaves(dist, self.max_len, True, self.tiles, self.lengths)
+        self.keys = _keys(self.tiles, self.lengths, self.max_len)
+        template = Klv.from_arrays(alphabet, self.tiles, self.lengths,
+                                   np.zeros(count, np.float32), source="<leaves>")
+        self.nodes = template.nodes
+
+    def __len__(self) -> int:
+        return len(self.lengths)
+
+    def klv(self, values: np.ndarray, source: str = "<trained>") -> Klv:
+        """A `Klv` with one value per leave (in this set's order)."""
+        from rackety.lexicon.klv import Klv
+
+        return Klv(self.nodes, np.asarray(values, np.float32), self.alphabet, source=source)
+
+    def values_of(self, model: Any) -> np.ndarray:
+        """The value of every leave under ``model``: a `RackHeuristic` or a `Klv`
+        (0 for a leave it does not store)."""
+        from rackety.lexicon.klv import Klv
+        from rackety.players.heuristics import RackHeuristic
+
+        if isinstance(model, RackHeuristic):
+            value, penalty, vowel = model.tables(self.alphabet)
+            return _heuristic_table(self.tiles, self.lengths, value, penalty, vowel,
+                                    model._params)
+        if isinstance(model, Klv):
+            return _klv_table(self.tiles, self.lengths, model.nodes, model.counts,
+                              model.values.astype(np.float64))
+        raise RacketyError(f"{model!r}: leave training starts from h1, h2, h3 or a KLV file")
+
+
+_leave_sets: dict[str, LeaveSet] = {}
+
+
+def leave_set(alphabet: Alphabet) -> LeaveSet:
+    """The `LeaveSet` of an alphabet (built once per process)."""
+    hit = _leave_sets.get(alphabet.identity)
+    if hit is None:
+        hit = _leave_sets[alphabet.identity] = LeaveSet(alphabet)
+    return hit
+
+
+# ------------------------------------------------------------------ tasks
+def game_seed(seed: int, generation: int, index: int) -> int:
+    """The bag seed of game ``index`` of ``generation``: from the three numbers
+    only, never from the worker that plays it."""
+    digest = hashlib.blake2b(f"{seed}/{generation}/{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+@dataclass(frozen=True)
+class _Task:
+    source: str
+    alphabet: str | None
+    table: bytes  # the KLV2 both seats play with
+    seed: int
+    generation: int
+    start: int
+    stop: int
+
+
+_worker: dict[str, Any] = {}
+
+
+def play_task(task: _Task) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Play games ``start..stop`` of a generation: (leave indices seen, their
+    sums of targets in fixed point, their counts, samples). A top-level function
+    for `rackety.backends.run_tasks`."""
+    from rackety.lexicon import Lexicon
+    from rackety.lexicon.klv import Klv
+    from rackety.players import StaticPlayer
+    from rackety.selfplay import Compiled
+
+    lex_key = (task.source, task.alphabet)
+    if _worker.get("lexicon_key") != lex_key:
+        _worker["lexicon"] = Lexicon.load(task.source, task.alphabet)
+        _worker["lexicon_key"] = lex_key
+        _worker.pop("table_key", None)
+    lexicon = _worker["lexicon"]
+    table_key = hashlib.blake2b(task.table, digest_size=16).digest()
+    if _worker.get("table_key") != table_key:
+        klv = Klv.from_bytes(task.table, lexicon.alphabet, source="<generation>")
+        players = [StaticPlayer(klv, "a"), StaticPlayer(klv, "b")]
+        _worker["compiled"] = Compiled(lexicon, players)
+        _worker["values"] = klv.values.astype(np.float64)
+        _worker["table_key"] = table_key
+    compiled = _worker["compiled"]
+    values = _worker["values"]
+    leaves = leave_set(lexicon.alphabet)
+    sums = np.zeros(len(leaves) + 1, np.int64)
+    counts = np.zeros(len(leaves) + 1, np.int64)
+    samples = 0
+    for index in range(task.start, task.stop):
+        game = compiled.play(game_seed(task.seed, task.generation, index))
+        samples += _accumulate(game.n, game.seat, game.kind, game.score, game.meta,
+                               game.tiles, game.rack, leaves.size, leaves.max_len,
+                               leaves.keys, values, sums, counts)
+    seen = np.flatnonzero(counts)
+    return seen, sums[seen], counts[seen], samples
+
+
+# ------------------------------------------------------------------ training
+@dataclass
+class Generation:
+    """What one generation did."""
+
+    generation: int
+    games: int
+    samples: int  # leaves recorded (turns with a sample)
+    seen: int  # leaves (of 1 or more tiles) seen at least once
+    seen_min_count: int  # ... at least min_count times
+    mean_abs_change: float  # over every leave
+    mean_abs_change_seen: float  # over the leaves seen
+    baseline: float  # the mean target of the empty leave
+    seconds: float
+
+    def summary(self, min_count: int) -> str:
+        return (f"generation {self.generation}: {self.games:,} games, {self.samples:,} "
+                f"samples, leaves seen {self.seen:,} (>= {min_count}: "
+                f"{self.seen_min_count:,}), mean |change| {self.mean_abs_change:.4f} "
+                f"({self.mean_abs_change_seen:.3f} over those seen), baseline "
+                f"{self.baseline:.2f}, {self.seconds:.1f} s")
+
+    def as_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class TrainResult:
+    """The trained table and what each generation did."""
+
+    klv: Klv
+    generations: list[Generation] = field(default_factory=list)
+
+    def save(self, path: str | Path) -> None:
+        self.klv.save(path)
+
+
+def new_values(prior: np.ndarray, sums: np.ndarray, counts: np.ndarray,
+               min_count: int) -> tuple[np.ndarray, float]:
+    """The next generation's values (module docstring) from the fixed-point
+    ``sums`` and ``counts`` by leave index (the empty leave last), and the
+    baseline used."""
+    n = counts[:-1].astype(np.float64)
+    if counts[-1] > 0:
+        baseline = float(sums[-1]) / SCALE / float(counts[-1])
+    else:
+        total = int(counts.sum())
+        baseline = float(sums.sum()) / SCALE / total if total else 0.0
+    centred = sums[:-1].astype(np.float64) / SCALE - n * baseline
+    k = float(min_count)
+    denominator = n + k
+    safe = np.where(denominator > 0, denominator, 1.0)
+    out = np.where(denominator > 0, (centred + k * prior) / safe, prior)
+    return out.astype(np.float32).astype(np.float64), baseline
+
+
+def train(lexicon_source: str, games: int, generations: int = 1, *,
+          init: str = "h3", seed: int = 1, min_count: int = DEFAULT_MIN_COUNT,
+          backend: str = "local", address: str | None = None, jobs: int | None = None,
+          alphabet: str | None = None,
+          progress: Callable[[int, int, int], None] | None = None,
+          report: Callable[[Generation], None] | None = None) -> TrainResult:
+    """Train leave values by ``generations`` of ``games`` self-play games each
+    (module docstring). ``init``: ``h1``, ``h2``, ``h3`` or a KLV/KLV2 file, the
+    table of generation 1 and its prior. ``progress(generation, games done,
+    games)`` and ``report(Generation)`` are called as the work goes."""
+    from rackety.backends import imap_tasks
+    from rackety.lexicon import Lexicon
+    from rackety.lexicon.klv import Klv
+    from rackety.players.heuristics import HEURISTICS
+
+    if games < 1:
+        raise RacketyError("games: at least 1")
+    if generations < 1:
+        raise RacketyError("generations: at least 1")
+    if min_count < 0:
+        raise RacketyError("min-count: 0 or more")
+    lexicon = Lexicon.load(lexicon_source, alphabet)  # compiled and cached before the workers
+    alpha = lexicon.alphabet
+    leaves = leave_set(alpha)
+    if init.strip().lower() in HEURISTICS:
+        model: Any = HEURISTICS[init.strip().lower()]
+    else:
+        model = Klv.load(init, alpha)
+    values = leaves.values_of(model).astype(np.float32).astype(np.float64)
+    result = TrainResult(leaves.klv(values))
+    per_task = max(1, min(GAMES_PER_TASK, -(-games // 16)))
+    for generation in range(1, generations + 1):
+        t0 = time.perf_counter()
+        table = leaves.klv(values).to_bytes()
+        tasks = [_Task(str(lexicon_source), alphabet, table, seed, generation, start,
+                       min(games, start + per_task)) for start in range(0, games, per_task)]
+        sums = np.zeros(len(leaves) + 1, np.int64)
+        counts = np.zeros(len(leaves) + 1, np.int64)
+        samples = 0
+        done = 0
+        if progress is not None:
+            progress(generation, 0, games)
+        # integer sums are exact: adding them as tasks finish gives the same totals
+        for index, (seen, s, c, m) in imap_tasks(play_task, tasks, backend=backend,
+                                                 address=address, jobs=jobs):
+            sums[seen] += s
+            counts[seen] += c
+            samples += m
+            done += tasks[index].stop - tasks[index].start
+            if progress is not None:
+                progress(generation, done, games)
+        updated, baseline = new_values(values, sums, counts, min_count)
+        change = np.abs(updated - values)
+        seen_mask = counts[:-1] > 0
+        stats = Generation(
+            generation=generation, games=games, samples=samples,
+            seen=int(seen_mask.sum()), seen_min_count=int((counts[:-1] >= max(min_count, 1)).sum()),
+            mean_abs_change=float(change.mean()),
+            mean_abs_change_seen=float(change[seen_mask].mean()) if seen_mask.any() else 0.0,
+            baseline=baseline, seconds=time.perf_counter() - t0)
+        values = updated
+        result.generations.append(stats)
+        if report is not None:
+            report(stats)
+    result.klv = leaves.klv(values, source="<trained>")
+    return result
+
+
+__all__ = ["Generation", "LeaveSet", "TrainResult", "game_seed", "leave_set", "new_values",
+           "play_task", "train"]

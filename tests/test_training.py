@@ -1,0 +1,167 @@
+"""Leave training: every leave written, the same table for the same seed on any
+number of workers, values moving the right way, the command line, and the
+`static` player."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rackety import Alphabet, Lexicon
+from rackety.cli import main
+from rackety.lexicon.klv import Klv
+from rackety.players import StaticPlayer, make_player
+from rackety.players.heuristics import H3
+from rackety.selfplay import EV_EXCHANGE, EV_PLAY, Compiled
+from rackety.training import leave_set, new_values, train
+
+
+def _brute_force_leaves(alphabet: Alphabet) -> set[tuple[int, ...]]:
+    """Every multiset of 1..rack_size-1 tiles within the tile counts."""
+    counts = {t.code: t.count for t in alphabet.tiles}
+    out = set()
+    for size in range(1, alphabet.rack_size):
+        for leave in itertools.combinations_with_replacement(sorted(counts), size):
+            if all(counts[c] >= k for c, k in Counter(leave).items()):
+                out.add(leave)
+    return out
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory, twl06: Lexicon) -> Path:
+    path = tmp_path_factory.mktemp("training") / "one.klv2"
+    train("TWL06", 160, 2, seed=11, min_count=5, jobs=1).save(path)
+    return path
+
+
+def test_every_leave_of_one_to_six_tiles_is_written(trained: Path) -> None:
+    english = Alphabet.load("english")
+    klv = Klv.load(trained, english)
+    expected = _brute_force_leaves(english)
+    assert len(expected) == 914_624 == len(klv)
+    assert set(klv.leaves()) == expected
+    assert np.all(np.isfinite(klv.values))
+
+
+def test_the_same_seed_gives_the_same_bytes_on_one_or_two_workers(
+        trained: Path, tmp_path: Path) -> None:
+    two = train("TWL06", 160, 2, seed=11, min_count=5, jobs=2)
+    assert two.klv.to_bytes() == trained.read_bytes()
+    other = train("TWL06", 160, 1, seed=12, min_count=5, jobs=1)
+    assert other.klv.to_bytes() != trained.read_bytes()
+
+
+def test_values_move_the_right_way(tmp_path: Path) -> None:
+    """From a table of zeros (greedy play), a few hundred games make the leaves
+    holding the blank worth far more than those holding the Q."""
+    zeros = tmp_path / "zeros.klv2"
+    Klv.from_values("english", {}).save(zeros)
+    result = train("TWL06", 600, 1, seed=3, min_count=1, init=str(zeros), jobs=1)
+    assert len(result.generations) == 1
+    stats = result.generations[0]
+    assert stats.games == 600 and stats.samples > 6000 and stats.seen > 2000
+    leaves = leave_set(Alphabet.load("english"))
+    values = result.klv.values
+    moved = values != 0
+    blank, q = _holding(leaves, 0), _holding(leaves, 17)
+    assert moved[blank].sum() > 30 and moved[q].sum() > 100
+    assert values[moved & blank].mean() > values[moved & q].mean() + 5
+    assert result.klv.value("?") > result.klv.value("Q")
+
+
+def _holding(leaves, code: int) -> np.ndarray:
+    """Which leaves of a `LeaveSet` hold tile ``code``."""
+    starts = np.concatenate(([0], np.cumsum(leaves.lengths)[:-1]))
+    out = np.zeros(len(leaves), bool)
+    for j in range(int(leaves.lengths.max())):
+        ok = leaves.lengths > j
+        out[ok] |= leaves.tiles[starts[ok] + j] == code
+    return out
+
+
+def test_new_values_shrink_toward_the_prior() -> None:
+    prior = np.array([1.0, 2.0, 3.0])
+    scale = 65536
+    # leave 0 seen twice at 10 and 14 over a baseline of 4 (the empty leave's mean),
+    # leave 1 never: it keeps its prior
+    sums = np.array([24 * scale, 0, 1 * scale, 8 * scale])
+    counts = np.array([2, 0, 1, 2])
+    values, baseline = new_values(prior, sums, counts, min_count=2)
+    assert baseline == 4.0
+    assert values.tolist() == [(24 - 2 * 4 + 2 * 1.0) / 4, 2.0, (1 - 4 + 2 * 3.0) / 3]
+
+
+def test_the_rack_before_each_turn_gives_the_leaves(twl06: Lexicon) -> None:
+    """The racks `play_game` records: the leave kept is on the rack at the
+    player's next turn, refilled from the bag."""
+    compiled = Compiled(twl06, [make_player("h3", twl06), make_player("h3", twl06)])
+    for seed in (1, 2):
+        game = compiled.play(seed)
+        assert compiled.check(game) is None
+        turns = [e for e in range(game.n) if game.kind[e] in (EV_PLAY, EV_EXCHANGE)]
+        for e in turns:
+            rn, bag = int(game.rack[e, 0]), int(game.rack[e, 1])
+            rack = Counter(game.rack[e, 2:2 + rn].tolist())
+            length = int(game.meta[e, 3])
+            through = int(game.meta[e, 6]) if game.kind[e] == EV_PLAY else 0
+            used = Counter(0 if t & 0x80 else t for j, t in
+                           enumerate(game.tiles[e, :length].tolist()) if not through >> j & 1)
+            assert not used - rack
+            leave = rack - used
+            later = [f for f in turns if f > e and game.seat[f] == game.seat[e]]
+            if later:
+                f = later[0]
+                nxt = Counter(game.rack[f, 2:2 + int(game.rack[f, 0])].tolist())
+                assert not leave - nxt
+                assert int(game.rack[f, 0]) == min(7, leave.total() + bag)
+
+
+def test_cli_writes_the_table_and_a_summary_per_generation(capsys, tmp_path: Path) -> None:
+    out_path = tmp_path / "cli.klv2"
+    code = main(["leaves", "train", "--lexicon", "TWL06", "--games", "30", "--generations",
+                 "2", "--min-count", "5", "--jobs", "1", "-o", str(out_path)])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("generation 1: 30 games, ")
+    assert lines[1].startswith("generation 2: 30 games, ")
+    assert "leaves seen" in lines[0] and "mean |change|" in lines[0]
+    assert lines[2].startswith(f"wrote {out_path}: 914,624 leaves")
+    assert len(Klv.load(out_path, "english")) == 914_624
+
+
+@pytest.mark.parametrize("args", [
+    ["--games", "0"],
+    ["--games", "5", "--init", "no-such-file.klv2"],
+    ["--games", "5", "--init", "h9"],
+    ["--games", "5", "--backend", "spark"],
+    ["--games", "5", "--address", "1.2.3.4:6379"],
+    ["--games", "5", "--min-count", "-1"],
+])
+def test_cli_bad_arguments_are_one_line(capsys, tmp_path: Path, args: list[str]) -> None:
+    code = main(["leaves", "train", "--jobs", "1", "-o", str(tmp_path / "x.klv2"), *args])
+    _, err = capsys.readouterr()
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1, err
+    assert "error" in err
+    assert not (tmp_path / "x.klv2").exists()
+
+
+def test_static_uses_the_shipped_table_and_plays_compiled(twl06: Lexicon) -> None:
+    player = make_player("static", twl06)
+    assert isinstance(player, StaticPlayer) and player.name == "static"
+    assert isinstance(player.leave_model, Klv) and len(player.leave_model) == 914_624
+    # every seat shares one table, so the game runs compiled
+    compiled = Compiled(twl06, [player, make_player("static", twl06)])
+    game = compiled.play(5)
+    assert compiled.check(game) is None and game.n > 10
+
+
+def test_static_falls_back_to_h3_without_a_table() -> None:
+    small = Lexicon.from_words(["care", "cares", "scare", "race", "acre"])
+    player = make_player("static", small)
+    assert isinstance(player, StaticPlayer) and player.leave_model is H3
