@@ -534,3 +534,13 @@ def test_the_default_opponent_is_static(client: TestClient) -> None:
     tiles = _hint_tiles(client, state["id"])
     state = client.post(f"/api/games/{state['id']}/play", json={"tiles": tiles}).json()
     assert state["events"][1]["player"] == "static"
+
+
+def test_a_record_without_racks_shows_the_plays_as_written(client: TestClient) -> None:
+    text = "#player1 a A\n#player2 b B\n>a:  8D HALTED +28 28\n>b:  D8 .OWS +10 10\n"
+    turns = client.post("/api/gcg/analyze", json={"gcg": text}).json()["turns"]
+    assert [t["equity_lost"] for t in turns] == [None, None]  # no rack: nothing to compare
+    first, second = turns[0]["played"], turns[1]["played"]
+    assert (first["move"], first["score"], first["equity"]) == ("8D HALTED", 28, 28.0)
+    assert first["squares"] == [[7, c] for c in range(3, 9)]
+    assert second["move"] == "D8 (H)OWS" and len(second["tiles"]) == 3

@@ -40,11 +40,11 @@ def run_tasks(func: Callable[[T], R], tasks: Sequence[T], *, backend: str = "loc
     """``[func(t) for t in tasks]``, run on ``backend``. ``progress(done,
     total)`` is called as tasks finish."""
     results: list[Any] = [None] * len(tasks)
-    for index, result in imap_tasks(func, tasks, backend=backend, address=address, jobs=jobs,
-                                    retries=retries):
+    for done, (index, result) in enumerate(imap_tasks(
+            func, tasks, backend=backend, address=address, jobs=jobs, retries=retries), 1):
         results[index] = result
         if progress is not None:
-            progress(sum(r is not None for r in results), len(tasks))
+            progress(done, len(tasks))
     return results
 
 

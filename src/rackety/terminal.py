@@ -57,9 +57,6 @@ class TerminalGame:
         if not game.over:
             self.write(f"your rack: {rack}")
 
-    def describe(self, seat: int, event: Any) -> str:
-        return describe(self.game, event)
-
     # ----------------------------------------------------------------- loop
     def run(self) -> Game:
         """Play until the game ends or the person quits."""
@@ -93,13 +90,12 @@ class TerminalGame:
         player = self.opponents[seat - 1]
         # a computer player challenges a phony at once (it knows the lexicon)
         if game.rules.challenge != "void" and game.last_play_phonies():
-            last = game.events[-1]
             event = game.challenge()
-            self.write(f"{game.players[seat]} challenges: {self.describe(last.seat, event)}")
+            self.write(f"{game.players[seat]} challenges: {describe(game, event)}")
             return
         move = player.choose(game.view(), self.lexicon)
         event = game.play(move, check=False)
-        self.write(self.describe(seat, event))
+        self.write(describe(game, event))
 
     def command(self, line: str) -> bool:
         """Carry out one command; False to stop."""
@@ -123,7 +119,7 @@ class TerminalGame:
             elif word == "challenge":
                 event = game.challenge()
                 self.write("the play stands" if event is None else
-                           self.describe(event.seat, event))
+                           describe(game, event))
             elif word == "save":
                 self.save(rest.strip())
             elif word == "load":
@@ -132,7 +128,7 @@ class TerminalGame:
                 if word == "exchange" or word == "exch":
                     line = f"exch {rest}"
                 event = game.play(line)
-                self.write(self.describe(event.seat, event))
+                self.write(describe(game, event))
         except RacketyError as exc:  # IllegalMoveError included: say why, ask again
             self.write(f"not done: {exc}")
         return True

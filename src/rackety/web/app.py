@@ -405,18 +405,8 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         """Players by rating, and the latest finished games with their standings."""
         return service.rankings()
 
-    app.add_middleware(_Limit)
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
     return app
-
-
-class _Limit:
-    """`BodyLimit` at `MAX_BODY`, in the form ``add_middleware`` takes."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.inner = BodyLimit(app, MAX_BODY)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await self.inner(scope, receive, send)
 
 
 def _allowed(app: FastAPI, scope: Scope) -> list[str]:

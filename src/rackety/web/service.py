@@ -19,7 +19,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -167,16 +167,10 @@ def move_json(board: Board, move: Move, *, detail: bool = False) -> dict[str, An
         placed = move.kind == "place"
         squares = move.placed_squares() if placed else []
         out["squares"] = [list(sq) for sq in squares]
-        out["tiles"] = [{"row": r, "col": c, **_letter_of(board.alphabet, t)}
+        out["tiles"] = [{"row": r, "col": c, **tile_json(board.alphabet, t)}
                         for (r, c), t in zip(squares, move.placed if placed else (),
                                              strict=True)]
     return out
-
-
-def _letter_of(alphabet: Alphabet, code: int) -> dict[str, Any]:
-    base = code & ~BLANK_FLAG
-    return {"letter": alphabet.tiles[base].label, "blank": bool(code & BLANK_FLAG),
-            "points": 0 if code & BLANK_FLAG else alphabet.tiles[base].points}
 
 
 def alphabet_json(alphabet: Alphabet) -> list[dict[str, Any]]:
@@ -292,25 +286,18 @@ class Service:
 
     # ---------------------------------------------------------- players
     def _computer(self, seat: Seat, lexicon: Any, seed: int) -> Any:
-        from rackety.players import GreedyPlayer, StaticPlayer, leave_model
+        from rackety.players import make_player
 
         level = seat.level or DEFAULT_LEVEL
-        if level == "greedy":
-            return GreedyPlayer(seat.name)
-        if level == "static":
-            from rackety.players import make_player
-
-            return make_player("static", lexicon, name=seat.name)
-        if level in ("h1", "h2", "h3"):
-            return StaticPlayer(leave_model(level, lexicon), seat.name)
-        if level == "sim":
+        if level == "sim":  # a time budget, which make_player's sim:N does not take
             from rackety.simulation import SimPlayer
 
             return SimPlayer("h3", seconds=seat.seconds or 2.0, iterations=100_000,
                              seed=seed, name=seat.name)
         if level.startswith("leaves:") and level[7:] in self.leaves:
-            return StaticPlayer(leave_model(f"leaves:{self.leaves[level[7:]]}", lexicon),
-                                seat.name)
+            return make_player(f"leaves:{self.leaves[level[7:]]}", lexicon, name=seat.name)
+        if level in LEVELS:
+            return make_player(level, lexicon, name=seat.name)
         raise RacketyError(f"level {level!r}: expected one of "
                            f"{', '.join([*LEVELS, *(f'leaves:{n}' for n in self.leaves)])}")
 
@@ -820,14 +807,9 @@ class Service:
                         turn["equity_lost"] = round(t.equity_lost, 3)
                         lost.setdefault(event.seat, []).append(t.equity_lost)
             elif rep.moves[i] is not None:
-                move = rep.moves[i]
-                turn["played"] = {"move": board.notation(move), "score": event.score,
-                                  "leave": "", "equity": float(event.score), "kind": "place",
-                                  "squares": [list(s) for s in move.placed_squares()],
-                                  "tiles": [{"row": r, "col": c,
-                                             **_letter_of(board.alphabet, t)}
-                                            for (r, c), t in zip(move.placed_squares(),
-                                                                 move.placed, strict=True)]}
+                # the rack is not known: the play as written, valued at its score
+                written = replace(rep.moves[i], score=event.score, equity=float(event.score))
+                turn["played"] = move_json(board, written, detail=True)
             turns.append(turn)
         final = rep.positions[-1]
         players = [p.nickname for p in record.players]
