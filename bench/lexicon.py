@@ -1,4 +1,4 @@
-"""Lexicon benchmark: build time, size, cold- and warm-cache load, for TWL06 and CSW19.
+"""Lexicon benchmark: build time, size, loads and validation, for TWL06 and CSW19.
 
     python bench/lexicon.py [--repeat 3] [--nojit-words 5000] [LEXICON ...]
 
@@ -6,8 +6,11 @@ Build seconds are CPU seconds of one core (time.process_time) for the whole
 compile from the word list's bytes: tokenizing, sorting, DAWG, GADDAG, tail
 sharing, layout; the numba kernels are compiled (or loaded from numba's cache)
 by a warm-up build first. Loads run in fresh processes with their own cache
-folder: "cold" compiles the list and writes the cache, "warm" maps the cached
-file. Reference (same class of machine, one core): MAGPIE builds CSW19 in
+folder: "cold" compiles the list and writes the cache, "warm" reads the cached
+graph and checks its checksum (numba is not imported), "KWG file" reads a .kwg
+and validates it (`rackety.lexicon.kwg.validate`: one compiled walk, numba
+imported and its kernel loaded from numba's cache). "validate" is that check
+alone, in process, best of --repeat. Reference (same class of machine, one core): MAGPIE builds CSW19 in
 0.93 s CPU, wolges in 0.66 s; wolges' TWL06 file has 803,645 nodes and
 MAGPIE's 830,481.
 """
@@ -73,6 +76,20 @@ def build_seconds(name: str, repeat: int) -> tuple[float, dict[str, float], int]
     return best, phases, nodes
 
 
+def validate_seconds(name: str, repeat: int) -> float:
+    from rackety import Lexicon
+    from rackety.lexicon import kwg
+
+    lexicon = Lexicon.load(name)
+    kwg.validate(lexicon.nodes, name, lexicon.alphabet.size)  # compile or load the kernel
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.process_time()
+        kwg.validate(lexicon.nodes, name, lexicon.alphabet.size)
+        best = min(best, time.process_time() - t)
+    return best
+
+
 def load_in_fresh_process(name: str, cache: str) -> dict[str, float]:
     env = {**os.environ, "RACKETY_CACHE_DIR": cache}
     out = subprocess.run([sys.executable, "-c", _LOAD, name], env=env, check=True,
@@ -101,9 +118,15 @@ def main() -> None:
 
     for name in args.lexicons:
         seconds, phases, nodes = build_seconds(name, args.repeat)
+        checking = validate_seconds(name, args.repeat)
         with tempfile.TemporaryDirectory() as cache:
             cold = load_in_fresh_process(name, cache)
             warm = load_in_fresh_process(name, cache)
+            from rackety import Lexicon
+
+            kwg_path = os.path.join(cache, f"{name}.kwg")
+            Lexicon.load(name).save(kwg_path)
+            from_file = load_in_fresh_process(kwg_path, cache)
         print(f"{name}")
         print(f"  build (CPU, best of {args.repeat}) {seconds:8.3f} s")
         for phase, t in phases.items():
@@ -117,8 +140,12 @@ def main() -> None:
                 print(f"    vs {engine} build {ref:.2f} s: {seconds / ref:6.2f}x the time")
         print(f"  cold-cache load          {cold['load']:8.3f} s  (compile + write cache; "
               f"import {cold['import']:.3f} s)")
-        print(f"  warm-cache load          {1000 * warm['load']:8.1f} ms (memory-mapped; "
+        print(f"  warm-cache load          {1000 * warm['load']:8.1f} ms (read + checksum; "
               f"import {warm['import']:.3f} s; numba imported: {warm['numba']})")
+        print(f"  KWG file load            {1000 * from_file['load']:8.1f} ms (read + validate, "
+              f"numba imported: {from_file['numba']})")
+        print(f"  validate (CPU, best of {args.repeat}) {1000 * checking:8.1f} ms "
+              f"({1000 * checking / (nodes / 1e6):.1f} ms per million nodes)")
     if args.nojit_words:
         name = args.lexicons[0]
         jit, nojit = nojit_ratio(name, args.nojit_words)

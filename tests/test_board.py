@@ -304,6 +304,7 @@ def random_position(rng, name, max_tiles=None):
 
 
 # -------------------------------------------------------------------- errors
+SCORES = "(-1000000000 to 1000000000)"
 CGP_ERRORS = [
     ("/".join(["16"] + ["15"] * 14) + " A/ 0/0 0",
      "cgp: board row 1 has 16 squares, expected 15"),
@@ -325,10 +326,19 @@ CGP_ERRORS = [
      "cgp: rack 'aB' has a lower-case letter; a blank on a rack is '?'"),
     (EMPTY15 + " A/B 0/0/0 0", "cgp: 2 racks but 3 scores"),
     (EMPTY15 + " A/B 0 0", "cgp: 2 racks but 1 scores"),
-    (EMPTY15 + " A/B 0/x 0", "cgp: score 'x' is not an integer"),
-    (EMPTY15 + " A/B 0/1.5 0", "cgp: score '1.5' is not an integer"),
-    (EMPTY15 + " A/B 0/0 two", "cgp: zero-turns field 'two' is not a non-negative integer"),
-    (EMPTY15 + " A/B 0/0 -1", "cgp: zero-turns field '-1' is not a non-negative integer"),
+    (EMPTY15 + " A/B 0/x 0", f"cgp: score 'x' is not a whole number {SCORES}"),
+    (EMPTY15 + " A/B 0/1.5 0", f"cgp: score '1.5' is not a whole number {SCORES}"),
+    (EMPTY15 + " A/B 0/176٣ 0", f"cgp: score '176٣' is not a whole number {SCORES}"),
+    (EMPTY15 + " A/B 0/" + "9" * 5000 + " 0",
+     f"cgp: score {'9' * 38}...{'9' * 19} is out of range {SCORES}"),
+    (EMPTY15 + " A/B 0/-9223372036854775809 0",
+     f"cgp: score -9223372036854775809 is out of range {SCORES}"),
+    (EMPTY15 + " A/B 0/0 two", "cgp: zero-turns field 'two' is not a whole number "
+     "(0 to 1000000)"),
+    (EMPTY15 + " A/B 0/0 -1", "cgp: zero-turns field '-1' is not a whole number "
+     "(0 to 1000000)"),
+    (EMPTY15 + " A/B 0/0 ２", "cgp: zero-turns field '２' is not a whole number "
+     "(0 to 1000000)"),
     (EMPTY15 + " A/B 0/0",
      "cgp: missing field(s) zero-turns (a CGP is '<board> <racks> <scores> <zero-turns> "
      "[ops]')"),
@@ -341,7 +351,15 @@ CGP_ERRORS = [
      "cgp: operation 'bb 50' does not end with ';'"),
     (EMPTY15 + " A/B 0/0 0 lex TWL06;;", "cgp: an empty operation (';' twice)"),
     (EMPTY15 + " A/B 0/0 0 lex A; lex B;", "cgp: operation 'lex' given twice"),
-    (EMPTY15 + " A/B 0/0 0 bb fifty;", "cgp: bb operand 'fifty' is not a non-negative integer"),
+    (EMPTY15 + " A/B 0/0 0 bb fifty;", "cgp: bb operand 'fifty' is not a whole number "
+     "(0 to 10000)"),
+    (EMPTY15 + " A/B 0/0 0 bb 18446744073709551616;",
+     "cgp: bb operand 18446744073709551616 is out of range (0 to 10000)"),
+    ("15/15/15/15/15/15/15/" + "9" * 5000 + "/15/15/15/15/15/15/15 / 0/0 0",
+     "cgp: board row 8 has 16 squares, expected 15"),
+    ("15/15/15/15/15/15/15/7A٣/15/15/15/15/15/15/15 / 0/0 0",
+     "cgp: board row 8 'A٣' has letter '٣', which is not in alphabet english"),
+    (EMPTY15 + " " + "A/" * 20 + " " + "0/" * 20 + "0 0", "cgp: 21 racks, more than 16 players"),
     (EMPTY15 + " A/B 0/0 0 bdn moon;",
      "cgp: bdn: unknown board layout 'moon'; layouts: standard15, super21, wwf15, lexulous15"),
     ("15/15/15/15/15/15/15/0A14/15/15/15/15/15/15/15 / 0/0 0",

@@ -1,9 +1,9 @@
-"""The on-disk cache: the second use of a lexicon memory-maps the compiled graph."""
+"""The on-disk cache: the second use of a lexicon reads the compiled graph, after
+checking it is the graph that was built."""
 
 from __future__ import annotations
 
 import json
-import mmap
 import os
 import subprocess
 import sys
@@ -13,15 +13,20 @@ import numpy as np
 from rackety import Lexicon
 
 
-def test_second_load_maps_the_cached_graph(tmp_path, monkeypatch):
+def test_second_load_reads_the_cached_graph(tmp_path, monkeypatch):
     monkeypatch.setenv("RACKETY_CACHE_DIR", str(tmp_path / "c"))
     path = tmp_path / "w.txt"
     path.write_text("QI\nZA\nZAS\n")
     first = Lexicon.load(path)
     entries = sorted(p.suffix for p in (tmp_path / "c").iterdir())
     assert entries == [".json", ".kwg"]
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("a cached list was compiled again")
+
+    monkeypatch.setattr(Lexicon, "_build", no_build)
     second = Lexicon.load(path)
-    assert isinstance(second.nodes.base.obj, mmap.mmap)  # the cached file, memory-mapped
+    assert second.report is not None and second.report.words == 3
     assert not second.nodes.flags.writeable
     assert np.array_equal(first.nodes, second.nodes) and len(second) == 3
     meta = json.loads(next((tmp_path / "c").glob("*.json")).read_text())
@@ -50,6 +55,25 @@ def test_a_damaged_entry_is_rebuilt(tmp_path, monkeypatch):
     assert len(kwg.read_bytes()) % 4 == 0 and Lexicon.load(path).words() == ["QI", "ZA"]
 
 
+def test_a_damaged_graph_of_the_same_size_is_rebuilt_not_walked(tmp_path, monkeypatch):
+    # what once crashed the word tools: arcs pointing past the end, size unchanged
+    monkeypatch.setenv("RACKETY_CACHE_DIR", str(tmp_path / "c"))
+    path = tmp_path / "w.txt"
+    path.write_text("QI\nZA\nZAS\nQIS\n")
+    Lexicon.load(path)
+    kwg = next((tmp_path / "c").glob("*.kwg"))
+    good = kwg.read_bytes()
+    damaged = np.frombuffer(good, "<u4").copy()
+    damaged[2:] |= np.uint32(0x3FFFFF)  # every arc far beyond the last node
+    kwg.write_bytes(damaged.tobytes())
+    again = Lexicon.load(path)
+    assert again.words() == ["QI", "QIS", "ZA", "ZAS"] and again.anagrams("SIQ") == ["QIS"]
+    assert kwg.read_bytes() == good  # the entry was rebuilt
+    meta = next((tmp_path / "c").glob("*.json"))
+    meta.write_text(meta.read_text().replace('"words": 4', '"words": "4' + "9" * 5000 + '"'))
+    assert len(Lexicon.load(path)) == 4  # a damaged JSON too: rebuilt, not believed
+
+
 def test_an_unwritable_cache_still_loads(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("")
@@ -60,7 +84,7 @@ def test_an_unwritable_cache_still_loads(tmp_path, monkeypatch):
 
 
 def test_cold_then_warm_in_fresh_processes(tmp_path):
-    """What a user sees: the first process compiles, the next only maps the file."""
+    """What a user sees: the first process compiles, the next only reads the file."""
     env = {**os.environ, "RACKETY_CACHE_DIR": str(tmp_path / "c")}
     code = ("import sys, time; t = time.perf_counter(); import rackety; "
             "lex = rackety.Lexicon.load('TWL06'); print(len(lex), 'QI' in lex, "

@@ -10,6 +10,8 @@ import pytest
 from rackety import Lexicon
 from rackety.cli import main
 
+EMPTY = "/".join(["15"] * 15)
+
 
 def run(capsys, *args):
     code = main(list(args))
@@ -70,11 +72,28 @@ def test_lexicon_build_from_each_kind_of_source(capsys, tmp_path):
     (["words", "suggest", "QI", "--distance", "9"], "--distance"),
     (["words", "frobnicate"], "No such command 'frobnicate'"),
     (["lexicon", "build", "TWL06"], "Missing option '-o'"),
+    # the classes of issue 12: numbers, names and paths beyond what the system takes
+    (["moves", "--cgp", f"{EMPTY} AADNPUY/ 0/{'9' * 5000} 0"], "score 99999"),
+    (["moves", "--cgp", f"{EMPTY} AADNPUY/ 0/0 0 bb 99999999999999999999;"], "bb operand"),
+    (["moves", "--cgp", f"{EMPTY} AADNPUY/ 0/0 {'9' * 5000}"], "zero-turns field 9999"),
+    (["moves", "--cgp", f"{EMPTY} AADNPUY/ 0/0 0 lex {'x' * 5000};"], "names lexicon 'xxx"),
+    (["moves", "--lexicon", "x" * 5000, "--cgp", f"{EMPTY} A/ 0/0 0"], "unknown lexicon"),
+    (["moves", "--cgp", f"{EMPTY} AADNPUY/ 0/0 0 ld {'x' * 5000}.json;"], "unknown alphabet"),
+    (["show", "--cgp", f"{EMPTY} A/ 0/0 0", "--svg", "/no/such/folder/b.svg"],
+     "--svg /no/such/folder/b.svg: cannot write (no such folder)"),
+    (["autoplay", "--games", "2", "--gcg-dir", "/proc/no/such"], "--gcg-dir /proc/no/such"),
+    (["autoplay", "--games", "2", "--players", "sim:²,h3"], "player 'sim:²': rollouts"),
+    (["autoplay", "--games", "٣"], "'٣' is not a whole number"),
+    (["autoplay", "--seed", "9" * 5000], "out of range (0 to 9223372036854775807)"),
+    (["sim", "--cgp", f"{EMPTY} /AADNPUY 0/0 0"], "the player to move has no rack"),
+    (["sim", "--cgp", f"{EMPTY} AADNPUY/ 0/0 0", "--seconds", "nan"], "not a number of"),
+    (["words", "list", "--lexicon", "/dev/zero"], "not a regular file"),
 ])
 def test_user_mistakes_are_one_line(capsys, args, message):
     code, out, err = run(capsys, *args)
     assert code == 2 and out == ""
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert len(err) <= 320
 
 
 def test_bad_word_list_names_file_and_line(capsys, tmp_path):

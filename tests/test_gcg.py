@@ -294,6 +294,86 @@ def test_a_play_that_does_not_fit_names_file_and_line(play, message):
     assert str(info.value).startswith("game.gcg:4: ") and message in str(info.value)
 
 
+HEAD = "#player1 a A\n#player2 b B\n"
+OPEN = ">a: AEHLRTD 8D HALTED +28 28\n"
+
+
+@pytest.mark.parametrize(("body", "line", "message"), [
+    # a game ends after six scoreless turns: nothing but end-of-game events after it
+    (OPEN + "".join(f">{'ba'[i % 2]}: ABC - +0 {28 * (i % 2)}\n" for i in range(6))
+     + ">b: ABC 9E OX +9 9\n", 10, "the game ended on line 9 (6 scoreless turns in a row)"),
+    (OPEN + "".join(f">{'ba'[i % 2]}: ABC - +0 {28 * (i % 2)}\n" for i in range(24000)),
+     10, "the game ended on line 9"),  # the 66 MB analysis of the issue
+    # the play-out bonus ends it too
+    (OPEN + ">a: (XYZ) +26 54\n>b: XYZ 9E XY +9 9\n", 5, "the game ended on line 4 "
+     "(the play-out bonus)"),
+    # more tiles of a letter than the game has, at the play that puts them there
+    (OPEN + ">b: ZZ D7 Z.Z +21 21\n", 4, "the board would hold 2 Z, and english has 1"),
+    (OPEN + ">b: ABCDEFGH 9E AB +5 5\n", 4, "rack 'ABCDEFGH' has 8 tiles; a rack holds 7"),
+    (OPEN + ">b: 1A ABCDEFGH +50 50\n", 4, "the play places 8 tiles"),
+    (">a: (challenge) +5 5\n", 3, "a challenge bonus, but the turn before it is not a play"),
+    (OPEN + ">b: ABC - +0 0\n>a: (challenge) +5 33\n", 5, "a challenge bonus, but the "
+     "turn"),
+    (OPEN + ">a: (challenge) +5 33\n>a: (challenge) +5 38\n", 5, "a second challenge bonus"),
+    (OPEN + "".join(f">a: (time) -1 {27 - i}\n" for i in range(7)), 10, "7 events in a row "
+     "that are not turns; at most 6"),
+])
+def test_a_record_that_goes_wrong_is_refused_at_that_event(body, line, message):
+    with pytest.raises(RacketyError) as info:
+        replay(read_gcg(HEAD + body, source="game.gcg"))
+    assert str(info.value).startswith(f"game.gcg:{line}: ") and message in str(info.value)
+
+
+def test_going_out_ends_the_game_but_a_challenge_may_follow():
+    # After a play that empties its player's rack with the bag empty, only a
+    # failed challenge's lost turn (a pass), a withdrawal of the play or
+    # end-of-game events may follow.
+    assert not replay(read_gcg(DATA / "incomplete.gcg")).over
+    assert replay(read_gcg(DATA / "double_challenge.gcg")).over  # its play-out bonus
+    text = (CORPUS / "macondo_gcgio_doug_v_emely_double_challenge.gcg")
+    if text.is_file():  # doug challenges emely's going-out play and loses his turn
+        finished = replay(read_gcg(text))
+        assert finished.over and finished.final.zero_turns == 1
+        lines = text.read_text().splitlines()
+        extra = "\n".join(lines[:-1] + [">doug: EGOP - +0 451", lines[-1]]) + "\n"
+        with pytest.raises(RacketyError, match=r":31: the game ended on line 29 \(a player "
+                           r"went out with the bag empty\)"):
+            replay(read_gcg(extra))
+
+
+@pytest.mark.parametrize("encoding", ["base64", "hex", "rot13", "zip", "punycode",
+                                      "undefined", "bz2", "uu", "quopri", "idna"])
+def test_encodings_that_are_not_character_sets_are_refused(encoding):
+    data = f"#player1 a A\n#character-encoding {encoding}\n{OPEN}".encode()
+    with pytest.raises(RacketyError, match=f"^game.gcg:2: #character-encoding '{encoding}' "
+                       "is not a character set"):
+        read_gcg(data, source="game.gcg")
+    with pytest.raises(RacketyError, match="is not a character set"):
+        read_gcg(f"#character-encoding {encoding}\n{HEAD}{OPEN}")
+    # an encoding Python does not know is passed over, as before
+    assert read_gcg(b"#character-encoding klingon\n" + (HEAD + OPEN).encode()).events
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (HEAD + ">a: AEHLRTD 8D HALTED +28 176\u0663\n", "has no '+SCORE TOTAL'"),
+    (HEAD + ">a: AEHLRTD 8D HALTED +" + "9" * 5000 + " 28\n", "score +99999"),
+    (HEAD + ">a: AEHLRTD 8D HALTED +28 -" + "9" * 5000 + "\n", "total -9999"),
+    (HEAD + ">a: AEHLRTD " + "9" * 5000 + "D HALTED +28 28\n", "row 9999"),
+    ("#player" + "9" * 5000 + " a A\n", "#player number 9999"),
+    ("#player17 a A\n", "#player number 17 is out of range (1 to 16)"),
+])
+def test_numbers_are_ascii_and_bounded(text, message):
+    with pytest.raises(RacketyError) as info:
+        replay(read_gcg(text))
+    assert message in str(info.value) and len(str(info.value)) <= 300
+
+
+def test_a_unicode_digit_does_not_number_a_player():
+    record = read_gcg("#player\u0661 x X\n" + OPEN)
+    assert [p.nickname for p in record.players] == ["a"]  # 'x' was never seated
+    assert record.pragma("player\u0661") == "x X"
+
+
 def test_withdrawal_without_a_play_is_an_error():
     with pytest.raises(RacketyError, match=r"<gcg>:2: '--' withdraws a play"):
         replay(read_gcg("#player1 a A\n>a: ABC -- -5 -5\n"))

@@ -3,6 +3,8 @@ minimisation at all; and refusing files that are not KWGs."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import reference
@@ -126,11 +128,10 @@ def test_not_a_kwg_at_all(tmp_path):
         read_kwg(tmp_path / "missing.kwg")
 
 
-def test_a_cycle_is_reported_not_followed(tmp_path):
+def test_a_cycle_is_refused_on_load_not_followed(tmp_path):
     nodes = [node(0, 1, end=True), node(A, 1, accepts=True, end=True)]
-    lex = Lexicon.load(save(tmp_path, nodes))
-    with pytest.raises(RacketyError, match="cycle"):
-        len(lex)
+    with pytest.raises(RacketyError, match="node 1: the DAWG loops back on itself"):
+        Lexicon.load(save(tmp_path, nodes))
 
 
 def test_write_is_atomic(tmp_path, monkeypatch):
@@ -146,3 +147,76 @@ def test_write_is_atomic(tmp_path, monkeypatch):
         write_kwg(path, np.array([node(0, end=True)], np.uint32))
     assert path.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["keep.kwg"]
+
+
+# ---------------------------------------------------------------- hostile graphs
+# Each was built to break a kernel: loop it, run it past a buffer, or make a word
+# the scorer and the generator disagree on. All are refused on load, naming why.
+def chain(tiles, gaddag=False):
+    """A KWG whose DAWG is one word spelled by ``tiles`` (one node a tile)."""
+    out = [node(0, 1, end=True)]
+    for i, t in enumerate(tiles):
+        last = i == len(tiles) - 1
+        out.append(node(t, 0 if last else len(out) + 1, accepts=last, end=True))
+    return out
+
+
+HOSTILE = [
+    # the 12-byte file of the issue: A -> B -> A ... (words list and pattern A* ran forever)
+    ([node(0, 1, end=True), node(A, 2, end=True), node(B, 1, accepts=True, end=True)],
+     "node 1: the DAWG loops back on itself"),
+    ([node(0, 1, end=True), node(A, 1, accepts=True, end=True)], "loops back on itself"),
+    (chain([A] * 22), "a path of 22 tiles, more than the largest board (21)"),
+    ([node(0, 1, end=True), node(A, accepts=True, end=True)], "node 1: a word of one tile"),
+    ([node(0, 1, end=True), node(A, 2, end=True), node(0, 3, end=True),
+      node(B, accepts=True, end=True)], "node 2: a separator (tile 0) in the DAWG"),
+    ([node(0, 1, end=True), node(A, 2, end=True), node(B, accepts=True),
+      node(C, end=True)], "node 3: a dead end of the DAWG"),
+    # GADDAGs: a separator first, two on one path, one that ends a string
+    ([node(0, 2, end=True), node(0, 4, end=True), node(A, 3, end=True),
+      node(B, accepts=True, end=True), node(0, 2, end=True)],
+     "node 4: the GADDAG starts with a separator"),
+    ([node(0, 2, end=True), node(0, 4, end=True), node(A, 3, end=True),
+      node(B, accepts=True, end=True), node(B, 5, end=True), node(0, 6, end=True),
+      node(0, 2, end=True)], "a path of the GADDAG has two separators"),
+    ([node(0, 2, end=True), node(0, 4, end=True), node(A, 3, end=True),
+      node(B, accepts=True, end=True), node(B, 5, end=True), node(0, accepts=True, end=True)],
+     "node 5: a GADDAG string ends with the separator"),
+]
+
+
+@pytest.mark.parametrize(("nodes", "message"), HOSTILE)
+def test_hostile_graphs_are_refused_before_any_walk(tmp_path, nodes, message):
+    path = save(tmp_path, nodes)
+    with pytest.raises(RacketyError, match=re.escape(message)):
+        Lexicon.load(path)
+    with pytest.raises(RacketyError, match=re.escape(message)):  # the constructor checks too
+        Lexicon(np.asarray(nodes, np.uint32), EN, "hostile")
+
+
+def test_an_exponential_graph_is_refused_by_its_word_count(tmp_path):
+    # 21 levels of 26 letters, each letter pointing at the next level: 26^21 words
+    # in 547 nodes, which `words list` would list for ever
+    out = [node(0, 1, end=True)]
+    for level in range(21):
+        start = len(out)
+        nxt = start + 26 if level < 20 else 0
+        out += [node(t, nxt, accepts=level == 20, end=t == 26) for t in range(1, 27)]
+    with pytest.raises(RacketyError, match="more than 33,554,432 words"):
+        Lexicon.load(save(tmp_path, out))
+
+
+def test_a_text_list_is_never_read_as_a_kwg(tmp_path):
+    kwg_bytes = np.asarray([node(0, 1, end=True), node(A, 2, end=True),
+                            node(B, accepts=True, end=True)], "<u4").tobytes()
+    named_txt = tmp_path / "words.txt"
+    named_txt.write_bytes(kwg_bytes)  # a KWG's first bytes, but called a word list
+    with pytest.raises(RacketyError, match=r"words\.txt: not UTF-8 text"):
+        Lexicon.load(named_txt)
+    utf16 = tmp_path / "words"
+    utf16.write_bytes("QI\nZA\n".encode("utf-16"))
+    with pytest.raises(RacketyError, match="UTF-16 or UTF-32, it seems"):
+        Lexicon.load(utf16)
+    unnamed = tmp_path / "graph"
+    unnamed.write_bytes(kwg_bytes)  # no name to go by: the bytes say KWG
+    assert Lexicon.load(unnamed).words() == ["AB"]

@@ -408,6 +408,94 @@ def test_bad_records_are_refused(client: TestClient, text: str, status: int) -> 
         assert "root:" not in detail
 
 
+def test_a_request_never_names_a_file(client: TestClient, tmp_path: Path) -> None:
+    # ld, lex and bdn name built-in things only: an existing path gets the very
+    # answer a missing one gets, and nothing is read
+    alphabet = tmp_path / "mine.json"
+    alphabet.write_text((Path(__file__).parents[1] / "src" / "rackety" / "data" / "alphabets"
+                         / "english.json").read_text())
+    answers = []
+    for path in (alphabet, tmp_path / "none.json"):  # names of one length: one answer
+        cgp = f"{OPENING} ld {path};"
+        detail = _error(client.post("/api/analyze", json={"cgp": cgp}), 400)
+        answers.append(detail.replace(path.name, "NAME"))
+        assert "unknown alphabet" in detail
+    assert answers[0] == answers[1]
+    for op in ("lex /etc/hostname", "lex /no/such/file"):  # not offered: the default lexicon
+        body = client.post("/api/analyze", json={"cgp": f"{OPENING} {op};", "top": 1}).json()
+        assert body["count"] == 116
+    for op in ("bdn /etc/passwd", "bdn ../boards.json"):
+        assert "unknown board layout" in _error(
+            client.post("/api/position", json={"cgp": f"{OPENING} {op};"}), 400)
+
+
+@pytest.mark.parametrize("cgp", [
+    f"{EMPTY} AADNPUY/ 0/{'9' * 3500} 0", f"{EMPTY} AADNPUY/ 0/9223372036854775808 0",
+    f"{EMPTY} AADNPUY/ 0/0 {'9' * 3500}", f"{OPENING} bb 18446744073709551616;",
+    f"{'9' * 3000}/{'/'.join(['15'] * 14)} AADNPUY/ 0/0 0", f"{EMPTY} AADNPUY/ 0/176\u0663 0",
+    f"{OPENING} ld {'x' * 3000};", f"{OPENING} lex {'x' * 3000};"])
+def test_numbers_and_names_beyond_bounds_are_400(client: TestClient, cgp: str) -> None:
+    for path, extra in (("/api/analyze", {}), ("/api/simulate", {"seconds": 0.05}),
+                        ("/api/position", {})):
+        response = client.post(path, json={"cgp": cgp, **extra})
+        assert response.status_code in (200, 400), response.text
+        if response.status_code == 400:
+            assert len(_error(response, 400)) <= 300
+
+
+def test_records_past_their_end_and_bad_numbers_are_400(client: TestClient) -> None:
+    head = "#player1 a A\n#player2 b B\n>a: AEHLRTD 8D HALTED +28 28\n"
+    passes = "".join(f">{'ba'[i % 2]}: ABC - +0 {28 * (i % 2)}\n" for i in range(24000))
+    for text, message in [
+            (head + passes, "gcg:10: the game ended on line 9 (6 scoreless turns in a row)"),
+            ("#character-encoding base64\n" + head, "is not a character set"),
+            (head.replace("+28 28", "+28 " + "9" * 5000), "total 9999"),
+            (head.replace("8D", "9" * 5000 + "D"), "row 9999")]:
+        for path in ("/api/gcg/analyze", "/api/gcg/import"):
+            detail = _error(client.post(path, json={"gcg": text}), 400)
+            assert message in detail, detail
+
+
+def test_an_ended_record_is_not_imported_as_playing(client: TestClient) -> None:
+    head = "#player1 a A\n#player2 b B\n>a: AEHLRTD 8D HALTED +28 28\n"
+    six = "".join(f">{'ba'[i % 2]}: ABC - +0 {28 * (i % 2)}\n" for i in range(6))
+    ended = head + six
+    detail = _error(client.post("/api/gcg/import", json={"gcg": ended, "play_as": "a"}), 400)
+    assert "over" in detail
+    viewed = client.post("/api/gcg/import", json={"gcg": ended})
+    assert viewed.status_code == 201 and viewed.json()["status"] == "record"
+
+
+def test_the_server_keeps_serving_after_a_server_error(tmp_path: Path, twl06: Any) -> None:
+    app = create_app(tmp_path / "app.sqlite", warm=False)
+    service = app.state.service
+    with TestClient(app, raise_server_exceptions=False) as c:
+        game = c.post("/api/games", json={"seed": 3, "opponents": [{"level": "greedy"}]})
+        game_id = game.json()["id"]
+        for failure in (RuntimeError("boom"), MemoryError(), RecursionError()):
+            def broken(*args: Any, failure: BaseException = failure, **kwargs: Any) -> Any:
+                raise failure
+
+            original = service.hint
+            service.hint = broken
+            assert c.get(f"/api/games/{game_id}/hint").status_code == 500
+            service.hint = original
+            assert c.get("/api/health").json() == {"status": "ok"}
+            assert c.get(f"/api/games/{game_id}/hint").status_code == 200
+        # a failure in the middle of a move: the game is rebuilt from the store, intact
+        original_record = service._record
+
+        def failing_record(*args: Any, **kwargs: Any) -> None:
+            raise OSError(28, "No space left on device")
+
+        service._record = failing_record
+        assert c.post(f"/api/games/{game_id}/pass").status_code == 500
+        service._record = original_record
+        after = c.get(f"/api/games/{game_id}").json()
+        assert after["events"] == game.json()["events"]  # the pass was never stored
+        assert c.post(f"/api/games/{game_id}/pass").status_code == 200
+
+
 # --------------------------------------------------------------- property
 _text = st.one_of(st.text(max_size=40), st.sampled_from([
     OPENING, "8H PANDY", "exch ?", "pass", "", "A1 A", "15/15", "?", "[CH]", "8h pandy"]))

@@ -28,14 +28,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
-from rackety.errors import RacketyError
+from rackety.errors import RacketyError, clip
+from rackety.files import exists, read_bytes
 
 BLANK = 0
 BLANK_FLAG = 0x80
 MAX_TILES = 64  # codes stay below 64 so a set of tiles fits one 64-bit mask
+MAX_BINGO_BONUS = 10_000  # a move's score, bonus included, stays far inside an int32
 
 # error kinds reported by _tokenize_lines
 ERR_NONE = 0
@@ -186,23 +187,34 @@ class Alphabet:
     """
 
     def __init__(self, data: dict[str, Any], source: str = "<alphabet>") -> None:
+        def number(value: Any, what: str, low: int, high: int) -> int:
+            if type(value) is not int or not low <= value <= high:
+                raise RacketyError(f"{source}: {what} {clip(repr(value))} is not a whole "
+                                   f"number from {low} to {high}")
+            return value
+
         try:
             rows = data["tiles"]
             self.tiles: tuple[Tile, ...] = tuple(
-                Tile(code, str(t["label"]), str(t["blank_label"]), int(t["count"]),
-                     int(t["points"]), bool(t["vowel"]))
+                Tile(code, str(t["label"]), str(t["blank_label"]),
+                     number(t["count"], "count", 0, 1000),
+                     number(t["points"], "points", -1000, 1000), bool(t["vowel"]))
                 for code, t in enumerate(rows)
             )
             self.name: str = str(data["name"])
             self.description: str = str(data.get("description", self.name))
             self.board: str = str(data.get("board", "standard15"))
-            self.rack_size: int = int(data.get("rack_size", 7))
-            self.bingo_bonus: int = int(data.get("bingo_bonus", 50))
-            self.exchange_min_bag: int = int(data.get("exchange_min_bag", 7))
+            self.rack_size: int = number(data.get("rack_size", 7), "rack_size", 1, 21)
+            self.bingo_bonus: int = number(data.get("bingo_bonus", 50), "bingo_bonus", 0,
+                                           MAX_BINGO_BONUS)
+            self.exchange_min_bag: int = number(data.get("exchange_min_bag", 7),
+                                                "exchange_min_bag", 0, 1000)
             aliases = {str(k): str(v) for k, v in data.get("aliases", {}).items()}
             fold = {str(k): str(v) for k, v in data.get("fold", {}).items()}
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RacketyError(f"{source}: bad alphabet data ({exc!r})") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            if isinstance(exc, RacketyError):
+                raise
+            raise RacketyError(f"{source}: bad alphabet data ({clip(repr(exc))})") from None
         if not 2 <= len(self.tiles) <= MAX_TILES or self.tiles[0].label != "?":
             raise RacketyError(f"{source}: an alphabet has the blank '?' first and 1 to 63 letters")
         labels = [t.label.upper() for t in self.tiles[1:]]
@@ -227,23 +239,25 @@ class Alphabet:
 
     @staticmethod
     @cache
-    def load(name: str = "english") -> Alphabet:
+    def load(name: str = "english", *, files: bool = True) -> Alphabet:
         """A built-in alphabet by name (``english``, ``catalan``, ``english_super`` ...)
-        or a path to an alphabet JSON file."""
+        or, unless ``files`` is false, a path to an alphabet JSON file (the web app
+        reads names only: a name that is a path is unknown there, whether the
+        file exists or not)."""
         key = name.strip().lower().replace("-", "_")
         key = _ALIASES.get(key, key)
         if key in Alphabet.names():
             path = resources.files("rackety") / "data" / "alphabets" / f"{key}.json"
             return Alphabet(json.loads(path.read_text(encoding="utf-8")), source=f"{key}.json")
-        candidate = Path(name)
-        if candidate.suffix == ".json" and candidate.is_file():
+        if files and name.endswith(".json") and exists(name):
+            data = read_bytes(name, "alphabet file", 1 << 20)
             try:
-                data = json.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise RacketyError(f"{name}: cannot read alphabet ({exc})") from None
-            return Alphabet(data, source=name)
-        raise RacketyError(
-            f"unknown alphabet {name!r}; built-in alphabets: {', '.join(Alphabet.names())}")
+                table = json.loads(data)
+            except (ValueError, RecursionError) as exc:
+                raise RacketyError(f"{clip(name)}: cannot read alphabet ({exc})") from None
+            return Alphabet(table, source=name)
+        raise RacketyError(f"unknown alphabet {clip(name)!r}; built-in alphabets: "
+                           f"{', '.join(Alphabet.names())}")
 
     def _build_trie(self, labels: list[str], aliases: dict[str, str], source: str) -> None:
         chars = [0]
@@ -316,7 +330,7 @@ class Alphabet:
         (code 0) and a lower-case letter a blank standing for it (``BLANK_FLAG | code``);
         without, case does not matter. Raises `RacketyError` naming ``what``."""
         if "\n" in text:
-            raise RacketyError(f"{what} {text!r}: one line expected")
+            raise RacketyError(f"{what} {clip(text)!r}: one line expected")
         cps: list[int] = []
         low: list[int] = []
         for ch in text:
@@ -342,15 +356,15 @@ class Alphabet:
                       kind: int) -> str:
         """The message for a tokenizer error at ``cps[pos]`` of kind ``kind``."""
         if kind == ERR_UNCLOSED:
-            return f"{what} {text!r}: '[' without a closing ']'"
+            return f"{what} {clip(text)!r}: '[' without a closing ']'"
         if kind == ERR_BAD_LABEL:
             end = pos + 1
             while end < len(cps) and cps[end] != 93:
                 end += 1
             label = "".join(map(chr, cps[pos:end + 1]))
-            return f"{what} {text!r}: {label} is not a tile of alphabet {self.name}"
+            return f"{what} {clip(text)!r}: {clip(label)} is not a tile of alphabet {self.name}"
         char = chr(cps[pos])
-        return f"{what} {text!r} has letter {char!r}, which is not in alphabet {self.name}"
+        return f"{what} {clip(text)!r} has letter {char!r}, which is not in alphabet {self.name}"
 
     def decode_many(self, flat: Any, lengths: Any, *, brackets: bool = False) -> list[str]:
         """`format` for many tile strings at once: ``flat`` holds their codes one

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from rackety.backends import fault_point, imap_tasks
 from rackety.errors import RacketyError
+from rackety.files import writable_folder
 from rackety.game import Game, Rules
 
 if TYPE_CHECKING:
@@ -309,6 +310,8 @@ def tournament(lexicon: str, specs: Sequence[str], games: int, *, seed: int = 1,
         raise RacketyError("games: at least 1")
     if "human" in specs:
         raise RacketyError("autoplay has no human players")
+    if gcg_dir is not None:  # before any game is played, not after the first batch
+        gcg_dir = writable_folder(gcg_dir, "gcg folder")
     games += games % 2 if len(specs) == 2 else 0
     if backend == "local":
         jobs = jobs or os.cpu_count() or 1
@@ -354,9 +357,8 @@ def _add(summary: PlayerSummary, seat: SeatResult, seats: list[SeatResult]) -> N
 
 
 def _save_gcg(folder: Path, result: GameResult, names: list[str]) -> None:
-    from rackety.lexicon.kwg import write_atomic
+    from rackety.files import write_atomic
 
-    folder.mkdir(parents=True, exist_ok=True)
     who = "-".join(names[p] for p in result.order)
     assert result.gcg is not None
     write_atomic(folder / f"game{result.index + 1:05d}-{who}.gcg", result.gcg.encode("utf-8"))

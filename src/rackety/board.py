@@ -30,8 +30,8 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-from rackety.alphabet import BLANK_FLAG, Alphabet
-from rackety.errors import RacketyError
+from rackety.alphabet import BLANK_FLAG, MAX_BINGO_BONUS, Alphabet
+from rackety.errors import RacketyError, clip, parse_int
 from rackety.move import Move, parse_move, square_name
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ class Layout:
         key = str(name).strip().lower()
         key = _LAYOUT_ALIASES.get(key, key)
         if key not in _layout_data():
-            raise RacketyError(f"unknown board layout {name!r}; layouts: "
+            raise RacketyError(f"unknown board layout {clip(name)!r}; layouts: "
                                f"{', '.join(Layout.names())}")
         return _load_layout(key)
 
@@ -186,7 +186,12 @@ def _points(alphabet: Alphabet) -> tuple[int, ...]:
                  for c in range(256))
 
 
-_DIGITS_OR_NOT = re.compile(r"\d+|\D+")
+_DIGITS_OR_NOT = re.compile(r"[0-9]+|[^0-9]+")  # ASCII digits only: '٣' is not a number
+#: scores, the bingo bonus and the scoreless-turn count are read within these
+#: bounds, so sums of them never overflow the int64 of numpy and the kernels
+SCORE_LIMIT = 1_000_000_000
+ZERO_TURNS_LIMIT = 1_000_000
+MAX_PLAYERS = 16  # racks a CGP may hold (a game has 2 to 4 players)
 
 
 # ---------------------------------------------------------------- positions
@@ -204,14 +209,15 @@ class Board:
     __hash__ = None  # type: ignore[assignment]  # mutable, like python-chess boards
 
     def __init__(self, cgp: str | None = None, *, alphabet: Alphabet | str | None = None,
-                 layout: Layout | str | None = None, source: str = "cgp") -> None:
+                 layout: Layout | str | None = None, source: str = "cgp",
+                 files: bool = True) -> None:
         if cgp is None:
             alpha = _as_alphabet(alphabet or "english")
             lay = _as_layout(layout or alpha.board)
             self._set(alpha, lay, np.zeros((lay.size, lay.size), dtype=np.uint8),
                       [(), ()], [0, 0], 0, {})
         else:
-            self._parse(cgp, alphabet, layout, source)
+            self._parse(cgp, alphabet, layout, source, files)
 
     def _set(self, alphabet: Alphabet, layout: Layout, grid: np.ndarray,
              racks: list[tuple[int, ...]], scores: list[int], zero_turns: int,
@@ -230,11 +236,14 @@ class Board:
     # ---------------------------------------------------------- constructors
     @classmethod
     def from_cgp(cls, text: str, *, alphabet: Alphabet | str | None = None,
-                 layout: Layout | str | None = None, source: str = "cgp") -> Board:
+                 layout: Layout | str | None = None, source: str = "cgp",
+                 files: bool = True) -> Board:
         """Read a CGP line. An ``alphabet`` or ``layout`` given here wins over the
         CGP's ``ld``/``bdn`` operations; without either, English on standard15 (or
-        the ``ld`` alphabet's own board). Errors name ``source``."""
-        return cls(text, alphabet=alphabet, layout=layout, source=source)
+        the ``ld`` alphabet's own board). ``files=False`` takes ``ld`` as a
+        built-in alphabet's name only, never a file's (what a server reads).
+        Errors name ``source``."""
+        return cls(text, alphabet=alphabet, layout=layout, source=source, files=files)
 
     @classmethod
     def empty(cls, alphabet: Alphabet | str = "english", layout: Layout | str | None = None,
@@ -256,7 +265,7 @@ class Board:
         return board
 
     def _parse(self, text: str, alphabet: Alphabet | str | None,
-               layout: Layout | str | None, source: str) -> None:
+               layout: Layout | str | None, source: str, files: bool) -> None:
         if not isinstance(text, str):
             raise RacketyError(f"{source}: a CGP is text, not {type(text).__name__}")
         if "\n" in text.strip():
@@ -272,7 +281,7 @@ class Board:
             alpha = _as_alphabet(alphabet)
         else:
             try:
-                alpha = Alphabet.load(options.get("ld", "english"))
+                alpha = Alphabet.load(options.get("ld", "english"), files=files)
             except RacketyError as exc:
                 raise RacketyError(f"{source}: ld: {exc}") from None
         if layout is not None:
@@ -283,22 +292,20 @@ class Board:
             except RacketyError as exc:
                 raise RacketyError(f"{source}: bdn: {exc}") from None
         grid = self._parse_grid(fields[0], alpha, lay, source)
-        racks = [self._parse_rack(r, alpha, source) for r in fields[1].split("/")]
+        rack_texts = fields[1].split("/")
+        if len(rack_texts) > MAX_PLAYERS:
+            raise RacketyError(f"{source}: {len(rack_texts)} racks, more than {MAX_PLAYERS} "
+                               "players")
+        racks = [self._parse_rack(r, alpha, source) for r in rack_texts]
         score_texts = fields[2].split("/")
         if len(score_texts) != len(racks):
             raise RacketyError(f"{source}: {len(racks)} racks but {len(score_texts)} scores")
-        scores = []
-        for s in score_texts:
-            if not re.fullmatch(r"[+-]?\d+", s):
-                raise RacketyError(f"{source}: score {s!r} is not an integer")
-            scores.append(int(s))
-        if not fields[3].isdigit() or not fields[3].isascii():
-            raise RacketyError(f"{source}: zero-turns field {fields[3]!r} is not a "
-                               "non-negative integer")
-        if "bb" in options and not re.fullmatch(r"\d+", options["bb"]):
-            raise RacketyError(f"{source}: bb operand {options['bb']!r} is not a "
-                               "non-negative integer")
-        self._set(alpha, lay, grid, racks, scores, int(fields[3]), options)
+        scores = [parse_int(s, f"{source}: score", -SCORE_LIMIT, SCORE_LIMIT)
+                  for s in score_texts]
+        zero_turns = parse_int(fields[3], f"{source}: zero-turns field", 0, ZERO_TURNS_LIMIT)
+        if "bb" in options:
+            parse_int(options["bb"], f"{source}: bb operand", 0, MAX_BINGO_BONUS)
+        self._set(alpha, lay, grid, racks, scores, zero_turns, options)
         self._check_counts(source)
 
     @staticmethod
@@ -306,7 +313,7 @@ class Board:
         options: dict[str, str] = {}
         pieces = text.split(";")
         if pieces[-1].strip():
-            raise RacketyError(f"{source}: operation {pieces[-1].strip()!r} does not end "
+            raise RacketyError(f"{source}: operation {clip(pieces[-1].strip())!r} does not end "
                                "with ';'")
         for piece in pieces[:-1]:
             parts = piece.split(None, 1)
@@ -314,7 +321,7 @@ class Board:
                 raise RacketyError(f"{source}: an empty operation (';' twice)")
             opcode = parts[0]
             if opcode in options:
-                raise RacketyError(f"{source}: operation {opcode!r} given twice")
+                raise RacketyError(f"{source}: operation {clip(opcode)!r} given twice")
             options[opcode] = parts[1].strip() if len(parts) > 1 else ""
         return options
 
@@ -331,13 +338,14 @@ class Board:
             squares: list[int] = []
             count = 0
             for piece in _DIGITS_OR_NOT.findall(row):
-                if piece.isdigit():
-                    if not piece.isascii() or int(piece) == 0:
-                        raise RacketyError(f"{source}: board row {r + 1} has {piece!r}, not "
+                if piece[0] in "0123456789":
+                    run = int(piece) if len(piece) <= 4 else size + 1  # too many either way
+                    if run == 0:
+                        raise RacketyError(f"{source}: board row {r + 1} has {clip(piece)!r}, not "
                                            "a run of empty squares")
-                    count += int(piece)
+                    count += run
                     if count <= size:
-                        squares.extend([0] * int(piece))
+                        squares.extend([0] * run)
                     continue
                 codes = alphabet.tokenize(piece, blanks=True,
                                           what=f"{source}: board row {r + 1}")
@@ -356,10 +364,10 @@ class Board:
     def _parse_rack(text: str, alphabet: Alphabet, source: str) -> tuple[int, ...]:
         codes = alphabet.tokenize(text, blanks=True, what=f"{source}: rack")
         if any(c & BLANK_FLAG for c in codes):
-            raise RacketyError(f"{source}: rack {text!r} has a lower-case letter; a blank on "
+            raise RacketyError(f"{source}: rack {clip(text)!r} has a lower-case letter; a blank on "
                                "a rack is '?'")
         if len(codes) > alphabet.rack_size:
-            raise RacketyError(f"{source}: rack {text!r} has {len(codes)} tiles, more than "
+            raise RacketyError(f"{source}: rack {clip(text)!r} has {len(codes)} tiles, more than "
                                f"the rack size {alphabet.rack_size}")
         return tuple(codes)
 
@@ -500,7 +508,9 @@ class Board:
     def bingo_bonus(self) -> int:
         """The ``bb`` operation, or the alphabet's bingo bonus."""
         bb = self.options.get("bb")
-        return int(bb) if bb is not None and bb.isdigit() else self.alphabet.bingo_bonus
+        if bb is None:
+            return self.alphabet.bingo_bonus
+        return parse_int(bb, "bb operand", 0, MAX_BINGO_BONUS)
 
     # --------------------------------------------------------------- moves
     def parse_move(self, text: str) -> Move:

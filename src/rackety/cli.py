@@ -8,6 +8,9 @@ else (progress goes to stderr).
 from __future__ import annotations
 
 import json
+import math
+import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -16,10 +19,58 @@ from typing import Any
 import click
 
 from rackety.backends import backend_options
-from rackety.errors import RacketyError
-from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON
+from rackety.errors import RacketyError, clip, one_line, parse_int
+from rackety.files import exists, writable_file, writable_folder
+from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin
 
 _stderr_console = None
+_DECIMAL = re.compile(r"[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]{1,3})?")
+MAX_SEED = (1 << 63) - 1
+MAX_JOBS = 1024
+MAX_SECONDS = 1_000_000.0  # eleven days
+
+
+class Whole(click.ParamType):
+    """A whole number in ASCII digits from ``low`` to ``high`` (click's own int
+    reads '٣' as 3 and has no bound a kernel can rely on)."""
+
+    name = "integer"
+
+    def __init__(self, low: int, high: int) -> None:
+        self.low, self.high = low, high
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        try:
+            return parse_int(value if isinstance(value, str) else str(int(value)), "", self.low,
+                             self.high)
+        except RacketyError as exc:
+            self.fail(str(exc).strip(), param, ctx)
+
+
+class Seconds(click.ParamType):
+    """A finite number of seconds above ``low`` (or at it, unless ``open_low``)
+    and at most `MAX_SECONDS`, written in ASCII."""
+
+    name = "seconds"
+
+    def __init__(self, low: float, *, open_low: bool = False) -> None:
+        self.low, self.open_low = low, open_low
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        text = str(value).strip()
+        number = float(text) if _DECIMAL.fullmatch(text) else math.nan
+        below = number <= self.low if self.open_low else number < self.low
+        if math.isnan(number) or below or number > MAX_SECONDS:
+            bound = f"more than {self.low:g}" if self.open_low else f"{self.low:g} or more"
+            self.fail(f"{clip(text, 30)!r} is not a number of seconds ({bound}, at most "
+                      f"{MAX_SECONDS:,.0f})", param, ctx)
+        return number
+
+
+SEED = Whole(0, MAX_SEED)
+JOBS = Whole(1, MAX_JOBS)
 
 
 def _console() -> Any:
@@ -35,6 +86,17 @@ def _status(message: str) -> Any:
     """A spinner on stderr while something runs (shown on a terminal only): the
     first run of a word tool also compiles its kernel, which takes seconds."""
     return _console().status(message, spinner="dots")
+
+
+def _progress(counted: bool = True) -> Any:
+    """A progress bar on stderr, shown on a terminal only (in a pipe or a log it
+    would leave a stray line before an error)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+               TimeRemainingColumn()) if counted else ()
+    return Progress(*columns, console=_console(), transient=True,
+                    disable=not _console().is_terminal)
 
 
 def _emit_json(value: Any) -> None:
@@ -93,6 +155,7 @@ def lexicon_build(source: str, output: str, alphabet: str | None, skip_invalid: 
     """Compile SOURCE (a built-in name, a word list or a .kwg) into OUT.kwg."""
     from rackety.lexicon import Lexicon
 
+    writable_file(output, "-o")
     start = time.perf_counter()
     lex = _load(source, alphabet, skip_invalid)
     if dawg_only or lex.report is None:  # from a KWG, or asked for a DAWG alone: rebuild
@@ -221,11 +284,11 @@ def words_hooks(source: str, alphabet: str | None, skip_invalid: bool, word: str
 @words.command("multi")
 @lexicon_options
 @click.argument("phrase")
-@click.option("--min-length", default=2, show_default=True, type=click.IntRange(1, 64),
+@click.option("--min-length", default=2, show_default=True, type=Whole(1, 64),
               help="Shortest word to use.")
-@click.option("--max-words", default=None, type=click.IntRange(1, 64),
+@click.option("--max-words", default=None, type=Whole(1, 64),
               help="Most words in one anagram (default: no limit).")
-@click.option("--limit", default=None, type=click.IntRange(1), help="Stop after this many.")
+@click.option("--limit", default=None, type=Whole(1, 10**9), help="Stop after this many.")
 @json_option
 def words_multi(source: str, alphabet: str | None, skip_invalid: bool, phrase: str,
                 min_length: int, max_words: int | None, limit: int | None,
@@ -241,7 +304,7 @@ def words_multi(source: str, alphabet: str | None, skip_invalid: bool, phrase: s
 @words.command("suggest")
 @lexicon_options
 @click.argument("word")
-@click.option("--distance", default=2, show_default=True, type=click.IntRange(1, 3),
+@click.option("--distance", default=2, show_default=True, type=Whole(1, 3),
               help="Most edits (insert, delete or change a tile).")
 @json_option
 def words_suggest(source: str, alphabet: str | None, skip_invalid: bool, word: str,
@@ -300,13 +363,11 @@ class _Lexicons:
         source = self.source or board.lexicon_name or DEFAULT_LEXICON
         key = (source, board.alphabet.identity)
         if key not in self.loaded:
-            if self.source is None and board.lexicon_name and source not in BUILT_INS:
-                from pathlib import Path
-
-                if not Path(source).exists():
-                    raise RacketyError(
-                        f"the position names lexicon {source!r}, which is not built in "
-                        f"({', '.join(BUILT_INS)}); give one with --lexicon")
+            if (self.source is None and board.lexicon_name and builtin(source) is None
+                    and not exists(source)):
+                raise RacketyError(
+                    f"the position names lexicon {clip(source)!r}, which is not built in "
+                    f"({', '.join(BUILT_INS)}); give one with --lexicon")
             self.loaded[key] = _load(source, board.alphabet.name, self.skip_invalid)
         return self.loaded[key]
 
@@ -367,7 +428,7 @@ def _out_console() -> Any:
               metavar="FILE", help="One CGP per line ('-': standard input); one result per "
                                    "line out.")
 @position_options
-@click.option("--top", default=10, show_default=True, type=click.IntRange(0),
+@click.option("--top", default=10, show_default=True, type=Whole(0, 10**6),
               help="How many moves to list, best equity first.")
 @click.option("--count-only", is_flag=True, help="Only the count and the best score.")
 @click.option("--best", is_flag=True, help="Only the best move by equity (pruned search).")
@@ -397,8 +458,16 @@ def moves_command(source: str | None, cgp: str | None, cgp_file: str | None,
         return
     assert cgp_file is not None
     name = "<stdin>" if cgp_file == "-" else cgp_file
-    with click.open_file(cgp_file, encoding="utf-8", errors="strict") as f, \
-            _status(f"positions of {name}") as status:
+    if cgp_file == "-":
+        opened: Any = click.open_file(cgp_file, encoding="utf-8", errors="strict")
+    else:  # a regular file of bounded size (a FIFO or /dev/zero would never end)
+        import io
+
+        from rackety.files import read_bytes
+
+        opened = io.TextIOWrapper(io.BytesIO(read_bytes(cgp_file, "CGP file", 1 << 30)),
+                                  encoding="utf-8", errors="strict")
+    with opened as f, _status(f"positions of {name}") as status:
         try:
             for number, line in enumerate(f, 1):
                 line = line.strip()
@@ -426,13 +495,15 @@ def moves_command(source: str | None, cgp: str | None, cgp_file: str | None,
 def show_command(cgp: str, alphabet: str | None, board_name: str | None, svg_path: str | None,
                  no_color: bool) -> None:
     """Print a position's board, racks and scores."""
+    if svg_path:
+        writable_file(svg_path, "--svg")
     board = _position(cgp, alphabet, board_name)
     if no_color:
         click.echo(str(board))
     else:
         _out_console().print(board)
     if svg_path:
-        from rackety.lexicon.kwg import write_atomic
+        from rackety.files import write_atomic
 
         write_atomic(svg_path, board.svg().encode("utf-8"))
 
@@ -468,7 +539,7 @@ def _gcg_event_json(number: int, event: Any) -> dict[str, Any]:
 
 @gcg.command("show")
 @click.argument("path", metavar="FILE.gcg")
-@click.option("--turn", type=click.IntRange(1), default=None, metavar="N",
+@click.option("--turn", type=Whole(1, 10**6), default=None, metavar="N",
               help="Show the position before event N (1-based, as numbered in the move "
                    "list): event N not played yet, its player to move with the rack the "
                    "record gives. N = events + 1 is the final position. Default: the final "
@@ -578,7 +649,7 @@ def _board_name(board: str | None) -> str | None:
 @click.option("--opponent", default="static", show_default=True, metavar="PLAYER",
               help="static (the shipped leave table of the lexicon, else h3), greedy, h1, "
                    "h2, h3 or leaves:FILE.klv2.")
-@click.option("--players", default=2, show_default=True, type=click.IntRange(2, 4),
+@click.option("--players", default=2, show_default=True, type=Whole(2, 4),
               help="Players in the game, you included.")
 @click.option("--board", "board_name", default=None, metavar="NAME",
               help="standard (default), super, or a layout name (super21, wwf15, ...).")
@@ -586,7 +657,7 @@ def _board_name(board: str | None) -> str | None:
               help="Alphabet of the lexicon and the tiles (default: english).")
 @click.option("--challenge", type=click.Choice(["void", "single", "double", "5pt", "10pt"]),
               default="double", show_default=True, help="Challenge rule.")
-@click.option("--seed", type=int, default=None, help="Seed of the bag.")
+@click.option("--seed", type=SEED, default=None, help="Seed of the bag.")
 @click.option("--name", default="you", show_default=True, help="Your name in the game.")
 def play_command(source: str, opponent: str, players: int, board_name: str | None,
                  alphabet: str | None, challenge: str, seed: int | None, name: str) -> None:
@@ -613,10 +684,10 @@ def play_command(source: str, opponent: str, players: int, board_name: str | Non
               metavar="SOURCE", help="A built-in name, a word list or a .kwg file.")
 @click.option("--players", "specs", default="h3,greedy", show_default=True,
               metavar="P1,P2[,...]", help="greedy, h1, h2, h3, leaves:FILE.klv2 (2 to 4).")
-@click.option("--games", default=100, show_default=True, type=click.IntRange(1),
+@click.option("--games", default=100, show_default=True, type=Whole(1, 10**9),
               help="Games to play (rounded up to pairs with seats swapped).")
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the bags.")
-@click.option("--jobs", default=None, type=click.IntRange(1),
+@click.option("--seed", default=1, show_default=True, type=SEED, help="Seed of the bags.")
+@click.option("--jobs", default=None, type=JOBS,
               help="Processes (default: every core); with Ray, CPUs of a local instance.")
 @click.option("--board", "board_name", default=None, metavar="NAME",
               help="standard (default), super, or a layout name.")
@@ -629,19 +700,18 @@ def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int |
                      board_name: str | None, alphabet: str | None, gcg_dir: str | None,
                      backend: str, address: str | None, as_json: bool) -> None:
     """Computer players against each other: Gordon's table of results."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from rackety.autoplay import tournament
 
     names = [s.strip() for s in specs.split(",") if s.strip()]
+    if gcg_dir is not None:
+        writable_folder(gcg_dir, "--gcg-dir")
     lexicon = _load(source, alphabet, False)  # compile and cache once, before the workers
     from rackety.players import make_player
 
     for spec in names:
         make_player(spec, lexicon)  # a bad player spec fails here, in one line
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(), console=_console(),
-                  transient=True) as bar:
+    with _progress() as bar:
         task = bar.add_task("games", total=games + (games % 2 if len(names) == 2 else 0))
         result = tournament(source, names, games, seed=seed, jobs=jobs,
                             layout=_board_name(board_name), alphabet=alphabet,
@@ -673,19 +743,19 @@ def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int |
               help="A built-in name, a word list or a .kwg file; wins over the CGP's lex.")
 @click.option("--cgp", required=True, metavar="CGP", help="The position, one CGP line.")
 @position_options
-@click.option("--plies", default=2, show_default=True, type=click.IntRange(0, 10),
+@click.option("--plies", default=2, show_default=True, type=Whole(0, 10),
               help="Moves played out after each candidate.")
-@click.option("--candidates", default=15, show_default=True, type=click.IntRange(1, 200),
+@click.option("--candidates", default=15, show_default=True, type=Whole(1, 200),
               help="How many of the best static moves to simulate.")
-@click.option("--iterations", default=None, type=click.IntRange(1),
+@click.option("--iterations", default=None, type=Whole(1, 10**9),
               help="Rollouts per candidate (default 1,000 without --seconds).")
-@click.option("--seconds", default=None, type=click.FloatRange(0.01),
+@click.option("--seconds", default=None, type=Seconds(0.01),
               help="Stop after this long.")
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the rollouts.")
+@click.option("--seed", default=0, show_default=True, type=SEED, help="Seed of the rollouts.")
 @click.option("--leave", default="h3", show_default=True, metavar="MODEL",
               help="Static evaluation for the candidates and the rollouts: h1, h2, h3 or "
                    "leaves:FILE.klv2.")
-@click.option("--jobs", default=None, type=click.IntRange(1),
+@click.option("--jobs", default=None, type=JOBS,
               help="Processes (default: every core); with Ray, tasks per batch (default 8).")
 @backend_options
 @json_option
@@ -694,7 +764,6 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
                 seed: int, leave: str, jobs: int | None, backend: str, address: str | None,
                 as_json: bool) -> None:
     """Monte Carlo simulation of the best static moves of a position."""
-    from rich.progress import Progress
 
     from rackety.simulation import simulate
 
@@ -703,7 +772,7 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
     lexicon = lexicons.for_board(board)
     lexicon_source = source or board.lexicon_name or DEFAULT_LEXICON
     total = iterations if iterations is not None else (None if seconds else 1000)
-    with Progress(console=_console(), transient=True) as bar:
+    with _progress(counted=False) as bar:
         task = bar.add_task("rollouts", total=total)
         result = simulate(board, lexicon, leave=leave, candidates=candidates, plies=plies,
                           iterations=iterations, seconds=seconds, seed=seed, jobs=jobs,
@@ -741,10 +810,10 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
 @click.option("--cgp", required=True, metavar="CGP",
               help="The position, one CGP line with both racks (ABC/DEF) and the bag empty.")
 @position_options
-@click.option("--seconds", default=None, type=click.FloatRange(0, min_open=True),
+@click.option("--seconds", default=None, type=Seconds(0, open_low=True),
               help="Stop deepening after this long and give the best line of the last depth "
                    "searched (default: solve exactly).")
-@click.option("--tt-bits", default=22, show_default=True, type=click.IntRange(10, 30),
+@click.option("--tt-bits", default=22, show_default=True, type=Whole(10, 30),
               help="Transposition table of at most 2^N entries (16 bytes each).")
 @json_option
 def endgame_command(source: str | None, cgp: str, alphabet: str | None,
@@ -781,9 +850,9 @@ def endgame_command(source: str | None, cgp: str, alphabet: str | None,
 @click.option("--cgp", required=True, metavar="CGP",
               help="The position: one tile in the bag (the opponent's rack may be given).")
 @position_options
-@click.option("--candidates", default=10, show_default=True, type=click.IntRange(1, 100),
+@click.option("--candidates", default=10, show_default=True, type=Whole(1, 100),
               help="How many of the best static placements to solve.")
-@click.option("--seconds", default=None, type=click.FloatRange(0.01),
+@click.option("--seconds", default=None, type=Seconds(0.01),
               help="Time limit of each endgame solve (default: exact).")
 @json_option
 def preendgame_command(source: str | None, cgp: str, alphabet: str | None,
@@ -825,16 +894,16 @@ def leaves() -> None:
 @leaves.command("train")
 @click.option("--lexicon", "source", default=DEFAULT_LEXICON, show_default=True,
               metavar="SOURCE", help="A built-in name, a word list or a .kwg file.")
-@click.option("--games", required=True, type=click.IntRange(1),
+@click.option("--games", required=True, type=Whole(1, 10**9),
               help="Self-play games per generation.")
-@click.option("--generations", default=1, show_default=True, type=click.IntRange(1),
+@click.option("--generations", default=1, show_default=True, type=Whole(1, 10_000),
               help="Generations: each plays with the table the one before made.")
 @click.option("--init", default="h3", show_default=True, metavar="h3|FILE.klv2",
               help="The first table and prior: h1, h2, h3 or a KLV2/KLV file.")
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the bags.")
-@click.option("--min-count", default=50, show_default=True, type=click.IntRange(0),
+@click.option("--seed", default=1, show_default=True, type=SEED, help="Seed of the bags.")
+@click.option("--min-count", default=50, show_default=True, type=Whole(0, 10**9),
               help="K: a leave seen K times is halfway between its prior and its mean.")
-@click.option("--jobs", default=None, type=click.IntRange(1),
+@click.option("--jobs", default=None, type=JOBS,
               help="Processes (default: every core); with Ray, CPUs of a local instance.")
 @click.option("--alphabet", default=None, metavar="NAME", help="Alphabet (default: english).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
@@ -846,16 +915,14 @@ def leaves_train_command(source: str, games: int, generations: int, init: str, s
                          backend: str, address: str | None, as_json: bool) -> None:
     """Train leave values by self-play (TD targets, shrunk toward the prior;
     see rackety.training) and write them as KLV2."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from rackety.training import train
 
+    writable_file(output, "-o")
     _load(source, alphabet, False)  # compile and cache once, before the workers
     started = time.perf_counter()
     lines: list[dict[str, Any]] = []
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(), console=_console(),
-                  transient=True) as bar:
+    with _progress() as bar:
         tasks: dict[int, Any] = {}
 
         def progress(generation: int, done: int, total: int) -> None:
@@ -904,11 +971,9 @@ def _analysis_tasks(paths: tuple[str, ...], source: str | None, leave: str,
     """Read and replay every record here (a bad one fails at once, in one line),
     load each lexicon once (so the workers find it compiled), and make the
     tasks; with ``player``, the nicknames it matches in each record."""
-    from pathlib import Path
-
     from rackety.analysis import seats_of
-    from rackety.errors import read_error
-    from rackety.gcg import read_gcg, replay
+    from rackety.files import read_bytes
+    from rackety.gcg import MAX_GCG, read_gcg, replay
     from rackety.lexicon.sources import builtin
     from rackety.players import leave_model
 
@@ -917,10 +982,7 @@ def _analysis_tasks(paths: tuple[str, ...], source: str | None, leave: str,
     checked: set[tuple[str, str]] = set()
     players: list[str] = []
     for path in paths:
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise read_error(path, exc, "GCG file") from None
+        data = read_bytes(path, "GCG file", MAX_GCG)
         record = read_gcg(data, source=path)
         rep = replay(record)
         own = (record.lexicon or "").strip()
@@ -1012,14 +1074,14 @@ def _print_record_analyses(games: list[dict[str, Any]], summary: list[dict[str, 
 @click.option("--player", default=None, metavar="NICK",
               help="Only this player's turns (nickname or full name, any case).")
 @click.option("--sim", "sim_seconds", default=None, metavar="SECONDS",
-              type=click.FloatRange(0, min_open=True),
+              type=Seconds(0, open_low=True),
               help="Value the best static moves and the move played by simulating each "
                    "position this long (default: static equity).")
 @click.option("--leave", default="h3", show_default=True, metavar="MODEL",
               help="Leave values of the equity: h1, h2, h3, leaves:FILE.klv2 or none "
                    "(equity = score).")
 @_backend_options
-@click.option("--jobs", default=None, type=click.IntRange(1),
+@click.option("--jobs", default=None, type=JOBS,
               help="Processes (default: every core).")
 @json_option
 @click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False),
@@ -1035,15 +1097,14 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
 
     if as_json and csv_path:
         raise click.UsageError("give --json or --csv, not both")
+    if csv_path:
+        writable_file(csv_path, "--csv")
     if sim_seconds is not None and leave.strip().lower() == "none":
         raise click.UsageError("--sim needs a leave model (h1, h2, h3 or leaves:FILE.klv2)")
     tasks, wanted = _analysis_tasks(paths, source, leave, sim_seconds, player)
     if len(tasks) > 1:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-        with Progress("[progress.description]{task.description}", BarColumn(),
-                      MofNCompleteColumn(), TimeRemainingColumn(), console=_console(),
-                      transient=True) as bar:
+        with _progress() as bar:
             task = bar.add_task("games", total=len(tasks))
             results = run_tasks(analyze_task, tasks, backend=backend, address=address,
                                 jobs=jobs, progress=lambda done, total: bar.update(
@@ -1063,7 +1124,7 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
         import csv
         import io
 
-        from rackety.lexicon.kwg import write_atomic
+        from rackety.files import write_atomic
 
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
@@ -1087,7 +1148,7 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
 @cli.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (localhost only by default).")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+@click.option("--port", default=8000, show_default=True, type=Whole(0, 65535),
               help="Port to listen on (0: any free port).")
 @click.option("--db", "db_path", default=None, type=click.Path(dir_okay=False),
               metavar="PATH", help="The SQLite store of players, games and ratings "
@@ -1141,14 +1202,13 @@ def main(argv: list[str] | None = None) -> int:
     except click.ClickException as exc:
         ctx = getattr(exc, "ctx", None)
         where = ctx.command_path if ctx is not None else "rackety"
-        message = " ".join(exc.format_message().split())
-        click.echo(f"{where}: error: {message}", err=True)
+        click.echo(one_line(f"{where}: error: {exc.format_message()}"), err=True)
         return 2
     except click.exceptions.Abort:
         click.echo("rackety: aborted", err=True)
         return 130
     except RacketyError as exc:
-        click.echo(f"rackety: error: {exc}", err=True)
+        click.echo(one_line(f"rackety: error: {exc}"), err=True)
         return 2
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (rackety ... | head): not an error
@@ -1156,6 +1216,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         click.echo("rackety: interrupted", err=True)
         return 130
+    except Exception as exc:  # a bug, not a user mistake: still one line, and a way to see it
+        if os.environ.get("RACKETY_DEBUG"):
+            raise
+        click.echo(one_line(f"rackety: internal error: {type(exc).__name__}: {exc} (a bug; "
+                            "RACKETY_DEBUG=1 shows where)"), err=True)
+        return 70
     return result if isinstance(result, int) else 0
 
 

@@ -551,7 +551,9 @@ class Game:
         rest of the bag is shuffled by ``seed``: the record does not say its
         order). Scores are re-scored: a written score that differs is kept, the
         difference as the event's ``adjustment``. The game ends as the record
-        says (its end-of-game events), not by the rules."""
+        says: its end-of-game events where it has them, else where the rules end
+        it (`rackety.gcg.replay`, which also refuses a record that does not fit
+        the board, naming the line, and any turn after the end)."""
         from rackety import gcg
 
         names: list[str] = []
@@ -560,6 +562,7 @@ class Game:
             names.append(name if name not in names else f"{name}-{len(names) + 1}")
         game = cls(lexicon, names, rules=rules or Rules(challenge="double"), layout=layout,
                    seed=seed)
+        replayed = gcg.replay(record, alphabet=game.alphabet, layout=game.position.layout)
         game.pragmata = [p for p in record.pragmata
                          if p.name.lower() not in ("lexicon", "incomplete")
                          and not p.name.lower().startswith(("rack", "player"))]
@@ -618,6 +621,7 @@ class Game:
             event.notes = list(ev.notes)
             game._sync()
         game.auto_end = True
+        game.over = game.over or replayed.over
         return game
 
     def _hold(self, seat: int, rack: Sequence[int] | None, needed: Sequence[int]) -> None:

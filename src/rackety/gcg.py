@@ -47,15 +47,14 @@ Reading, in brief (the details are at each function):
 from __future__ import annotations
 
 import codecs
-import contextlib
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
-from rackety.board import Board, Layout
-from rackety.errors import RacketyError, read_error
+from rackety.board import MAX_PLAYERS, SCORE_LIMIT, Board, Layout
+from rackety.errors import RacketyError, clip, parse_int
+from rackety.files import read_bytes
 from rackety.move import Move
 
 #: every event kind, in the order of FORMATS.md section 6
@@ -66,11 +65,19 @@ TURN_KINDS = frozenset({"play", "exchange", "pass", "withdrawn"})
 
 ENCODING_PRAGMA = "character-encoding"
 
-_COORD = re.compile(r"(\d+)([A-Za-z])|([A-Za-z])(\d+)")
-_SCORE = re.compile(r"[+-]\d+")
-_TOTAL = re.compile(r"-?\d+")
+# numbers are ASCII digits only ('176٣' is not 1763)
+_COORD = re.compile(r"([0-9]+)([A-Za-z])|([A-Za-z])([0-9]+)")
+_SCORE = re.compile(r"[+-][0-9]+")
+_TOTAL = re.compile(r"-?[0-9]+")
 _PARENS = re.compile(r"\(([^()]*)\)")
-_PLAYER = re.compile(r"player(\d+)", re.IGNORECASE)
+_PLAYER = re.compile(r"player([0-9]+)", re.IGNORECASE)
+_RACK = re.compile(r"rack([0-9]+)", re.IGNORECASE)
+MAX_GCG = 16 << 20  # bytes of a GCG file
+MAX_SCORELESS = 6  # consecutive scoreless turns that end a game (FORMATS.md section 7)
+_WENT_OUT = "a player went out with the bag empty"
+#: codecs Python knows that are not character sets a file can be written in
+_NOT_CHARSETS = frozenset({"undefined", "punycode", "idna", "unicode_escape",
+                           "raw_unicode_escape", "unicode_internal", "mbcs", "oem"})
 _LINE_ENDS = re.compile(r"\r\n|\r|\n")
 
 # #lexicon prefixes -> alphabet (upper case; the longest prefix wins)
@@ -166,7 +173,7 @@ class Event:
         is known) or of an end-of-game rack (``(OPEG)`` -> ``OPEG``); else empty."""
         if self.kind == "exchange":
             body = self.move[1:]
-            return "" if body.isdigit() else body
+            return "" if _is_count(body) else body
         if self.kind in ("end_rack_points", "end_rack_penalty"):
             return self.move[1:-1]
         return ""
@@ -177,7 +184,7 @@ class Event:
         if self.kind != "exchange":
             return None
         body = self.move[1:]
-        return int(body) if body.isdigit() else len(body)
+        return int(body) if _is_count(body) else len(body)
 
     @property
     def text(self) -> str:
@@ -235,9 +242,9 @@ class GcgRecord:
         end of an unfinished record)."""
         out = {}
         for p in self.pragmata:
-            found = re.fullmatch(r"rack(\d+)", p.name, re.IGNORECASE)
-            if found and int(found.group(1)) >= 1:
-                out[int(found.group(1)) - 1] = p.value.strip()
+            seat = _seat_number(_RACK, p.name)
+            if seat is not None:
+                out[seat - 1] = p.value.strip()
         return out
 
 
@@ -267,50 +274,69 @@ def read_gcg(path_or_text: str | os.PathLike[str] | bytes, *,
 def _load_text(path_or_text: str | os.PathLike[str] | bytes,
                source: str | None) -> tuple[str, str, str | None]:
     if isinstance(path_or_text, bytes):
-        text, declared = _decode(path_or_text)
-        return text, source or "<gcg>", declared
+        name = source or "<gcg>"
+        text, declared = _decode(path_or_text, name)
+        return text, name, declared
     if isinstance(path_or_text, str) and (
             not path_or_text.strip() or "\n" in path_or_text or "\r" in path_or_text
             or path_or_text.lstrip("\ufeff").startswith(("#", ">"))):
         text = path_or_text.lstrip("\ufeff")
+        name = source or "<gcg>"
         found = re.match(r"#character-encoding[ \t]+(\S+)", text, re.IGNORECASE)
-        return text, source or "<gcg>", found.group(1) if found else None
+        if found:
+            _charset(found.group(1), f"{name}:1")
+        return text, name, found.group(1) if found else None
     if not isinstance(path_or_text, (str, os.PathLike)):
         raise RacketyError(f"a GCG record is a path, bytes or text, not "
                            f"{type(path_or_text).__name__}")
-    path = Path(path_or_text)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise read_error(path, exc, "GCG file") from None
-    text, declared = _decode(data)
-    return text, source or str(path), declared
+    data = read_bytes(path_or_text, "GCG file", MAX_GCG)
+    name = source or str(path_or_text)
+    text, declared = _decode(data, name)
+    return text, name, declared
 
 
-def _decode(data: bytes) -> tuple[str, str | None]:
+def _decode(data: bytes, source: str) -> tuple[str, str | None]:
     """The text of a GCG file and the encoding it declares (if any).
 
     Declared UTF-8 (or no declaration, or a declaration the bytes do not fit:
     one file in the wild says ISO8859-6 and is UTF-8): UTF-8 if the bytes are valid
     UTF-8, else ISO-8859-1, which every byte string is. Macondo reads an
     undeclared file as ISO-8859-1 even when it is valid UTF-8; valid UTF-8 with
-    non-ASCII text is hardly ever meant as Latin-1, so we prefer it.
+    non-ASCII text is hardly ever meant as Latin-1, so we prefer it. A declared
+    name that is a codec but not a character set (base64, rot13, zip ...) is
+    refused, naming its line; a name Python does not know is passed over.
     """
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     found = re.search(rb"(?m)^#character-encoding[ \t]+(\S+)", data[:4096], re.IGNORECASE)
     declared = found.group(1).decode("ascii", "replace") if found else None
     attempts = []
-    if declared:
-        with contextlib.suppress(LookupError):
-            attempts.append(codecs.lookup(declared).name)
+    if found and declared:
+        line = len(re.findall(rb"\r\n|\r|\n", data[:found.start()])) + 1
+        charset = _charset(declared, f"{source}:{line}")
+        if charset:
+            attempts.append(charset)
     attempts += ["utf-8", "iso8859-1"]
     for encoding in attempts:
         try:
             return data.decode(encoding), declared
-        except UnicodeDecodeError:
+        except (UnicodeError, ValueError, LookupError):
             continue
     raise AssertionError("ISO-8859-1 decodes every byte string")  # pragma: no cover
+
+
+def _charset(name: str, where: str) -> str | None:
+    """The codec of a declared character set; None for a name Python does not
+    know; a `RacketyError` for a codec that does not encode text."""
+    try:
+        info = codecs.lookup(name)
+    except (LookupError, ValueError):
+        return None
+    if not getattr(info, "_is_text_encoding", True) or \
+            info.name.replace("-", "_") in _NOT_CHARSETS:
+        raise RacketyError(f"{where}: #character-encoding {clip(name, 40)!r} is not a "
+                           "character set (the record is UTF-8 or ISO-8859-1 text)")
+    return info.name
 
 
 def _with_continuation(text: str) -> str:
@@ -349,9 +375,10 @@ def _parse(text: str, source: str, declared: str | None) -> GcgRecord:
                 pragmata.append(pragma)
                 player = _PLAYER.fullmatch(name)
                 if player:
-                    seat = int(player.group(1))
+                    seat = parse_int(player.group(1), f"{source}:{number}: #player number",
+                                     1, MAX_PLAYERS)
                     parts = value.split(None, 1)
-                    if seat < 1 or not parts:
+                    if not parts:
                         raise RacketyError(f"{source}:{number}: #{name} names no player "
                                            "(write '#player1 NICK Full Name')")
                     if seat in players:
@@ -374,10 +401,10 @@ def _parse(text: str, source: str, declared: str | None) -> GcgRecord:
                 note_owner[-1] += "\n" + extra
         elif not seen_any:
             raise RacketyError(f"{source}:{number}: not a GCG record (its lines start with "
-                               f"'#' or '>'): {_clip(line)!r}")
+                               f"'#' or '>'): {clip(line)!r}")
         else:
             raise RacketyError(f"{source}:{number}: neither a pragma ('#') nor an event "
-                               f"('>') nor a note's continuation: {_clip(line)!r}")
+                               f"('>') nor a note's continuation: {clip(line)!r}")
         blanks = 0
     if not seen_any:
         raise RacketyError(f"{source}: empty, not a GCG record")
@@ -385,14 +412,14 @@ def _parse(text: str, source: str, declared: str | None) -> GcgRecord:
     known = {p.nickname for p in seated}
     for event in events:
         if event.nickname not in known:
+            if len(seated) == MAX_PLAYERS:
+                raise RacketyError(f"{source}:{event.line_number}: a player "
+                                   f"{clip(event.nickname, 30)!r} beyond the {MAX_PLAYERS} a "
+                                   "record may have")
             seated.append(Player(event.nickname, ""))
             known.add(event.nickname)
     _assign_seats(events, seated)
     return GcgRecord(seated, events, pragmata, declared, source)
-
-
-def _clip(text: str, width: int = 60) -> str:
-    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _parse_coordinates(text: str) -> tuple[int, int, bool] | None:
@@ -400,29 +427,49 @@ def _parse_coordinates(text: str) -> tuple[int, int, bool] | None:
     if not found:
         return None
     if found.group(1):
-        return int(found.group(1)) - 1, ord(found.group(2).upper()) - 65, False
-    return int(found.group(4)) - 1, ord(found.group(3).upper()) - 65, True
+        return _row(found.group(1)), ord(found.group(2).upper()) - 65, False
+    return _row(found.group(4)), ord(found.group(3).upper()) - 65, True
+
+
+def _row(digits: str) -> int:
+    """A 0-based row from its number (any row beyond the largest board is 999)."""
+    return int(digits) - 1 if len(digits) <= 3 else 999
+
+
+def _is_count(text: str) -> bool:
+    """Whether an exchange's body is a count of tiles (``-2``), not tiles."""
+    return 0 < len(text) <= 2 and text.isascii() and text.isdigit()
+
+
+def _seat_number(pattern: re.Pattern[str], name: str) -> int | None:
+    """N of a ``#playerN`` or ``#rackN`` pragma's name, if it is 1 to `MAX_PLAYERS`."""
+    found = pattern.fullmatch(name)
+    if not found or len(found.group(1)) > 3:
+        return None
+    seat = int(found.group(1))
+    return seat if 1 <= seat <= MAX_PLAYERS else None
 
 
 def _parse_event(line: str, source: str, number: int) -> Event:
     where = f"{source}:{number}"
     found = re.match(r">(\S*?):(?=\s|$)(.*)", line) or re.match(r">([^:\s]+):(.*)", line)
     if not found or not found.group(1):
-        raise RacketyError(f"{where}: event {_clip(line)!r} does not start with '>NICK:'")
+        raise RacketyError(f"{where}: event {clip(line)!r} does not start with '>NICK:'")
     nickname, rest = found.group(1), found.group(2)
     tokens = list(re.finditer(r"\S+", rest))
     words = [t.group() for t in tokens]
     at = next((i for i in range(len(words) - 1)
                if _SCORE.fullmatch(words[i]) and _TOTAL.fullmatch(words[i + 1])), None)
     if at is None:
-        raise RacketyError(f"{where}: event {_clip(line)!r} has no '+SCORE TOTAL' (an event "
+        raise RacketyError(f"{where}: event {clip(line)!r} has no '+SCORE TOTAL' (an event "
                            "is '>NICK: RACK MOVE +SCORE TOTAL')")
     score_text = words[at]
-    score, total = int(score_text), int(words[at + 1])
+    score = parse_int(score_text, f"{where}: score", -SCORE_LIMIT, SCORE_LIMIT)
+    total = parse_int(words[at + 1], f"{where}: total", -SCORE_LIMIT, SCORE_LIMIT)
     trailing = rest[tokens[at + 1].end():].strip()
     before = words[:at]
     if not before:
-        raise RacketyError(f"{where}: event {_clip(line)!r} has no move")
+        raise RacketyError(f"{where}: event {clip(line)!r} has no move")
     last = before[-1]
     parens = _PARENS.fullmatch(last)
     if (len(before) >= 2 and _COORD.fullmatch(before[-2]) and not last.startswith("-")
@@ -451,11 +498,11 @@ def _parse_event(line: str, source: str, number: int) -> Event:
     elif len(before) >= 2 and _COORD.fullmatch(before[-2]):
         kind, move, racks = "play", f"{before[-2]} {last}", before[:-2]
     else:
-        raise RacketyError(f"{where}: cannot read the move of {_clip(line)!r} (a play is "
+        raise RacketyError(f"{where}: cannot read the move of {clip(line)!r} (a play is "
                            "'8D WORD' or 'D8 WORD'; '-' passes, '-TILES' exchanges, '--' "
                            "withdraws)")
     if len(racks) > 1:
-        raise RacketyError(f"{where}: event {_clip(line)!r}: {' '.join(racks)!r} is more "
+        raise RacketyError(f"{where}: event {clip(line)!r}: {clip(' '.join(racks))!r} is more "
                            "than one rack before the move")
     return Event(nickname, kind, move, score, total, racks[0] if racks else "", trailing,
                  [], 0, line, number)
@@ -495,9 +542,9 @@ def write_gcg(record: GcgRecord) -> str:
     out = [f"#{ENCODING_PRAGMA} UTF-8"]
     declared = set()
     for p in record.pragmata:
-        found = _PLAYER.fullmatch(p.name)
-        if found:
-            declared.add(int(found.group(1)))
+        seat = _seat_number(_PLAYER, p.name)
+        if seat is not None:
+            declared.add(seat)
     for seat, player in enumerate(record.players):
         if seat + 1 not in declared:
             out.append(_player_line(f"player{seat + 1}", player))
@@ -508,8 +555,8 @@ def write_gcg(record: GcgRecord) -> str:
 
     def pragmata_after(count: int) -> None:
         for p in by_after.get(count, []):
-            found = _PLAYER.fullmatch(p.name)
-            seat = int(found.group(1)) - 1 if found else -1
+            number = _seat_number(_PLAYER, p.name)
+            seat = -1 if number is None else number - 1
             if 0 <= seat < len(record.players):
                 out.append(_player_line(p.name, record.players[seat]))
             else:
@@ -530,12 +577,9 @@ def _player_line(name: str, player: Player) -> str:
 
 def save_gcg(record: GcgRecord, path: str | os.PathLike[str]) -> None:
     """Write the record to ``path`` as UTF-8, atomically."""
-    from rackety.lexicon.kwg import write_atomic
+    from rackety.files import write_atomic
 
-    try:
-        write_atomic(path, write_gcg(record).encode("utf-8"))
-    except OSError as exc:
-        raise RacketyError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    write_atomic(path, write_gcg(record).encode("utf-8"))
 
 
 # ---------------------------------------------------------------------- replay
@@ -586,7 +630,8 @@ class Replay:
     ``moves[i]`` is event i's placement (None for other kinds), ``computed[i]``
     its re-scored points (None where nothing can be computed: challenge bonuses,
     time penalties), ``withdrawn`` the indices of plays taken back by ``--``,
-    ``scores`` every player's final score in seat order.
+    ``scores`` every player's final score in seat order, ``over`` whether the
+    game ended (by the rules or with its play-out bonus).
     """
 
     record: GcgRecord
@@ -598,6 +643,7 @@ class Replay:
     withdrawn: list[int]
     discrepancies: list[Discrepancy]
     scores: list[int] = field(default_factory=list)
+    over: bool = False
 
     @property
     def final(self) -> Board:
@@ -668,8 +714,17 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
     again, and its points. The play-out bonus ``(TILES)`` re-scores as twice the
     tiles' value, or once when the record also has the matching penalty event
     (``>NICK: TILES (TILES) -N``: each side gains or loses the rack once).
-    Words are not checked against a lexicon. A play that does not fit the board
-    (a square holding another tile, off the board, a ``.`` on an empty square)
+    Words are not checked against a lexicon.
+
+    The game ends as the rules say (FORMATS.md section 7): after `MAX_SCORELESS`
+    consecutive scoreless turns, or when a play empties its player's rack with
+    the bag empty (the tiles on each rack are counted, as the bag deals them),
+    or at the play-out bonus; after the end only end-of-game events follow
+    (end-of-rack points and penalties, time penalties, a challenge bonus; a
+    withdrawn last play opens the game again). A play that does not fit the
+    board (a square holding another tile, off the board, a ``.`` on an empty
+    square, more tiles of a letter than the game has), a rack of more tiles than
+    a rack holds, a challenge bonus that follows no play, or a turn after the end
     raises a one-line `RacketyError` naming ``file:line``.
     """
     source = record.source
@@ -685,13 +740,25 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
     lay = base.layout
     points = [t.points for t in alpha.tiles]
     penalised = [sorted(e.tiles) for e in record.events if e.kind == "end_rack_penalty"]
+    distribution = [t.count for t in alpha.tiles]
+    rack_size = alpha.rack_size
 
     grid = base.grid.copy()
     scores = [0] * n
     zero_turns = 0
     to_move = record.events[0].seat if record.events else 0
-    # plays still on the board: event index, move, points, scoreless turns before it
-    stack: list[tuple[int, Move, int, int]] = []
+    on_board = [0] * alpha.size  # tiles on the board per code, a blank as code 0
+    # tiles on each rack, as the bag deals them: known racks or not, a game's
+    # racks hold these many, which says when a play goes out with the bag empty
+    held = [0] * n
+    for seat in range(n):
+        held[seat] = min(rack_size, sum(distribution) - sum(held))
+    ended: tuple[str, int, int] | None = None  # why the game ended, its line and event
+    last_turn, bonus_given = "", False  # the kind of the last turn; its challenge bonus
+    between = 0  # events since the last turn
+    # plays still on the board: event index, move, points, scoreless turns before
+    # it, the racks' tile counts before it and whether the game had ended
+    stack: list[tuple[int, Move, int, int, list[int], tuple[str, int, int] | None]] = []
     positions: list[Board] = []
     moves: list[Move | None] = []
     computed: list[int | None] = []
@@ -717,6 +784,14 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
         where = f"{source}:{event.line_number}" if event.line_number else \
             f"{source}: event {index + 1}"
         seat = event.seat % n
+        # after a play goes out, its opponent may still challenge it: the phony
+        # comes off (--), or the challenge fails and costs a turn (a pass, at once)
+        if ended is not None and (event.kind in ("play", "exchange") or (
+                event.kind in ("withdrawn", "pass") and ended[0] != _WENT_OUT) or (
+                event.kind == "pass" and index != ended[2] + 1)):
+            why, line, _ = ended
+            raise RacketyError(f"{where}: the game ended on line {line} ({why}); no turn "
+                               "comes after the end")
         rack = _rack_codes(alpha, event.rack, f"{where}: rack")
         if event.kind == "withdrawn" and stack:
             # the rack written is the one before the phony, whose tiles are still on
@@ -732,21 +807,43 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
                 value = board.score(move)
             except RacketyError as exc:
                 raise RacketyError(f"{where}: {exc}") from None
+            placed = [0 if t & BLANK_FLAG else t for t in move.placed]
+            if len(placed) > rack_size:
+                raise RacketyError(f"{where}: the play places {len(placed)} tiles; a rack "
+                                   f"holds {rack_size}")
+            for code in placed:
+                on_board[code] += 1
+                if on_board[code] > distribution[code]:
+                    raise RacketyError(
+                        f"{where}: the board would hold {on_board[code]} "
+                        f"{alpha.tiles[code].label}, and {alpha.name} has "
+                        f"{distribution[code]}")
+            stack.append((index, move, event.score, zero_turns, list(held), ended))
             grid = grid.copy()
             for (r, c), tile in zip(move.placed_squares(), move.placed, strict=True):
                 grid[r, c] = tile
-            stack.append((index, move, event.score, zero_turns))
             zero_turns = 0
+            if len(placed) > held[seat]:
+                raise RacketyError(f"{where}: the play places {len(placed)} tiles, and the "
+                                   f"player holds {held[seat]} (the bag is empty)")
+            held[seat] -= len(placed)
+            bag = sum(distribution) - sum(on_board) - sum(held)
+            held[seat] += min(rack_size - held[seat], bag)
+            if held[seat] == 0:
+                ended = (_WENT_OUT, event.line_number, index)
         elif event.kind == "withdrawn":
             if not stack:
                 raise RacketyError(f"{where}: '--' withdraws a play, but no play is on the "
                                    "board")
-            taken, taken_move, taken_points, zero_before = stack.pop()
+            taken, taken_move, taken_points, zero_before, held_before, ended = stack.pop()
             withdrawn.append(taken)
             value = -taken_points
             grid = grid.copy()
             for r, c in taken_move.placed_squares():
                 grid[r, c] = 0
+            for tile in taken_move.placed:
+                on_board[0 if tile & BLANK_FLAG else tile] -= 1
+            held = held_before
             zero_turns = zero_before + 1
         elif event.kind in ("pass", "exchange"):
             value = 0
@@ -760,6 +857,16 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
                 # twice the rack, unless the record also takes the same rack off its
                 # owner (the rule where each side gains or loses the rack once)
                 value = worth if sorted(event.tiles) in penalised else 2 * worth
+                if ended is None:
+                    ended = ("the play-out bonus", event.line_number, index)
+        elif event.kind == "challenge_bonus":
+            # the play challenged in vain is the last turn (end-of-game events may
+            # come between: a play that went out, then its bonus), and earns one
+            if last_turn != "play" or bonus_given:
+                raise RacketyError(f"{where}: a challenge bonus, but the turn before it is "
+                                   "not a play" if last_turn != "play" else
+                                   f"{where}: a second challenge bonus for one play")
+            bonus_given = True
         moves.append(move)
         computed.append(value)
         label = f"{event.nickname}: {event.move}"
@@ -772,7 +879,17 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
                                              event.line_number, label))
         scores[seat] = event.total
         if event.kind in TURN_KINDS:
+            last_turn, bonus_given, between = event.kind, False, 0
             to_move = (seat + 1) % n
+            if zero_turns >= MAX_SCORELESS and ended is None:
+                ended = (f"{MAX_SCORELESS} scoreless turns in a row", event.line_number, index)
+        else:
+            # a bonus, then each player's end-of-game points and time: no more than
+            # that comes between two turns (so a record's length bounds its game)
+            between += 1
+            if between > 2 * n + 2:
+                raise RacketyError(f"{where}: {between} events in a row that are not turns; "
+                                   f"at most {2 * n + 2} come between two turns")
     final_racks = {}
     for seat, text in record.racks.items():
         if seat < n and text:
@@ -782,7 +899,7 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
             final_racks[seat] = _rack_codes(alpha, text, f"{source}:{line}: #rack{seat + 1}")
     positions.append(position(to_move, final_racks))
     return Replay(record, alpha, lay, positions, moves, computed, withdrawn, discrepancies,
-                  scores)
+                  scores, ended is not None)
 
 
 def _without(rack: tuple[int, ...], placed: tuple[int, ...]) -> tuple[int, ...]:
@@ -802,6 +919,9 @@ def _rack_codes(alphabet: Alphabet, text: str, what: str) -> tuple[int, ...]:
     if not text:
         return ()
     codes = alphabet.tokenize(text, blanks=True, what=what)
+    if len(codes) > alphabet.rack_size:
+        raise RacketyError(f"{what} {clip(text, 30)!r} has {len(codes)} tiles; a rack holds "
+                           f"{alphabet.rack_size}")
     return tuple(c & ~BLANK_FLAG for c in codes)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
-from rackety.errors import RacketyError
+from rackety.errors import RacketyError, clip
 
 if TYPE_CHECKING:
     from rackety.board import Board
@@ -24,9 +24,8 @@ if TYPE_CHECKING:
 KINDS = ("place", "exchange", "pass")
 THROUGH_STYLES = ("parens", "dots", "bare")
 
-_ACROSS = re.compile(r"(\d+)([A-Za-z])")
-_DOWN = re.compile(r"([A-Za-z])(\d+)")
-_EXCHANGE = re.compile(r"(\()?\s*(exch|exchange)(?:\s+(.*?))?\s*(\))?", re.IGNORECASE)
+_ACROSS = re.compile(r"([0-9]+)([A-Za-z])")  # ASCII digits and letters only
+_DOWN = re.compile(r"([A-Za-z])([0-9]+)")
 
 
 def square_name(row: int, col: int) -> str:
@@ -166,15 +165,17 @@ def parse_move(text: str, board: Board, *, source: str = "move") -> Move:
     if not isinstance(text, str):
         raise RacketyError(f"{source} {text!r}: a move is text")
     stripped = text.strip()
-    where = f"{source} {stripped!r}"
+    where = f"{source} {clip(stripped)!r}"
     if not stripped:
         raise RacketyError(f"{where}: empty")
     lowered = stripped.lower()
     if lowered in ("-", "pass", "(pass)"):
         return Move("pass", alphabet=board.alphabet)
-    exchange = _EXCHANGE.fullmatch(stripped)
-    if exchange and bool(exchange.group(1)) == bool(exchange.group(4)):
-        return _parse_exchange(exchange.group(3) or "", board, where)
+    opened, closed = stripped.startswith("("), stripped.endswith(")")
+    inner = stripped[1:-1] if opened and closed else stripped
+    head, *body = inner.split(None, 1)
+    if head.lower() in ("exch", "exchange") and opened == closed:
+        return _parse_exchange(body[0].strip() if body else "", board, where)
     if stripped.startswith("--"):
         raise RacketyError(f"{where}: '--' (a withdrawn phony) is a game event, not a move")
     if stripped.startswith("-"):
@@ -252,18 +253,19 @@ def _parse_placement(text: str, board: Board, where: str) -> Move:
     across = _ACROSS.fullmatch(coord)
     down_m = _DOWN.fullmatch(coord)
     if not (across or down_m):
-        raise RacketyError(f"{where}: {coord!r} is not a square (8D is across, D8 down)")
+        raise RacketyError(f"{where}: {clip(coord, 20)!r} is not a square (8D is across, D8 "
+                           "down)")
     if across:
         row_text, col_text, down = across.group(1), across.group(2), False
     else:
         assert down_m is not None
         col_text, row_text, down = down_m.group(1), down_m.group(2), True
-    row = int(row_text) - 1
+    row = int(row_text) - 1 if len(row_text) <= 4 else size  # off the board either way
     col = ord(col_text.upper()) - 65
     if not 0 <= col < size:
         raise RacketyError(f"{where}: column {col_text.upper()} is off the {size}x{size} board")
     if not 0 <= row < size:
-        raise RacketyError(f"{where}: row {row_text} is off the {size}x{size} board")
+        raise RacketyError(f"{where}: row {clip(row_text, 12)} is off the {size}x{size} board")
     if not word:
         raise RacketyError(f"{where}: no word after the square")
 

@@ -373,6 +373,9 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "h3", candidates: i
 
     if plies < 0:
         raise RacketyError("plies: 0 or more")
+    if not board.rack:
+        raise RacketyError("the player to move has no rack to simulate (the CGP leaves it "
+                           "unknown): give it first among the racks")
     model = leave_model(leave, lexicon)
     if moves is None:
         found = board.moves(lexicon, mode="top", top=candidates, leave=model)

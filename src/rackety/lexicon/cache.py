@@ -2,9 +2,14 @@
 
 A compiled lexicon is keyed by the content of its word list, the alphabet and
 the builder's version, so an edited list or a new builder never reuses a stale
-graph. Each entry is ``KEY.kwg`` (the graph, memory-mapped on load) and
-``KEY.json`` (its word count and where it came from), both written atomically,
-the JSON last: an entry without its JSON is incomplete and rebuilt.
+graph. Each entry is ``KEY.kwg`` (the graph) and ``KEY.json`` (its word count,
+where it came from and a checksum of the graph), both written atomically, the
+JSON last: an entry without its JSON is incomplete and rebuilt.
+
+An entry is used only when its JSON reads back and the graph's bytes have the
+checksum the JSON gives, so a graph damaged on disk (same size, arcs pointing
+past the end) is rebuilt, never handed to a kernel: the graph was validated when
+it was built, and the checksum says these are the same bytes.
 
 The folder is ``$RACKETY_CACHE_DIR`` if set, else the user cache directory.
 """
@@ -14,12 +19,28 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rackety.lexicon.kwg import write_atomic
+from rackety.errors import RacketyError
+from rackety.files import read_bytes, write_atomic
 
-BUILDER_VERSION = "1"
+BUILDER_VERSION = "2"  # 2: entries carry a checksum of the graph
+_MAX_KWG = 4 << 22  # bytes of the largest KWG (kwg.MAX_NODES nodes)
+_MAX_JSON = 1 << 16
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A cache entry read back and checked: the graph's bytes and its metadata."""
+
+    path: Path
+    data: bytes
+    words: int
+    skipped: int
+    duplicates: int
+    first_problem: str
 
 
 def cache_dir() -> Path:
@@ -32,24 +53,34 @@ def cache_dir() -> Path:
 
 
 def cache_key(content: bytes, alphabet_id: str, skip_invalid: bool) -> str:
-    h = hashlib.blake2b(digest_size=16)
-    h.update(f"rackety-kwg {BUILDER_VERSION} {alphabet_id} {int(skip_invalid)}\n".encode())
+    h = hashlib.sha256(f"rackety-kwg {BUILDER_VERSION} {alphabet_id} {int(skip_invalid)}\n"
+                       .encode())
     h.update(content)
-    return h.hexdigest()
+    return h.hexdigest()[:32]
 
 
-def lookup(key: str) -> tuple[Path, dict[str, Any]] | None:
-    """The cached graph's path and metadata, if the entry is complete."""
+def checksum(data: bytes) -> str:
+    """The checksum an entry's JSON gives for its graph (SHA-256: the fastest
+    of hashlib's where the CPU has SHA instructions)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def lookup(key: str) -> Entry | None:
+    """The cached graph and its metadata, if the entry is complete and its
+    graph has its checksum; else None (the caller rebuilds it)."""
     folder = cache_dir()
-    meta_path = folder / f"{key}.json"
     kwg_path = folder / f"{key}.kwg"
     try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        if kwg_path.stat().st_size != 4 * int(meta["nodes"]):
+        meta = json.loads(read_bytes(folder / f"{key}.json", "cache entry", _MAX_JSON))
+        data = read_bytes(kwg_path, "KWG file", _MAX_KWG)
+        if not isinstance(meta, dict) or meta.get("checksum") != checksum(data):
             return None
-    except (OSError, ValueError, KeyError, TypeError):
+        counts = [meta.get(k, 0) for k in ("words", "skipped", "duplicates")]
+        if not all(type(c) is int and 0 <= c < 1 << 40 for c in counts):
+            return None
+        return Entry(kwg_path, data, *counts, str(meta.get("first_problem", "")))
+    except (RacketyError, ValueError, RecursionError):
         return None
-    return kwg_path, meta
 
 
 def store(key: str, kwg_bytes: bytes, meta: dict[str, Any]) -> Path | None:
@@ -59,7 +90,8 @@ def store(key: str, kwg_bytes: bytes, meta: dict[str, Any]) -> Path | None:
         folder.mkdir(parents=True, exist_ok=True)
         kwg_path = folder / f"{key}.kwg"
         write_atomic(kwg_path, kwg_bytes)
-        write_atomic(folder / f"{key}.json", json.dumps(meta, indent=1).encode())
-    except OSError:
+        write_atomic(folder / f"{key}.json",
+                     json.dumps({**meta, "checksum": checksum(kwg_bytes)}, indent=1).encode())
+    except (OSError, RacketyError):
         return None
     return kwg_path

@@ -33,7 +33,6 @@ keyed by the sorted rack.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -41,64 +40,19 @@ import numpy as np
 from numba import njit
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
-from rackety.errors import RacketyError, read_error
+from rackety.errors import RacketyError
+from rackety.files import read_bytes, write_atomic
 from rackety.lexicon import kwg as _kwg
+from rackety.lexicon.wordlist import MAX_WORD_LENGTH
 
 _ARC = 0x3FFFFF
 _END = 0x400000
 _ACC = 0x800000
 _CACHE_SIZE = 4096  # racks whose leave values are kept, per Klv
+MAX_LEAVES = 1 << 26  # values a KLV file may hold (English has 914,624 leaves)
 
 
 # ------------------------------------------------------------------ kernels
-@njit(cache=True)
-def _word_counts(nodes: np.ndarray) -> np.ndarray:
-    """``count[p]`` for every node reachable from node 0 (the formula in the
-    module docstring), or an array of length 0 if the graph has a cycle.
-    Memoised depth-first walk with an explicit stack."""
-    n = len(nodes)
-    count = np.zeros(n, np.int64)
-    state = np.zeros(n, np.uint8)  # 0 unseen, 1 open, 2 done
-    stack = np.empty(2 * n + 1, np.int64)
-    top = 0
-    stack[0] = 0
-    while top >= 0:
-        i = stack[top]
-        if state[i] == 2:
-            top -= 1
-            continue
-        node = np.int64(nodes[i])
-        a = node & _ARC
-        last = (node & _END) != 0
-        pending = False
-        if a != 0:
-            if state[a] == 1:
-                return np.zeros(0, np.int64)
-            if state[a] == 0:
-                top += 1
-                stack[top] = a
-                pending = True
-        if not last:
-            if state[i + 1] == 1:
-                return np.zeros(0, np.int64)
-            if state[i + 1] == 0:
-                top += 1
-                stack[top] = i + 1
-                pending = True
-        if pending:
-            state[i] = 1
-            continue
-        total = np.int64(1) if (node & _ACC) != 0 else np.int64(0)
-        if a != 0:
-            total += count[a]
-        if not last:
-            total += count[i + 1]
-        count[i] = total
-        state[i] = 2
-        top -= 1
-    return count
-
-
 @njit(cache=True)
 def _rack_values(nodes: np.ndarray, counts: np.ndarray, values: np.ndarray,
                  rack: np.ndarray) -> np.ndarray:
@@ -196,18 +150,21 @@ class Klv:
 
     def __init__(self, nodes: np.ndarray, values: np.ndarray, alphabet: Alphabet, *,
                  source: str = "<klv>") -> None:
-        """Wrap checked arrays (use the class methods to read or build them)."""
+        """Wrap the arrays, validated here (`rackety.lexicon.kwg.validate`); use the
+        class methods to read or build them."""
         self.nodes = np.ascontiguousarray(nodes, dtype=np.uint32)
         self.nodes.flags.writeable = False
         self.values = np.ascontiguousarray(values, dtype=np.float32)
         self.values.flags.writeable = False
         self.alphabet = alphabet
         self.source = source
-        counts = _word_counts(self.nodes)
-        if len(counts) == 0:
-            raise RacketyError(f"{source}: the leave graph has a cycle; not a valid KLV")
+        counts = _kwg.validate(self.nodes, source, alphabet.size, leaves=True)
+        if not np.all(np.isfinite(self.values)):
+            raise RacketyError(f"{source}: value {int(np.argmax(~np.isfinite(self.values)))} "
+                               "is not a finite number")
         self.counts = counts
-        stored = int(counts[0])
+        root = int(self.nodes[_kwg.DAWG_ROOT]) & _ARC
+        stored = int(counts[root]) if root else 0
         if stored != len(self.values):
             raise RacketyError(f"{source}: {len(self.values):,} values for {stored:,} leaves "
                                "in the graph")
@@ -217,10 +174,7 @@ class Klv:
     @classmethod
     def load(cls, path: str | Path, alphabet: Alphabet | str | None = None) -> Klv:
         """Read a KLV2 (float32 values) or KLV (int16 / 256) file."""
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise read_error(path, exc, "KLV file") from None
+        data = read_bytes(path, "KLV file", 8 + 8 * _kwg.MAX_NODES + 4 * MAX_LEAVES)
         return cls.from_bytes(data, alphabet, source=str(path))
 
     @classmethod
@@ -232,7 +186,7 @@ class Klv:
         if size < 8:
             raise RacketyError(f"{source}: {size} bytes, too short for a KLV file")
         n = int.from_bytes(data[:4], "little")
-        if n == 0 or 4 + 4 * n + 4 > size:
+        if not 0 < n <= _kwg.MAX_NODES or 4 + 4 * n + 4 > size:
             raise RacketyError(f"{source}: header says {n:,} nodes, which {size:,} bytes cannot "
                                "hold; not a KLV file?")
         m = int.from_bytes(data[4 + 4 * n:8 + 4 * n], "little")
@@ -246,13 +200,7 @@ class Klv:
         else:
             raise RacketyError(f"{source}: {m:,} values need {4 * m:,} bytes (KLV2) or "
                                f"{2 * m:,} (KLV), but {rest:,} follow the graph")
-        nodes = np.frombuffer(data[4:4 + 4 * n], dtype="<u4")
-        if sys.byteorder != "little":  # pragma: no cover - no big-endian machine here
-            nodes = nodes.astype(np.uint32)
-        _kwg.validate(nodes, source, alpha.size)
-        if not np.all(np.isfinite(values)):
-            raise RacketyError(f"{source}: value {int(np.argmax(~np.isfinite(values)))} is not "
-                               "a finite number")
+        nodes = _kwg.nodes_from_bytes(data[4:4 + 4 * n], source)
         return cls(nodes, values, alpha, source=source)
 
     @classmethod
@@ -301,10 +249,21 @@ class Klv:
         from rackety.lexicon.wordlist import from_tiles
 
         alpha = _as_alphabet(alphabet)
-        lengths = np.asarray(lengths, np.int64)
+        tiles = np.asarray(tiles)
+        lengths = np.asarray(lengths)
         values = np.asarray(values, np.float32)
         if len(values) != len(lengths):
             raise RacketyError(f"{source}: {len(values):,} values for {len(lengths):,} leaves")
+        if (tiles.ndim != 1 or lengths.ndim != 1
+                or not np.issubdtype(tiles.dtype, np.integer)
+                or not np.issubdtype(lengths.dtype, np.integer)
+                or (len(lengths) and not 0 < int(lengths.min()) <= int(lengths.max())
+                    <= MAX_WORD_LENGTH) or int(lengths.sum()) != len(tiles)
+                or (len(tiles) and not 0 <= int(tiles.min()) <= int(tiles.max()) < alpha.size)):
+            raise RacketyError(f"{source}: leaves are codes 0 to {alpha.size - 1} of "
+                               f"{alpha.name}, each 1 to {MAX_WORD_LENGTH} long, one after "
+                               "another (lengths summing to their count)")
+        lengths = lengths.astype(np.int64)
         if not len(lengths):
             nodes = np.array([_kwg.IS_END], np.uint32)
             return cls(nodes, np.zeros(0, np.float32), alpha, source=source)
@@ -322,10 +281,7 @@ class Klv:
 
     def save(self, path: str | Path) -> None:
         """Write a KLV2 file, atomically."""
-        try:
-            _kwg.write_atomic(path, self.to_bytes())
-        except OSError as exc:
-            raise RacketyError(f"{path}: cannot write ({exc.strerror or exc})") from None
+        write_atomic(path, self.to_bytes())
 
     # ------------------------------------------------------------- values
     def __repr__(self) -> str:

@@ -8,25 +8,26 @@ and ends at ``is_end``; an arc may point into the middle of a run (tail
 sharing). Node 0 points at the DAWG root; in a file with a GADDAG, node 1 points
 at the GADDAG root and the GADDAG's separator is tile 0.
 
-Only numpy here: loading and looking up a word never imports numba.
+Loading a cached lexicon and looking up a word use numpy only; validating a KWG
+from elsewhere (`validate`) runs one compiled walk (`rackety.lexicon.graph`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import mmap
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
-from rackety.errors import RacketyError, read_error
+from rackety.errors import RacketyError
+from rackety.files import read_bytes, write_atomic
+from rackety.lexicon.wordlist import MAX_WORD_LENGTH
 
 ARC_MASK = np.uint32(0x3FFFFF)
 IS_END = np.uint32(1 << 22)
+ACCEPTS = np.uint32(1 << 23)
 MAX_NODES = 1 << 22
+MAX_WORDS = 1 << 25  # far above any real lexicon (Polish has about 3 million words)
 DAWG_ROOT = 0  # pseudo-node whose arc is the DAWG root
 GADDAG_ROOT = 1  # pseudo-node whose arc is the GADDAG root, when there is one
 
@@ -42,9 +43,21 @@ def has_gaddag(nodes: np.ndarray) -> bool:
     return len(nodes) > 1 and int(nodes[1]) >> 24 == 0
 
 
-def validate(nodes: np.ndarray, source: str, alphabet_size: int = 64) -> None:
-    """Check the structure every KWG guarantees; raise `RacketyError` naming the
-    first offending node."""
+def validate(nodes: np.ndarray, source: str, alphabet_size: int = 64, *,
+             leaves: bool = False) -> np.ndarray:
+    """Check everything a kernel relies on; raise `RacketyError` naming the
+    first offending node. Returns ``count`` per node (`rackety.lexicon.graph`):
+    ``count[arc(node 0)]`` is the number of words (or leaves).
+
+    Every KWG: node 0 points at the root run, arcs stay in the file, runs end
+    (the last node ends its run), siblings increase, tiles are the alphabet's,
+    no path loops or runs longer than `MAX_WORD_LENGTH` tiles, and every node
+    reached leads to an accepted string (so a walk that lists strings does work
+    in proportion to what it lists). A lexicon
+    (``leaves=False``) has no word of one tile, at most `MAX_WORDS` words, no
+    separator (tile 0) in its DAWG, and a GADDAG (if any) whose every path has
+    at most one separator, never first and never last. A KLV's leave graph
+    (``leaves=True``) is a DAWG in which tile 0 is the blank."""
     n = len(nodes)
     if n == 0:
         raise RacketyError(f"{source}: empty KWG file")
@@ -53,6 +66,7 @@ def validate(nodes: np.ndarray, source: str, alphabet_size: int = 64) -> None:
     tiles = nodes >> np.uint32(24)
     arcs = nodes & ARC_MASK
     ends = (nodes & IS_END) != 0
+    accepting = (nodes & ACCEPTS) != 0
 
     def fail(index: np.ndarray, what: str) -> None:
         if index.size:
@@ -70,56 +84,85 @@ def validate(nodes: np.ndarray, source: str, alphabet_size: int = 64) -> None:
     unordered = body[~ends[:-1] & (tiles[1:] <= tiles[:-1])]
     fail(unordered, "siblings not in strictly increasing tile order")
 
+    from rackety.lexicon.graph import measure
 
-def read_kwg(path: str | Path, alphabet_size: int = 64, *, check: bool = True) -> np.ndarray:
-    """Memory-map a KWG file as a read-only uint32 array, after validating it
-    (``check=False`` skips the validation, for files rackety wrote itself: then
-    only the pages a search touches are ever read)."""
-    path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size == 0:
-            raise RacketyError(f"{path}: empty KWG file")
-        if size % 4:
-            raise RacketyError(f"{path}: {size} bytes is not a whole number of 4-byte nodes; "
-                               "not a KWG file?")
-        with open(path, "rb") as f:
-            buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    except OSError as exc:
-        raise read_error(path, exc, "KWG file") from None
-    nodes = np.frombuffer(buf, dtype="<u4")
-    if sys.byteorder != "little":  # pragma: no cover - no big-endian machine here
-        nodes = nodes.astype(np.uint32)
-        nodes.flags.writeable = False
+    count = np.zeros(n, np.int64)
+    longest = np.zeros(n, np.int32)
+    separators = np.zeros(n, np.uint8)
+    state = np.zeros(n, np.uint8)
+    gaddag = not leaves and has_gaddag(nodes)
+    roots = [("the DAWG" if not leaves else "the leave graph", int(arcs[DAWG_ROOT]))]
+    if gaddag:
+        roots.append(("the GADDAG", int(arcs[GADDAG_ROOT])))
+    for what, root in roots:
+        cycle = measure(nodes, root, count, longest, separators, state)
+        if cycle >= 0:
+            raise RacketyError(f"{source}: node {cycle}: {what} loops back on itself (a "
+                               "cycle); not a valid KWG")
+        if root and longest[root] > MAX_WORD_LENGTH:
+            raise RacketyError(f"{source}: {what} has a path of {int(longest[root])} tiles, "
+                               f"more than the largest board ({MAX_WORD_LENGTH})")
+        reached = np.flatnonzero(state == 2)
+        fail(reached[~accepting[reached] & (count[arcs[reached]] == 0)],
+             f"a dead end of {what} (no string it accepts goes through it)")
+        if leaves:
+            continue
+        run = _run(ends, root)
+        fail(run[accepting[run]], f"a word of one tile ({what}'s first tiles accept); "
+             "words have 2 tiles or more")
+        if what == "the DAWG":
+            fail(reached[tiles[reached] == 0], "a separator (tile 0) in the DAWG")
+            if root and count[root] > MAX_WORDS:
+                raise RacketyError(f"{source}: more than {MAX_WORDS:,} words, more than "
+                                   "any lexicon has")
+        else:
+            fail(run[tiles[run] == 0], "the GADDAG starts with a separator (tile 0)")
+            if root and separators[root] > 1:
+                raise RacketyError(f"{source}: a path of the GADDAG has two separators "
+                                   "(tile 0); it has one at most")
+            fail(reached[(tiles[reached] == 0) & accepting[reached]],
+                 "a GADDAG string ends with the separator (tile 0)")
+    return count
+
+
+def _run(ends: np.ndarray, start: int) -> np.ndarray:
+    """The nodes of the run from ``start`` to the end of its run (none for 0)."""
+    if start == 0:
+        return np.zeros(0, np.int64)
+    stop = start + int(np.argmax(ends[start:]))
+    return np.arange(start, stop + 1)
+
+
+def read_kwg(path: str | Path, alphabet_size: int = 64, *,
+             check: bool = True) -> np.ndarray:
+    """Read a KWG file into a read-only uint32 array, after validating it
+    (``check=False`` skips the validation, for rackety's own files whose
+    checksum the caller verifies). The file is read, not memory-mapped: what
+    was checked cannot change under a kernel."""
+    data = read_bytes(path, "KWG file", 4 * MAX_NODES)
+    nodes = nodes_from_bytes(data, str(path))
     if check:
         validate(nodes, str(path), alphabet_size)
     return nodes
 
 
-def write_atomic(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that a crash leaves either the old file or the
-    new one, never half of one."""
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+def nodes_from_bytes(data: bytes, source: str) -> np.ndarray:
+    """The nodes of a KWG file's bytes, read-only, after checking the size."""
+    if not data:
+        raise RacketyError(f"{source}: empty KWG file")
+    if len(data) % 4:
+        raise RacketyError(f"{source}: {len(data)} bytes is not a whole number of 4-byte "
+                           "nodes; not a KWG file?")
+    nodes = np.frombuffer(data, dtype="<u4")
+    if sys.byteorder != "little":  # pragma: no cover - no big-endian machine here
+        nodes = nodes.astype(np.uint32)
+        nodes.flags.writeable = False
+    return nodes
 
 
 def write_kwg(path: str | Path, nodes: np.ndarray) -> None:
     """Write KWG nodes to a file, atomically."""
-    try:
-        write_atomic(path, np.asarray(nodes, dtype="<u4").tobytes())
-    except OSError as exc:
-        raise RacketyError(f"{path}: cannot write ({exc.strerror})") from None
+    write_atomic(path, np.asarray(nodes, dtype="<u4").tobytes())
 
 
 def seek(nodes: np.ndarray, index: int, t: int) -> int:

@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
-from rackety.errors import RacketyError, read_error
+from rackety.errors import RacketyError, clip
+from rackety.files import exists, read_bytes
 from rackety.lexicon import cache as _cache
 from rackety.lexicon import kwg as _kwg
 from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin, builtin_path
@@ -30,6 +31,20 @@ from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin, builtin
 Progress = Callable[[str], AbstractContextManager[Any]]
 
 _PHRASE_SEPARATORS = re.compile(r"[\s\-'’,.!]+")
+MAX_WORD_LIST = 1 << 30  # bytes of a word list file (CSW19 has 3 MB)
+#: names that say a file is text, never read as a KWG whatever its first bytes
+TEXT_SUFFIXES = frozenset({".txt", ".text", ".lst", ".list", ".dic", ".dict", ".words",
+                           ".wordlist", ".csv", ".tsv"})
+
+
+def _sniffs_kwg(content: bytes) -> bool:
+    """Whether the bytes start as a KWG does: node 0 is a root pointer (tile 0,
+    last of its run, not accepting), in whole 4-byte nodes; text starts so only
+    if it is not UTF-8 (UTF-16 and UTF-32 have byte-order marks, refused here)."""
+    if len(content) < 4 or len(content) % 4 or content.startswith(
+            (b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf")):
+        return False
+    return content[3] == 0 and content[2] & 0xC0 == 0x40
 
 
 @dataclass(frozen=True)
@@ -73,10 +88,18 @@ class Lexicon:
 
     def __init__(self, nodes: np.ndarray, alphabet: Alphabet, name: str, *,
                  source: str = "", word_count: int | None = None,
-                 report: BuildReport | None = None) -> None:
-        if nodes.flags.writeable:
+                 report: BuildReport | None = None, checked: bool = False) -> None:
+        """Wrap KWG nodes. They are validated (`rackety.lexicon.kwg.validate`)
+        unless ``checked`` says they were already: rackety's own build, or a
+        cache entry whose checksum matches."""
+        if not isinstance(nodes, np.ndarray) or nodes.dtype != np.uint32 or nodes.ndim != 1:
+            nodes = np.ascontiguousarray(np.asarray(nodes).ravel(), dtype=np.uint32)
+        if nodes.flags.writeable or not nodes.flags.c_contiguous:
             nodes = nodes.copy()
             nodes.flags.writeable = False  # one numba type for every lexicon
+        if not checked:
+            counts = _kwg.validate(nodes, source or name, alphabet.size)
+            word_count = int(counts[int(nodes[_kwg.DAWG_ROOT]) & 0x3FFFFF])
         self.nodes = nodes
         self.alphabet = alphabet
         self.name = name
@@ -92,40 +115,34 @@ class Lexicon:
              progress: Progress | None = None) -> Lexicon:
         """A lexicon by built-in name (``TWL06``, ``SOWPODS``, ``CSW19``), word list
         path or KWG path. A word list is compiled once and cached on disk (keyed
-        by its content and alphabet); later loads memory-map the cached graph."""
+        by its content and alphabet); later loads read the cached graph.
+
+        A file is a KWG when it is called ``*.kwg``, or when its first node is a
+        KWG's root pointer and its name does not say it is text (``*.txt``,
+        ``*.lst``, ``*.dic`` ...); anything else is a word list."""
         alpha = _as_alphabet(alphabet)
         entry = builtin(str(source))
         if entry is not None:
             path, name = builtin_path(entry), entry.name
         else:
             path, name = Path(source), Path(source).stem
-            if not path.exists():
-                raise RacketyError(f"unknown lexicon {str(source)!r}: neither a built-in name "
+            if not exists(path):
+                raise RacketyError(f"unknown lexicon {clip(source)!r}: neither a built-in name "
                                    f"({', '.join(BUILT_INS)}) nor an existing file")
-            if path.suffix.lower() == ".kwg" and not path.is_dir():
-                return cls.from_kwg(path, alpha)
-        try:
-            content = path.read_bytes()
-        except OSError as exc:
-            raise read_error(path, exc, "word list or KWG file") from None
-        if len(content) >= 4 and content[3] == 0:  # a KWG by another name: text has no NUL
-            return cls.from_kwg(path, alpha)
+        kwg_named = path.suffix.lower() == ".kwg"
+        content = read_bytes(path, "KWG file" if kwg_named else "word list or KWG file",
+                             MAX_WORD_LIST if not kwg_named else 4 * _kwg.MAX_NODES)
+        if kwg_named or (path.suffix.lower() not in TEXT_SUFFIXES and _sniffs_kwg(content)):
+            return cls(_kwg.nodes_from_bytes(content, str(path)), alpha, path.stem,
+                       source=str(path))
 
         key = _cache.cache_key(content, alpha.identity, skip_invalid)
         if cache:
             hit = _cache.lookup(key)
             if hit is not None:
-                kwg_path, meta = hit
-                try:  # our own file, written atomically and checked for size
-                    nodes = _kwg.read_kwg(kwg_path, alpha.size, check=False)
-                except RacketyError:
-                    nodes = None  # a damaged cache entry is rebuilt below
-                if nodes is not None:
-                    report = BuildReport(int(meta["words"]), int(meta.get("skipped", 0)),
-                                         int(meta.get("duplicates", 0)),
-                                         str(meta.get("first_problem", "")))
-                    return cls(nodes, alpha, name, source=str(path), word_count=report.words,
-                               report=report)
+                report = BuildReport(hit.words, hit.skipped, hit.duplicates, hit.first_problem)
+                return cls(_kwg.nodes_from_bytes(hit.data, str(hit.path)), alpha, name,
+                           source=str(path), word_count=hit.words, report=report, checked=True)
 
         status = progress(f"compiling lexicon {name} (first use)") if progress else nullcontext()
         with status:
@@ -140,9 +157,7 @@ class Lexicon:
                     "duplicates": lexicon.report.duplicates,
                     "first_problem": lexicon.report.first_problem,
                     "nodes": len(lexicon.nodes)}
-            stored = _cache.store(key, lexicon.nodes.tobytes(), meta)
-            if stored is not None:
-                lexicon.nodes = _kwg.read_kwg(stored, alpha.size, check=False)
+            _cache.store(key, lexicon.nodes.tobytes(), meta)
         return lexicon
 
     @classmethod
@@ -161,11 +176,23 @@ class Lexicon:
     def from_tiles(cls, flat: np.ndarray, lengths: np.ndarray,
                    alphabet: Alphabet | str | None = None, *, name: str = "words",
                    gaddag: bool = True) -> Lexicon:
-        """A lexicon built in memory from tile strings stored one after another."""
-        from rackety.lexicon.wordlist import from_tiles
+        """A lexicon built in memory from tile strings stored one after another
+        (``flat``, tile codes of the alphabet, no blank), each 2 to
+        `MAX_WORD_LENGTH` tiles long (``lengths``)."""
+        from rackety.lexicon.wordlist import MAX_WORD_LENGTH, MIN_WORD_LENGTH, from_tiles
 
-        return cls._build(from_tiles(flat, lengths), _as_alphabet(alphabet), name, source=name,
-                          gaddag=gaddag)
+        alpha = _as_alphabet(alphabet)
+        flat, lengths = np.asarray(flat), np.asarray(lengths)
+        if (flat.ndim != 1 or lengths.ndim != 1 or not len(lengths)
+                or not np.issubdtype(flat.dtype, np.integer)
+                or not np.issubdtype(lengths.dtype, np.integer)
+                or int(lengths.min()) < MIN_WORD_LENGTH or int(lengths.max()) > MAX_WORD_LENGTH
+                or int(lengths.sum()) != len(flat)
+                or (len(flat) and not 0 < int(flat.min()) <= int(flat.max()) < alpha.size)):
+            raise RacketyError(f"{name}: tile strings are codes 1 to {alpha.size - 1} of "
+                               f"{alpha.name}, each {MIN_WORD_LENGTH} to {MAX_WORD_LENGTH} long, "
+                               "one after another (lengths summing to their count)")
+        return cls._build(from_tiles(flat, lengths), alpha, name, source=name, gaddag=gaddag)
 
     @classmethod
     def _build(cls, words: Any, alphabet: Alphabet, name: str, *, source: str,
@@ -177,13 +204,16 @@ class Lexicon:
         nodes = build_kwg(words, gaddag=gaddag, timings=phases)
         report = BuildReport(len(words), words.skipped, words.duplicates, words.first_problem,
                              time.process_time() - start, phases)
-        return cls(nodes, alphabet, name, source=source, word_count=len(words), report=report)
+        # built here from words of 2 to MAX_WORD_LENGTH tiles: valid by construction
+        return cls(nodes, alphabet, name, source=source, word_count=len(words), report=report,
+                   checked=True)
 
     @classmethod
     def from_kwg(cls, path: str | Path, alphabet: Alphabet | str | None = None) -> Lexicon:
-        """A lexicon from a KWG file (wolges, MAGPIE, Macondo or rackety)."""
+        """A lexicon from a KWG file (wolges, MAGPIE, Macondo or rackety),
+        validated before anything walks it."""
         alpha = _as_alphabet(alphabet)
-        nodes = _kwg.read_kwg(path, alpha.size)
+        nodes = _kwg.read_kwg(path, alpha.size, check=False)
         return cls(nodes, alpha, Path(path).stem, source=str(path))
 
     def save(self, path: str | Path) -> None:
@@ -204,12 +234,8 @@ class Lexicon:
 
     def __len__(self) -> int:
         if self._word_count is None:
-            from rackety.lexicon.query import count_strings
-
-            count = int(count_strings(self.nodes, self._root(_kwg.DAWG_ROOT)))
-            if count < 0:
-                raise RacketyError(f"{self.source}: the word graph has a cycle; not a valid KWG")
-            self._word_count = count
+            counts = _kwg.validate(self.nodes, self.source, self.alphabet.size)
+            self._word_count = int(counts[self._root(_kwg.DAWG_ROOT)])
         return self._word_count
 
     def info(self) -> dict[str, Any]:
@@ -318,7 +344,7 @@ class Lexicon:
             elif ch == "[":
                 close = text.find("]", i)
                 if close < 0:
-                    raise RacketyError(f"pattern {text!r}: '[' without a closing ']'")
+                    raise RacketyError(f"pattern {clip(text)!r}: '[' without a closing ']'")
                 chunk += text[i:close + 1]
                 i = close
             else:

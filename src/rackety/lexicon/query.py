@@ -71,55 +71,6 @@ def contains_many(nodes: np.ndarray, start: int, flat: np.ndarray, lens: np.ndar
 
 
 @njit(cache=True)
-def count_strings(nodes: np.ndarray, start: int) -> int:
-    """Number of strings accepted from the run at ``start`` (-1 if the graph has
-    a cycle reachable from it). Memoised per node, so linear in the graph."""
-    n = len(nodes)
-    if start == 0:
-        return 0
-    memo = np.zeros(n, np.int64)
-    state = np.zeros(n, np.uint8)  # 0 unseen, 1 open, 2 done
-    stack = np.empty(2 * n + 1, np.int64)
-    top = 0
-    stack[0] = start
-    while top >= 0:
-        i = stack[top]
-        if state[i] == 2:
-            top -= 1
-            continue
-        node = np.int64(nodes[i])
-        a = node & _ARC
-        last = (node & _END) != 0
-        pending = False
-        if a != 0 and state[a] != 2:
-            if state[a] == 1:
-                return -1
-            top += 1
-            stack[top] = a
-            pending = True
-        if not last and state[i + 1] != 2:
-            if state[i + 1] == 1:
-                return -1
-            top += 1
-            stack[top] = i + 1
-            pending = True
-        if pending:
-            if state[i] == 1:
-                return -1
-            state[i] = 1
-            continue
-        total = np.int64(1) if (node & _ACC) != 0 else np.int64(0)
-        if a != 0:
-            total += memo[a]
-        if not last:
-            total += memo[i + 1]
-        memo[i] = total
-        state[i] = 2
-        top -= 1
-    return memo[start]
-
-
-@njit(cache=True)
 def enumerate_strings(nodes: np.ndarray, start: int,
                       max_len: int) -> tuple[np.ndarray, np.ndarray]:
     """All strings accepted from the run at ``start``, in order: their tiles

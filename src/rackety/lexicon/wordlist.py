@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from rackety.alphabet import ERR_NONE, Alphabet, _tokenize_lines
-from rackety.errors import RacketyError, read_error
+from rackety.errors import RacketyError, clip, read_error
 
 MIN_WORD_LENGTH = 2
 MAX_WORD_LENGTH = 21  # the Super board's side, the largest layout in boards.json
@@ -67,6 +67,13 @@ def read_wordlist(path: str | Path, alphabet: Alphabet, *, skip_invalid: bool = 
 def parse_bytes(data: bytes, alphabet: Alphabet, *, source: str = "<words>",
                 skip_invalid: bool = False) -> WordList:
     """Parse the bytes of a word list file (UTF-8, a byte-order mark allowed)."""
+    nul = data.find(b"\0")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or 0 <= nul < 4:
+        raise RacketyError(f"{source}: not UTF-8 text (UTF-16 or UTF-32, it seems: save it "
+                           "as UTF-8)")
+    if nul >= 0:
+        line = data[:nul].count(b"\n") + 1
+        raise RacketyError(f"{source}:{line}: not text (a NUL byte, byte {nul})")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -148,7 +155,7 @@ def words_from_strings(words: list[str] | tuple[str, ...], alphabet: Alphabet, *
     """A `WordList` from Python strings (each must be one word)."""
     for i, w in enumerate(words):
         if "\n" in w:
-            raise RacketyError(f"{source}:{i + 1}: word {w!r} contains a line break")
+            raise RacketyError(f"{source}:{i + 1}: word {clip(w)!r} contains a line break")
     return parse_words("\n".join(words), alphabet, source=source, skip_invalid=skip_invalid)
 
 
@@ -163,6 +170,6 @@ def _problem(text: str, cps: np.ndarray, alphabet: Alphabet, source: str,
         return f"{where}: " + alphabet.error_message(
             "word", word, cps[line_start:line_end].tolist(), pos - line_start, kind)
     if length < MIN_WORD_LENGTH:
-        return f"{where}: word {word!r} is shorter than {MIN_WORD_LENGTH} tiles"
-    return (f"{where}: word {word!r} is longer than {MAX_WORD_LENGTH} tiles "
+        return f"{where}: word {clip(word)!r} is shorter than {MIN_WORD_LENGTH} tiles"
+    return (f"{where}: word {clip(word)!r} is longer than {MAX_WORD_LENGTH} tiles "
             f"(the largest board)")

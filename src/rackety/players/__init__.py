@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from rackety.errors import RacketyError
+from rackety.errors import RacketyError, clip, parse_int
 from rackety.move import Move
 from rackety.movegen import LeaveModel, generate
 from rackety.players.heuristics import H1, H2, H3, HEURISTICS, Balance, RackHeuristic
@@ -250,7 +250,7 @@ def leave_model(spec: str, lexicon: Lexicon) -> LeaveModel:
         if not path:
             raise RacketyError("player 'leaves:': give the leave file, as leaves:FILE.klv2")
         return Klv.load(path, lexicon.alphabet)
-    raise RacketyError(f"{spec!r} is not a leave model: expected h1, h2, h3 or "
+    raise RacketyError(f"{clip(spec)!r} is not a leave model: expected h1, h2, h3 or "
                        "leaves:FILE.klv2")
 
 
@@ -290,7 +290,7 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Play
     if key.endswith(ENDGAME_SUFFIX):
         base = spec.strip()[:-len(ENDGAME_SUFFIX)]
         if base.strip().lower() in ("human", ""):
-            raise RacketyError(f"player {spec!r}: +endgame goes after a computer player "
+            raise RacketyError(f"player {clip(spec)!r}: +endgame goes after a computer player "
                                "(static, greedy, h1, h2, h3, leaves:FILE.klv2, sim)")
         inner = make_player(base, lexicon)
         return EndgamePlayer(inner, name=name or f"{inner.name}{ENDGAME_SUFFIX}")
@@ -306,16 +306,15 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Play
         # Monte Carlo simulation over H3 (`rackety.simulation`); sim:N rollouts a candidate
         from rackety.simulation import SimPlayer
 
-        rollouts = key[4:] or "100"
-        if not rollouts.isdigit() or int(rollouts) < 1:
-            raise RacketyError(f"player {spec!r}: sim:N takes a number of rollouts")
-        return SimPlayer("h3", iterations=int(rollouts), name=name or "sim")
+        rollouts = parse_int(key[4:] or "100", f"player {clip(spec.strip())!r}: rollouts", 1,
+                             1_000_000_000)
+        return SimPlayer("h3", iterations=rollouts, name=name or "sim")
     if key in HEURISTICS or key.startswith("leaves:"):
         model = leave_model(spec, lexicon)
         if name is None:
             name = key if key in HEURISTICS else f"leaves:{Path(spec.strip()[7:]).stem}"
         return StaticPlayer(model, name)
-    raise RacketyError(f"unknown player {spec!r}; players: {', '.join(PLAYER_SPECS)}")
+    raise RacketyError(f"unknown player {clip(spec)!r}; players: {', '.join(PLAYER_SPECS)}")
 
 
 __all__ = [

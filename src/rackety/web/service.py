@@ -25,7 +25,8 @@ from typing import Any
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.board import Board, Layout
-from rackety.errors import RacketyError
+from rackety.errors import RacketyError, clip
+from rackety.files import exists
 from rackety.game import Game, IllegalMoveError, Rules, describe, placement
 from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin_path
 from rackety.move import Move
@@ -74,8 +75,8 @@ class Lexicons:
             if sep and head and tail.lower() in Alphabet.names():
                 source, alphabet = head, tail.lower()
             path = Path(source)
-            if not path.exists():
-                raise RacketyError(f"--lexicon {spec}: no such file")
+            if not exists(path):
+                raise RacketyError(f"--lexicon {clip(spec)}: no such file")
             self.sources[path.stem.upper()] = (str(path), alphabet)
         self.default = DEFAULT_LEXICON if DEFAULT_LEXICON in self.sources else (
             next(iter(self.sources), None))
@@ -727,7 +728,8 @@ class Service:
 
     # --------------------------------------------------------- analysis
     def position(self, cgp: str) -> tuple[Board, dict[str, Any]]:
-        board = Board.from_cgp(cgp, source="cgp")
+        # ld names a built-in alphabet only: nothing in a request is read as a path
+        board = Board.from_cgp(cgp, source="cgp", files=False)
         alphabet = board.alphabet
         return board, {"cgp": board.cgp(), "board": board_json(board),
                        "racks": [[tile_json(alphabet, t) for t in r] for r in board.racks],
@@ -758,8 +760,6 @@ class Service:
 
         board, _shape = self.position(cgp)
         lex = self.lexicons.for_board(lexicon, board)
-        if not board.rack:
-            raise RacketyError("cgp: the player to move has no rack to simulate")
         result = simulate(board, lex, leave="h3", candidates=candidates, plies=plies,
                           iterations=100_000, seconds=seconds, seed=0, jobs=1)
         rows = []
