@@ -10,9 +10,9 @@ folder: "cold" compiles the list and writes the cache, "warm" reads the cached
 graph and checks its checksum (numba is not imported), "KWG file" reads a .kwg
 and validates it (`rackety.lexicon.kwg.validate`: one compiled walk, numba
 imported and its kernel loaded from numba's cache). "validate" is that check
-alone, in process, best of --repeat. Reference (same class of machine, one core): MAGPIE builds CSW19 in
-0.93 s CPU, wolges in 0.66 s; wolges' TWL06 file has 803,645 nodes and
-MAGPIE's 830,481.
+alone, in process, best of --repeat. Reference (same class of machine, one
+core): MAGPIE builds CSW19 in 0.93 s CPU, wolges in 0.66 s; wolges' TWL06 file
+has 803,645 nodes and MAGPIE's 830,481.
 """
 
 from __future__ import annotations
