@@ -52,6 +52,26 @@ def test_patterns_with_a_rack_agree_with_brute_force(twl06, twl06_words, pattern
     assert twl06.pattern(pattern, rack=rack) == expected
 
 
+def test_patterns_with_many_stars_read_each_word_once(twl06, twl06_words):
+    # "*?*?*?*?*?*?*?*?" once made the walk try every split of every word
+    assert twl06.pattern("*?*?*?*?*?*?*?*?") == sorted(w for w in twl06_words if len(w) >= 8)
+    assert twl06.pattern("*A*E*I*O*U*") == sorted(
+        w for w in twl06_words if reference.matches(w, "*A*E*I*O*U*"))
+    assert twl06.pattern("?" * 22 + "*") == []  # longer than any word
+
+
+def test_multi_word_anagrams_beyond_what_can_be_listed_are_refused(twl06, monkeypatch):
+    phrase = "dirtyroom" * 3  # billions of ways
+    with pytest.raises(RacketyError, match="more ways than a search of 10,000 steps finds"):
+        twl06.multi_anagrams(phrase, budget=10_000)
+    assert len(twl06.multi_anagrams(phrase, limit=20)) == 20
+    from rackety.lexicon import lexicon
+
+    monkeypatch.setattr(lexicon, "MAX_MULTI", 100)
+    with pytest.raises(RacketyError, match="has more than 100 ways"):
+        twl06.multi_anagrams("dirtyroomdirtyroom")
+
+
 def test_pattern_errors(twl06):
     with pytest.raises(RacketyError, match="pattern is empty"):
         twl06.pattern("  ")

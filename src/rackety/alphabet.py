@@ -211,6 +211,10 @@ class Alphabet:
                                                 "exchange_min_bag", 0, 1000)
             aliases = {str(k): str(v) for k, v in data.get("aliases", {}).items()}
             fold = {str(k): str(v) for k, v in data.get("fold", {}).items()}
+            self._fold = str.maketrans(fold) if fold else None
+            texts = [self.name, self.description, self.board, *aliases.items(),
+                     *fold.items(), *((t.label, t.blank_label) for t in self.tiles)]
+            json.dumps(texts, ensure_ascii=False).encode()  # lone surrogates are not text
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, RacketyError):
                 raise
@@ -222,7 +226,6 @@ class Alphabet:
                                                   or lab.isspace() for lab in labels):
             raise RacketyError(f"{source}: tile labels must be distinct, non-empty and "
                                "bracket-free")
-        self._fold = str.maketrans(fold) if fold else None
         # what a compiled lexicon depends on: the labels, their order, folding, aliases
         ident = json.dumps([labels, sorted(fold.items()), sorted(aliases.items())],
                            ensure_ascii=False)

@@ -69,6 +69,22 @@ class Seconds(click.ParamType):
         return number
 
 
+class FileName(click.ParamType):
+    """A file or folder name, kept as given: the commands check it where they read
+    or write (`rackety.files`); here only what no system takes (a NUL) is refused
+    (click's own Path type lets the system's ValueError through)."""
+
+    name = "path"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = str(value)
+        if "\x00" in text:
+            self.fail(f"{clip(text)!r} is not a file name (it holds a NUL)", param, ctx)
+        return text
+
+
+FILE = FileName()
 SEED = Whole(0, MAX_SEED)
 JOBS = Whole(1, MAX_JOBS)
 
@@ -229,9 +245,8 @@ def words_check(source: str, alphabet: str | None, skip_invalid: bool,
 def _print_words(words: list[str], as_json: bool) -> None:
     if as_json:
         _emit_json(words)
-    else:
-        for w in words:
-            click.echo(w)
+    elif words:
+        click.echo("\n".join(words))  # one write: a million words print in a second
 
 
 @words.command("anagram")
@@ -424,7 +439,7 @@ def _out_console() -> Any:
               help="A built-in name, a word list or a .kwg file; wins over the CGP's lex "
                    f"(default: the CGP's lex, else {DEFAULT_LEXICON}).")
 @click.option("--cgp", default=None, metavar="CGP", help="The position, one CGP line.")
-@click.option("--cgp-file", default=None, type=click.Path(dir_okay=False, allow_dash=True),
+@click.option("--cgp-file", default=None, type=FILE,
               metavar="FILE", help="One CGP per line ('-': standard input); one result per "
                                    "line out.")
 @position_options
@@ -489,7 +504,7 @@ def moves_command(source: str | None, cgp: str | None, cgp_file: str | None,
 @cli.command("show")
 @click.option("--cgp", required=True, metavar="CGP", help="The position, one CGP line.")
 @position_options
-@click.option("--svg", "svg_path", default=None, type=click.Path(dir_okay=False),
+@click.option("--svg", "svg_path", default=None, type=FILE,
               metavar="FILE", help="Also write the board as an SVG picture.")
 @click.option("--no-color", is_flag=True, help="Plain text, no colours.")
 def show_command(cgp: str, alphabet: str | None, board_name: str | None, svg_path: str | None,
@@ -692,7 +707,7 @@ def play_command(source: str, opponent: str, players: int, board_name: str | Non
 @click.option("--board", "board_name", default=None, metavar="NAME",
               help="standard (default), super, or a layout name.")
 @click.option("--alphabet", default=None, metavar="NAME", help="Alphabet (default: english).")
-@click.option("--gcg-dir", default=None, type=click.Path(file_okay=False),
+@click.option("--gcg-dir", default=None, type=FILE,
               help="Write every game there as GCG.")
 @backend_options
 @json_option
@@ -906,7 +921,7 @@ def leaves() -> None:
 @click.option("--jobs", default=None, type=JOBS,
               help="Processes (default: every core); with Ray, CPUs of a local instance.")
 @click.option("--alphabet", default=None, metavar="NAME", help="Alphabet (default: english).")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+@click.option("-o", "--output", required=True, type=FILE,
               metavar="OUT.klv2", help="The KLV2 file to write.")
 @backend_options
 @json_option
@@ -1084,7 +1099,7 @@ def _print_record_analyses(games: list[dict[str, Any]], summary: list[dict[str, 
 @click.option("--jobs", default=None, type=JOBS,
               help="Processes (default: every core).")
 @json_option
-@click.option("--csv", "csv_path", default=None, type=click.Path(dir_okay=False),
+@click.option("--csv", "csv_path", default=None, type=FILE,
               metavar="OUT", help="Write one CSV row per assessed turn to OUT.")
 def analyze_command(paths: tuple[str, ...], source: str | None, player: str | None,
                     sim_seconds: float | None, leave: str, backend: str, address: str | None,
@@ -1150,13 +1165,13 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
               help="Address to listen on (localhost only by default).")
 @click.option("--port", default=8000, show_default=True, type=Whole(0, 65535),
               help="Port to listen on (0: any free port).")
-@click.option("--db", "db_path", default=None, type=click.Path(dir_okay=False),
+@click.option("--db", "db_path", default=None, type=FILE,
               metavar="PATH", help="The SQLite store of players, games and ratings "
                                    "(default: rackety.sqlite in the user data folder).")
 @click.option("--lexicon", "extra", multiple=True, metavar="SOURCE[:ALPHABET]",
               help="Also offer this word list or KWG file (repeatable).")
 @click.option("--leaves", "leave_files", multiple=True,
-              type=click.Path(exists=True, dir_okay=False), metavar="FILE.klv2",
+              type=FILE, metavar="FILE.klv2",
               help="Offer a static player with this leave table (repeatable).")
 def serve_command(host: str, port: int, db_path: str | None, extra: tuple[str, ...],
                   leave_files: tuple[str, ...]) -> None:
@@ -1174,6 +1189,10 @@ def serve_command(host: str, port: int, db_path: str | None, extra: tuple[str, .
         folder = Path(platformdirs.user_data_dir("rackety"))
         folder.mkdir(parents=True, exist_ok=True)
         db_path = str(folder / "rackety.sqlite")
+    from rackety.files import read_bytes
+
+    for f in leave_files:  # a missing or unreadable table fails now, not at a request
+        read_bytes(f, "KLV file", 1 << 30)
     leaves = {Path(f).stem.lower(): str(Path(f).resolve()) for f in leave_files}
     app = create_app(db_path, lexicons=list(extra), leaves=leaves)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)

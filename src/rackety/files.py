@@ -45,7 +45,8 @@ def read_bytes(path: str | os.PathLike[str], kind: str, limit: int) -> bytes:
     except RacketyError:
         raise
     except ValueError:  # a NUL in the name
-        raise RacketyError(f"{clip(path, 120)}: no such file (a NUL in the name)") from None
+        raise RacketyError(f"{clip(path, 120)}: no such file (a name the system does not take)") \
+            from None
     except OSError as exc:
         if exc.errno == errno.ENAMETOOLONG:
             raise RacketyError(f"{clip(path, 120)}: no such file (the name is too long)") \
@@ -82,7 +83,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     except OSError as exc:
         raise write_error(path, exc) from None
     except ValueError:
-        raise RacketyError(f"{clip(path, 120)}: cannot write (a NUL in the name)") from None
+        raise RacketyError(f"{clip(path, 120)}: cannot write (a name the system does not take)") \
+            from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -112,8 +114,9 @@ def writable_folder(path: str | os.PathLike[str], what: str) -> Path:
     except OSError as exc:
         raise RacketyError(f"{what} {clip(path, 120)}: cannot make the folder "
                            f"({exc.strerror or exc})") from None
-    except ValueError:
-        raise RacketyError(f"{what} {clip(path, 120)}: not a folder name") from None
+    except (ValueError, RecursionError):  # a NUL, a surrogate, or folders a thousand deep
+        raise RacketyError(f"{what} {clip(path, 120)}: not a folder name the system takes") \
+            from None
     if not os.access(folder, os.W_OK | os.X_OK):
         raise RacketyError(f"{what} {clip(path, 120)}: the folder is not writable")
     return folder
@@ -136,7 +139,11 @@ def writable_file(path: str | os.PathLike[str], what: str) -> None:
     except (OSError, ValueError):
         raise RacketyError(f"{where}: cannot write (not a file name the system takes)") \
             from None
-    if len(target.name.encode()) > 240:
-        raise RacketyError(f"{where}: cannot write (the name is too long)")
+    try:
+        if len(os.fsencode(target.name)) > 240:
+            raise RacketyError(f"{where}: cannot write (the name is too long)")
+    except UnicodeError:
+        raise RacketyError(f"{where}: cannot write (not a file name the system takes)") \
+            from None
     if not os.access(folder, os.W_OK | os.X_OK):
         raise RacketyError(f"{where}: cannot write (the folder is not writable)")

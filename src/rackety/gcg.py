@@ -732,7 +732,7 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
         alpha = infer_alphabet(record)
     else:
         alpha = alphabet if isinstance(alphabet, Alphabet) else Alphabet.load(alphabet)
-    n = max(len(record.players), 1)
+    n = max(len(record.players), 2)  # a game has two players at least (and CGP needs two)
     base = Board.empty(alpha, layout, players=n)
     lexicon = (record.lexicon or "").strip()
     if re.fullmatch(r"[^\s;]+", lexicon):

@@ -173,7 +173,7 @@ def parse_move(text: str, board: Board, *, source: str = "move") -> Move:
         return Move("pass", alphabet=board.alphabet)
     opened, closed = stripped.startswith("("), stripped.endswith(")")
     inner = stripped[1:-1] if opened and closed else stripped
-    head, *body = inner.split(None, 1)
+    head, *body = inner.split(None, 1) or [""]
     if head.lower() in ("exch", "exchange") and opened == closed:
         return _parse_exchange(body[0].strip() if body else "", board, where)
     if stripped.startswith("--"):

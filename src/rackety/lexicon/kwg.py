@@ -27,7 +27,7 @@ ARC_MASK = np.uint32(0x3FFFFF)
 IS_END = np.uint32(1 << 22)
 ACCEPTS = np.uint32(1 << 23)
 MAX_NODES = 1 << 22
-MAX_WORDS = 1 << 25  # far above any real lexicon (Polish has about 3 million words)
+MAX_WORDS = 1 << 23  # well above any real lexicon (Polish has about 3 million words)
 DAWG_ROOT = 0  # pseudo-node whose arc is the DAWG root
 GADDAG_ROOT = 1  # pseudo-node whose arc is the GADDAG root, when there is one
 

@@ -32,6 +32,8 @@ Progress = Callable[[str], AbstractContextManager[Any]]
 
 _PHRASE_SEPARATORS = re.compile(r"[\s\-'’,.!]+")
 MAX_WORD_LIST = 1 << 30  # bytes of a word list file (CSW19 has 3 MB)
+MAX_MULTI = 500_000  # multi-word anagrams listed at once, without a limit
+MULTI_BUDGET = 50_000_000  # steps of one multi-word anagram search (about 2.5 s)
 #: names that say a file is text, never read as a KWG whatever its first bytes
 TEXT_SUFFIXES = frozenset({".txt", ".text", ".lst", ".list", ".dic", ".dict", ".words",
                            ".wordlist", ".csv", ".tsv"})
@@ -308,18 +310,24 @@ class Lexicon:
         ``*`` any run of zero or more tiles (``C?T*``). With ``rack``, the tiles that
         fill ``?`` and ``*`` must come from it (``?`` in the rack is a blank); the
         pattern's own letters are taken as already on the board."""
-        from rackety.lexicon.query import WILD_ANY, pattern_walk
+        from rackety.lexicon.query import WILD_ANY, pattern_set_walk, pattern_walk
+        from rackety.lexicon.wordlist import MAX_WORD_LENGTH
 
         elems = self._parse_pattern(pattern)
         counts = self._rack(rack) if rack is not None else np.zeros(64, np.int64)
-        max_len = 64
+        if sum(1 for e in elems if e != WILD_ANY) > MAX_WORD_LENGTH:
+            return []  # longer than any word
+        max_len = MAX_WORD_LENGTH
         if WILD_ANY not in elems:
             max_len = len(elems)
         elif rack is not None:
-            max_len = sum(1 for e in elems if e > 0) + int(counts.sum())
-        flat, lens = pattern_walk(self.nodes, self._root(_kwg.DAWG_ROOT),
-                                  np.asarray(elems, np.int64), counts, rack is not None,
-                                  max(max_len, 1))
+            max_len = min(sum(1 for e in elems if e > 0) + int(counts.sum()), max_len)
+        pat = np.asarray(elems, np.int64)
+        root = self._root(_kwg.DAWG_ROOT)
+        if rack is None:
+            flat, lens = pattern_set_walk(self.nodes, root, pat, max(max_len, 1))
+        else:  # what the wildcards take comes from the rack: each way is walked
+            flat, lens = pattern_walk(self.nodes, root, pat, counts, True, max(max_len, 1))
         return self._unique_sorted(flat, lens)
 
     def _parse_pattern(self, pattern: str) -> list[int]:
@@ -352,7 +360,18 @@ class Lexicon:
             i += 1
         if chunk:
             elems += self.alphabet.tokenize(chunk, blanks=False, what="pattern")
-        return elems
+        # a run of wildcards with a star in it is its '?'s then one '*' ("*?*?" is
+        # "??*"): the same words, and a walk that cannot split them a hundred ways
+        out: list[int] = []
+        run: list[int] = []
+        for e in [*elems, 0]:
+            if e in (WILD_ONE, WILD_ANY):
+                run.append(e)
+                continue
+            out += [WILD_ONE] * run.count(WILD_ONE) + ([WILD_ANY] if WILD_ANY in run else [])
+            run = []
+            out.append(e)
+        return out[:-1]
 
     def _unique_sorted(self, flat: np.ndarray, lens: np.ndarray) -> list[str]:
         from rackety.lexicon.wordlist import from_tiles
@@ -384,11 +403,14 @@ class Lexicon:
         return Hooks(text, valid, tuple(front), tuple(back))
 
     def multi_anagrams(self, phrase: str, *, min_length: int = 2, max_words: int | None = None,
-                       limit: int | None = None) -> list[str]:
+                       limit: int | None = None, budget: int = MULTI_BUDGET) -> list[str]:
         """Every way to spell all the tiles of ``phrase`` (spaces ignored, ``?`` a
         blank) as words of at least ``min_length`` tiles, at most ``max_words`` of
         them, each way once with its words in order: ``['DIRTY ROOM', ...]``,
-        fewest words first. ``limit`` stops after that many."""
+        fewest words first. ``limit`` stops after that many. Without a limit, a
+        phrase with more than `MAX_MULTI` ways, or whose search passes
+        ``budget`` (candidate words examined: 5 x 10^7 take about 2.5 s), is refused
+        (a long phrase can have billions)."""
         from rackety.lexicon.query import anagram_walk, multi_search
 
         counts = self._rack(_PHRASE_SEPARATORS.sub("", phrase), what="phrase")
@@ -396,8 +418,14 @@ class Lexicon:
         # the candidates: every word of at least min_length tiles the phrase spells
         flat, lens = anagram_walk(self.nodes, self._root(_kwg.DAWG_ROOT), counts.copy(),
                                   max(min_length, 1), False)
-        picks, per_result, _stopped = multi_search(flat, lens, counts,
-                                                   max_words or max(total, 1), limit or 0)
+        picks, per_result, stopped = multi_search(flat, lens, counts,
+                                                  max_words or max(total, 1),
+                                                  limit or MAX_MULTI + 1, budget)
+        if limit is None and stopped:
+            what = f"more than {MAX_MULTI:,} ways" if stopped == 1 else \
+                f"more ways than a search of {budget:,} steps finds ({len(per_result):,} so far)"
+            raise RacketyError(f"phrase {clip(phrase)!r} has {what}: give a limit, fewer "
+                               "words or longer ones")
         words = self._decode(flat, lens)
         results, at = [], 0
         for n in per_result.tolist():

@@ -185,6 +185,76 @@ def anagram_walk(nodes: np.ndarray, start: int, counts: np.ndarray, min_len: int
 
 
 @njit(cache=True)
+def _closure(mask, stars):
+    """Pattern positions reachable from ``mask`` by letting stars match nothing."""
+    while True:
+        grown = mask | ((mask & stars) << np.uint64(1))
+        if grown == mask:
+            return mask
+        mask = grown
+
+
+@njit(cache=True)
+def pattern_set_walk(nodes: np.ndarray, start: int, pat: np.ndarray,
+                     max_len: int) -> tuple[np.ndarray, np.ndarray]:
+    """Words matching ``pat`` (as `pattern_walk`, no rack), each once: the walk
+    carries the set of pattern positions the path so far can have reached (a
+    bit mask: ``pat`` has at most 63 elements), so a word is read once however
+    many ways its stars can split it, and a path is dropped as soon as no
+    position is left (Thompson's construction, run over the DAWG)."""
+    m = len(pat)
+    out = np.empty(1 << 12, np.uint8)
+    lens = np.empty(1 << 8, np.int64)
+    n_out = 0
+    n_words = 0
+    if start == 0 or m == 0 or m > 63:
+        return out[:0], lens[:0]
+    one = np.uint64(1)
+    stars = np.uint64(0)
+    wild = np.uint64(0)  # positions '?' or '*' hold: any tile moves them on
+    match = np.zeros(64, np.uint64)  # per tile: the positions it matches as a letter
+    for p in range(m):
+        bit = one << np.uint64(p)
+        if pat[p] == WILD_ANY:
+            stars |= bit
+        elif pat[p] == WILD_ONE:
+            wild |= bit
+        elif 0 <= pat[p] < 64:
+            match[pat[p]] |= bit
+    done = one << np.uint64(m)
+    edge = np.zeros(max_len + 1, np.int64)
+    state = np.zeros(max_len + 1, np.uint64)  # positions reached before depth d's tile
+    path = np.zeros(max_len + 1, np.uint8)
+    edge[0] = start
+    state[0] = _closure(one, stars)
+    depth = 0
+    while depth >= 0:
+        i = edge[depth]
+        if i < 0:
+            depth -= 1
+            continue
+        node = np.int64(nodes[i])
+        edge[depth] = -1 if (node & _END) != 0 else i + 1
+        t = node >> 24
+        before = state[depth]
+        moved = ((before & (match[t] | wild)) << one) | (before & stars)
+        after = _closure(moved, stars)
+        if after == 0:
+            continue
+        path[depth] = t
+        if (node & _ACC) != 0 and (after & done) != 0:
+            out, lens = _emit(out, lens, n_out, n_words, path, depth + 1)
+            n_out += depth + 1
+            n_words += 1
+        a = node & _ARC
+        if a != 0 and depth + 1 < max_len and (after & ~done) != 0:
+            depth += 1
+            edge[depth] = a
+            state[depth] = after & ~done
+    return out[:n_out], lens[:n_words]
+
+
+@njit(cache=True)
 def pattern_walk(nodes: np.ndarray, start: int, pat: np.ndarray, counts: np.ndarray,
                  use_rack: bool, max_len: int) -> tuple[np.ndarray, np.ndarray]:
     """Words matching ``pat`` (tile codes; WILD_ONE for '?', WILD_ANY for '*', no two
@@ -280,7 +350,7 @@ def _fits(need, i, counts, min_index):
 
 @njit(cache=True)
 def multi_search(flat: np.ndarray, lens: np.ndarray, counts: np.ndarray, max_words: int,
-                 limit: int) -> tuple[np.ndarray, np.ndarray, bool]:
+                 limit: int, budget: int) -> tuple[np.ndarray, np.ndarray, int]:
     """Multi-word anagrams over candidate words (the rack's sub-anagrams, from
     `anagram_walk`, in order, ``flat``/``lens``): every multiset of candidates
     that uses the whole rack (``counts``, blanks in ``counts[0]``), at most
@@ -293,7 +363,8 @@ def multi_search(flat: np.ndarray, lens: np.ndarray, counts: np.ndarray, max_wor
     earliest candidate of the multiset containing it: later steps may not use an
     earlier candidate containing that letter. Returns the candidate indices of
     each result one after another, the number of words of each result, and
-    whether it stopped at ``limit`` results (0 = no limit).
+    why it stopped: 0 done, 1 at ``limit`` results (0 = no limit), 2 when its
+    work (candidates examined) passed ``budget`` (0 = no budget).
     """
     n = len(lens)
     total = 0
@@ -310,8 +381,9 @@ def multi_search(flat: np.ndarray, lens: np.ndarray, counts: np.ndarray, max_wor
     n_out = 0
     n_res = 0
     if n == 0 or total == 0:
-        return out[:0], per_result[:0], False
+        return out[:0], per_result[:0], 0
     depth_cap = min(max_words, total)
+    work = 0
     fit = np.empty((depth_cap, n), np.int64)  # per depth: the candidates that fit
     n_fit = np.zeros(depth_cap, np.int64)
     pos = np.zeros(depth_cap, np.int64)
@@ -333,6 +405,9 @@ def multi_search(flat: np.ndarray, lens: np.ndarray, counts: np.ndarray, max_wor
                         fit[0, m] = i
                         m += 1
             else:
+                work += n_fit[depth - 1]
+                if budget > 0 and work > budget:
+                    return out[:n_out], per_result[:n_res], 2
                 for r in range(n_fit[depth - 1]):
                     i = fit[depth - 1, r]
                     if _fits(need, i, counts, min_index):
@@ -393,12 +468,12 @@ def multi_search(flat: np.ndarray, lens: np.ndarray, counts: np.ndarray, max_wor
             per_result[n_res] = depth + 1
             n_res += 1
             if limit > 0 and n_res >= limit:
-                return out[:n_out], per_result[:n_res], True
+                return out[:n_out], per_result[:n_res], 1
         elif depth + 1 < depth_cap:
             depth += 1
             letter[depth] = -1
             chosen[depth] = -1
-    return out[:n_out], per_result[:n_res], False
+    return out[:n_out], per_result[:n_res], 0
 
 
 @njit(cache=True)

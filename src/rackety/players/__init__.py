@@ -289,9 +289,10 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Play
     key = spec.strip().lower()
     if key.endswith(ENDGAME_SUFFIX):
         base = spec.strip()[:-len(ENDGAME_SUFFIX)]
-        if base.strip().lower() in ("human", ""):
-            raise RacketyError(f"player {clip(spec)!r}: +endgame goes after a computer player "
-                               "(static, greedy, h1, h2, h3, leaves:FILE.klv2, sim)")
+        if base.strip().lower() in ("human", "") or \
+                base.strip().lower().endswith(ENDGAME_SUFFIX):
+            raise RacketyError(f"player {clip(spec)!r}: +endgame goes once, after a computer "
+                               "player (static, greedy, h1, h2, h3, leaves:FILE.klv2, sim)")
         inner = make_player(base, lexicon)
         return EndgamePlayer(inner, name=name or f"{inner.name}{ENDGAME_SUFFIX}")
     if key == "static":
