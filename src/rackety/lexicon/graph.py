@@ -11,7 +11,10 @@ the rest of its run: a run may be entered in its middle, tail sharing):
   ``accepts(i) + count[arc(i)] + count[i + 1]``), saturating at `SATURATED`;
 * ``longest[i]``: the most tiles other than the separator (tile 0) on one of
   them, accepted or not;
-* ``separators[i]``: the most separators on one of them (counted up to 2).
+* ``separators[i]``: the most separators on one of them (counted up to 2);
+* ``tiles[i]``: the tiles other than the separator on the accepted ones, all
+  added up, saturating like ``count`` (a DAWG's words need that many GADDAG
+  strings: one per tile of each word).
 
 The walk is depth-first with an explicit stack and memoised per node, so it is
 linear in the graph; a node met again while still open closes a cycle.
@@ -30,8 +33,8 @@ SATURATED = 1 << 61  # a count at this value means "this many or more"
 
 @njit(cache=True)
 def measure(nodes: np.ndarray, start: int, count: np.ndarray, longest: np.ndarray,
-            separators: np.ndarray, state: np.ndarray) -> int:
-    """Fill ``count``, ``longest`` and ``separators`` for every node reachable
+            separators: np.ndarray, tiles: np.ndarray, state: np.ndarray) -> int:
+    """Fill ``count``, ``longest``, ``separators`` and ``tiles`` for every node reachable
     from the run at ``start`` (``state``: 0 unseen, 1 open, 2 done; shared
     between calls, so a second root reuses what the first measured). Arcs must
     be in range and the last node must end its run. Returns -1, or a node on a
@@ -72,15 +75,21 @@ def measure(nodes: np.ndarray, start: int, count: np.ndarray, longest: np.ndarra
         c = np.int64(1) if (node & _ACC) != 0 else np.int64(0)
         length = np.int64(0) if separator else np.int64(1)
         seps = np.int64(1) if separator else np.int64(0)
+        total = np.int64(0)
         if a != 0:
             c += count[a]
             length += longest[a]
             seps = min(seps + np.int64(separators[a]), 2)
+            total = tiles[a]
+        if not separator:
+            total = min(total + c, SATURATED)  # this tile, on every string through it
         if not last:
             c += count[i + 1]
             length = max(length, longest[i + 1])
             seps = max(seps, np.int64(separators[i + 1]))
+            total = min(total + tiles[i + 1], SATURATED)
         count[i] = min(c, SATURATED)
+        tiles[i] = total
         longest[i] = length
         separators[i] = seps
         state[i] = 2

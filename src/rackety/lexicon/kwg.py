@@ -56,7 +56,8 @@ def validate(nodes: np.ndarray, source: str, alphabet_size: int = 64, *,
     in proportion to what it lists). A lexicon
     (``leaves=False``) has no word of one tile, at most `MAX_WORDS` words, no
     separator (tile 0) in its DAWG, and a GADDAG (if any) whose every path has
-    at most one separator, never first and never last. A KLV's leave graph
+    at most one separator, never first and never last, as many strings as the
+    DAWG's words have tiles (a GADDAG of another list is refused). A KLV's leave graph
     (``leaves=True``) is a DAWG in which tile 0 is the blank."""
     n = len(nodes)
     if n == 0:
@@ -89,13 +90,14 @@ def validate(nodes: np.ndarray, source: str, alphabet_size: int = 64, *,
     count = np.zeros(n, np.int64)
     longest = np.zeros(n, np.int32)
     separators = np.zeros(n, np.uint8)
+    on_strings = np.zeros(n, np.int64)
     state = np.zeros(n, np.uint8)
     gaddag = not leaves and has_gaddag(nodes)
     roots = [("the DAWG" if not leaves else "the leave graph", int(arcs[DAWG_ROOT]))]
     if gaddag:
         roots.append(("the GADDAG", int(arcs[GADDAG_ROOT])))
     for what, root in roots:
-        cycle = measure(nodes, root, count, longest, separators, state)
+        cycle = measure(nodes, root, count, longest, separators, on_strings, state)
         if cycle >= 0:
             raise RacketyError(f"{source}: node {cycle}: {what} loops back on itself (a "
                                "cycle); not a valid KWG")
@@ -122,6 +124,11 @@ def validate(nodes: np.ndarray, source: str, alphabet_size: int = 64, *,
                                    "(tile 0); it has one at most")
             fail(reached[(tiles[reached] == 0) & accepting[reached]],
                  "a GADDAG string ends with the separator (tile 0)")
+            need = int(on_strings[roots[0][1]]) if roots[0][1] else 0
+            have = int(count[root]) if root else 0
+            if have != need:  # a word of n tiles is n GADDAG strings
+                raise RacketyError(f"{source}: the GADDAG holds {have:,} strings, and the "
+                                   f"DAWG's words make {need:,}: they are not one word list")
     return count
 
 
