@@ -309,7 +309,8 @@ OPEN = ">a: AEHLRTD 8D HALTED +28 28\n"
      "(the play-out bonus)"),
     # more tiles of a letter than the game has, at the play that puts them there
     (OPEN + ">b: ZZ D7 Z.Z +21 21\n", 4, "the board would hold 2 Z, and english has 1"),
-    (OPEN + ">b: ABCDEFGH 9E AB +5 5\n", 4, "rack 'ABCDEFGH' has 8 tiles; a rack holds 7"),
+    (OPEN + ">b: ABCDEFGHIJ 9E AB +5 5\n", 4, "rack 'ABCDEFGHIJ' has 10 tiles; a rack "
+     "holds 7"),
     (OPEN + ">b: 1A ABCDEFGH +50 50\n", 4, "the play places 8 tiles"),
     (">a: (challenge) +5 5\n", 3, "a challenge bonus, but the turn before it is not a play"),
     (OPEN + ">b: ABC - +0 0\n>a: (challenge) +5 33\n", 5, "a challenge bonus, but the "
@@ -366,6 +367,13 @@ def test_numbers_are_ascii_and_bounded(text, message):
     with pytest.raises(RacketyError) as info:
         replay(read_gcg(text))
     assert message in str(info.value) and len(str(info.value)) <= 300
+
+
+def test_racks_longer_than_seven_read_as_the_variant_that_holds_them():
+    eight = replay(read_gcg(HEAD + ">a: AEHLRTDS 8D HALTED +28 28\n"))
+    nine = replay(read_gcg(HEAD + ">a: AEHLRTDSS 8D HALTED +28 28\n"))
+    assert (eight.alphabet.rack_size, nine.alphabet.rack_size) == (8, 9)
+    assert Board.from_cgp(eight.positions[0].cgp()) == eight.positions[0]
 
 
 def test_a_unicode_digit_does_not_number_a_player():

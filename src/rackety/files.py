@@ -19,10 +19,6 @@ from pathlib import Path
 
 from rackety.errors import RacketyError, clip, read_error, write_error
 
-MIB = 1 << 20
-#: errors that mean "there is no such file" (the name itself may be the problem)
-MISSING = frozenset({errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG, errno.ELOOP})
-
 
 def read_bytes(path: str | os.PathLike[str], kind: str, limit: int) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them; else a
@@ -44,9 +40,9 @@ def read_bytes(path: str | os.PathLike[str], kind: str, limit: int) -> bytes:
             data = f.read(limit + 1)
     except RacketyError:
         raise
-    except ValueError:  # a NUL in the name
-        raise RacketyError(f"{clip(path, 120)}: no such file (a name the system does not take)") \
-            from None
+    except ValueError:  # a NUL or a lone surrogate in the name
+        raise RacketyError(f"{clip(path, 120)}: no such file (a name the system does not "
+                           "take)") from None
     except OSError as exc:
         if exc.errno == errno.ENAMETOOLONG:
             raise RacketyError(f"{clip(path, 120)}: no such file (the name is too long)") \
@@ -63,9 +59,7 @@ def exists(path: str | os.PathLike[str]) -> bool:
     refuses (too long, a file used as a folder ...)."""
     try:
         os.stat(path)
-    except OSError:
-        return False
-    except ValueError:  # a NUL in the name
+    except (OSError, ValueError):  # ValueError: a NUL or a lone surrogate in the name
         return False
     return True
 
@@ -83,8 +77,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     except OSError as exc:
         raise write_error(path, exc) from None
     except ValueError:
-        raise RacketyError(f"{clip(path, 120)}: cannot write (a name the system does not take)") \
-            from None
+        raise RacketyError(f"{clip(path, 120)}: cannot write (a name the system does not "
+                           "take)") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

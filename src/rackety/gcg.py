@@ -660,8 +660,9 @@ def infer_alphabet(record: GcgRecord) -> Alphabet:
     """The record's alphabet: from ``#lexicon`` (``OSPS...`` -> polish; ``NWL``,
     ``TWL``, ``CSW``, ``CEL``, ``ENABLE`` ... -> english; ``FRA`` french; ``RD``
     german; ``NSF`` norwegian; ``DISC`` catalan; ``FILE`` spanish) when its tiles
-    spell every rack and word of the record, else the first built-in alphabet that
-    does (english first, then the other languages, then their variants), else
+    spell every rack and word of the record (each rack within its rack size), else
+    the first built-in alphabet that does (english first, then the other
+    languages, then their variants: 8-tile racks read as english_lexulous), else
     english."""
     texts = _tile_texts(record)
     candidates: list[str] = []
@@ -671,15 +672,17 @@ def infer_alphabet(record: GcgRecord) -> Alphabet:
             candidates.append(_LEXICON_ALPHABETS[prefix])
             break
     names = Alphabet.names()
-    candidates += ["english"] + [n for n in names if "_" not in n] + \
-        [n for n in names if "_" in n]
+    variants = sorted((n for n in names if "_" in n), key=lambda n: Alphabet.load(n).rack_size)
+    candidates += ["english"] + [n for n in names if "_" not in n] + variants
+    racks = [e.rack for e in record.events if e.rack] + list(record.racks.values())
     seen = set()
     for name in candidates:
         if name in seen:
             continue
         seen.add(name)
         alphabet = Alphabet.load(name)
-        if all(_spells(alphabet, t) for t in texts):
+        if all(_spells(alphabet, t) for t in texts) and all(
+                _spells(alphabet, r, alphabet.rack_size) for r in racks):
             return alphabet
     return Alphabet.load(candidates[0])
 
@@ -697,12 +700,13 @@ def _tile_texts(record: GcgRecord) -> list[str]:
     return [t for t in texts if t]
 
 
-def _spells(alphabet: Alphabet, text: str) -> bool:
+def _spells(alphabet: Alphabet, text: str, most: int | None = None) -> bool:
+    """Whether ``alphabet`` spells ``text`` (in at most ``most`` tiles)."""
     try:
-        alphabet.tokenize(text, blanks=True)
+        codes = alphabet.tokenize(text, blanks=True)
     except RacketyError:
         return False
-    return True
+    return most is None or len(codes) <= most
 
 
 def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,

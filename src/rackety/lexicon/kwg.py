@@ -73,9 +73,9 @@ def validate(nodes: np.ndarray, source: str, alphabet_size: int = 64, *,
         if index.size:
             raise RacketyError(f"{source}: node {int(index[0])}: {what}")
 
-    if int(tiles[0]) != 0 or not ends[0] or (int(arcs[0]) == 0 and n > 1):
+    if int(tiles[0]) != 0 or not ends[0] or accepting[0] or (int(arcs[0]) == 0 and n > 1):
         raise RacketyError(f"{source}: node 0 is not a root pointer (tile 0, last of its "
-                           "run, arc to the DAWG root); not a KWG file?")
+                           "run, not accepting, arc to the DAWG root); not a KWG file?")
     fail(np.flatnonzero(arcs >= n), f"arc beyond the last node ({n - 1})")
     fail(np.flatnonzero(tiles >= alphabet_size), f"tile code {alphabet_size} or more, which "
          "the alphabet does not have (pass the lexicon's alphabet)")
