@@ -444,9 +444,10 @@ def _is_count(text: str) -> bool:
 def _seat_number(pattern: re.Pattern[str], name: str) -> int | None:
     """N of a ``#playerN`` or ``#rackN`` pragma's name, if it is 1 to `MAX_PLAYERS`."""
     found = pattern.fullmatch(name)
-    if not found or len(found.group(1)) > 3:
+    digits = found.group(1).lstrip("0") if found else ""
+    if not found or len(digits) > 3:
         return None
-    seat = int(found.group(1))
+    seat = int(digits or "0")
     return seat if 1 <= seat <= MAX_PLAYERS else None
 
 
@@ -538,15 +539,17 @@ def write_gcg(record: GcgRecord) -> str:
     """The record as GCG text: ``#character-encoding UTF-8`` first, then the
     pragmata and events in their order, each event followed by its notes, single
     spaces, LF line ends and a final newline. ``#playerN`` lines are written from
-    `GcgRecord.players`; a player without one gets one after the encoding line."""
+    `GcgRecord.players`, numbered by seat; a player without one gets one after
+    the encoding line."""
     out = [f"#{ENCODING_PRAGMA} UTF-8"]
-    declared = set()
-    for p in record.pragmata:
-        seat = _seat_number(_PLAYER, p.name)
-        if seat is not None:
-            declared.add(seat)
+    # the reader seats declared players by the order of their numbers, then the
+    # undeclared ones: each seat is written as #player(seat + 1), so the numbers
+    # run 1, 2, ... (a record's #player2 #player9 read back the same way)
+    numbers = sorted({n for p in record.pragmata
+                      if (n := _seat_number(_PLAYER, p.name)) is not None})
+    seat_of = {n: seat for seat, n in enumerate(numbers)}
     for seat, player in enumerate(record.players):
-        if seat + 1 not in declared:
+        if seat >= len(numbers):
             out.append(_player_line(f"player{seat + 1}", player))
     by_after: dict[int, list[Pragma]] = {}
     for p in record.pragmata:
@@ -556,9 +559,9 @@ def write_gcg(record: GcgRecord) -> str:
     def pragmata_after(count: int) -> None:
         for p in by_after.get(count, []):
             number = _seat_number(_PLAYER, p.name)
-            seat = -1 if number is None else number - 1
+            seat = -1 if number is None else seat_of[number]
             if 0 <= seat < len(record.players):
-                out.append(_player_line(p.name, record.players[seat]))
+                out.append(_player_line(f"player{seat + 1}", record.players[seat]))
             else:
                 out.append(p.text)
 
