@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from rackety.errors import RacketyError
+from rackety.errors import RacketyError, clip, one_line
 from rackety.web.service import ConflictError, Lexicons, NotFoundError, Service
 from rackety.web.store import Store
 
@@ -221,16 +221,17 @@ async def _too_large(scope: Scope, receive: Receive, send: Send, limit: int) -> 
 def _one_line(exc: RequestValidationError) -> str:
     parts = []
     for err in exc.errors()[:3]:
-        where = ".".join(str(x) for x in err.get("loc", ()) if x != "body") or "body"
-        parts.append(f"{where}: {err.get('msg', 'invalid')}")
-    return "; ".join(parts) or "invalid request"
+        where = ".".join(clip(x, 40) for x in err.get("loc", ()) if x != "body") or "body"
+        parts.append(f"{where}: {clip(err.get('msg', 'invalid'), 100)}")
+    return one_line("; ".join(parts) or "invalid request")
 
 
 def _clean(errors: list[Any]) -> list[dict[str, Any]]:
+    """Pydantic's errors, bounded: a key or a message a client sent is clipped."""
     out = []
     for err in errors[:20]:
-        out.append({"loc": [str(x) for x in err.get("loc", ())], "msg": str(err.get("msg", "")),
-                    "type": str(err.get("type", ""))})
+        out.append({"loc": [clip(x, 40) for x in err.get("loc", ())][:10],
+                    "msg": clip(err.get("msg", ""), 200), "type": clip(err.get("type", ""), 60)})
     return out
 
 
