@@ -187,8 +187,9 @@ def _points(alphabet: Alphabet) -> tuple[int, ...]:
 
 
 _DIGITS_OR_NOT = re.compile(r"[0-9]+|[^0-9]+")  # ASCII digits only: '٣' is not a number
-#: scores, the bingo bonus and the scoreless-turn count are read within these
-#: bounds, so sums of them never overflow the int64 of numpy and the kernels
+#: scores and the scoreless-turn count are read within these bounds (the bingo
+#: bonus within alphabet.MAX_BINGO_BONUS), so that sums of them never overflow
+#: the int32 and int64 of numpy and the kernels
 SCORE_LIMIT = 1_000_000_000
 ZERO_TURNS_LIMIT = 1_000_000
 MAX_PLAYERS = 16  # racks a CGP may hold (a game has 2 to 4 players)
