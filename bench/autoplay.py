@@ -1,5 +1,5 @@
 """Self-play benchmark: games per second on one core for greedy and H3
-self-play on TWL06, compiled (`rackety.selfplay`, every game checked by the
+self-play on TWL06, compiled (`rackety.experiments.selfplay`, every game checked by the
 compiled replay) and through the Python referee (`autoplay.play_game`, checked
 by `Game.problems`), with where the time of the Python path goes.
 
@@ -21,9 +21,9 @@ MAGPIE = {"greedy": 266.0, "h3": 200.0}
 
 def compiled(lexicon, spec: str, games: int, check: bool) -> tuple[float, float]:
     """Games per second and events per game of compiled ``spec`` self-play."""
-    from rackety.autoplay import game_seed
+    from rackety.experiments.autoplay import game_seed
+    from rackety.experiments.selfplay import Compiled
     from rackety.players import make_player
-    from rackety.selfplay import Compiled
 
     engine = Compiled(lexicon, [make_player(spec, lexicon), make_player(spec, lexicon)])
     engine.check(engine.play(0))  # compile or load the kernels
@@ -40,7 +40,7 @@ def compiled(lexicon, spec: str, games: int, check: bool) -> tuple[float, float]
 
 def python(lexicon, spec: str, games: int, check: bool) -> tuple[float, float]:
     """The same through `Game` and the players' objects."""
-    from rackety.autoplay import game_seed, play_game
+    from rackety.experiments.autoplay import game_seed, play_game
     from rackety.players import make_player
 
     players = [make_player(spec, lexicon), make_player(spec, lexicon)]

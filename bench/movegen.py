@@ -41,7 +41,7 @@ def time_mode(positions: list, lexicon, mode: str, generator: str, repeat: int
     """Best-of-``repeat`` mean µs per position, the per-position times of that
     pass, the mean number of placements found (in the top and best modes, only
     those of the anchors searched) and the share of anchors searched."""
-    from rackety.movegen import generate
+    from rackety.game.movegen import generate
 
     best_total = float("inf")
     best_each: list[float] = []

@@ -28,7 +28,7 @@ def main() -> None:
 
     import ray
 
-    from rackety.autoplay import tournament
+    from rackety.experiments.autoplay import tournament
     from rackety.lexicon import Lexicon
 
     Lexicon.load(args.lexicon)  # compile and cache before the workers

@@ -12,7 +12,7 @@ this class of machine, ../shared/oracle/README.md): median 0.13 s over its 83
 solved positions, up to 277 s for the hardest 7-against-7.
 
 A simulation section may follow: a function ``simulation_section(args)`` in this
-file, run only when `rackety.simulation` imports (and its options, if any, from
+file, run only when `rackety.search.simulation` imports (and its options, if any, from
 ``simulation_arguments(parser)``).
 """
 
@@ -40,7 +40,7 @@ def endgame_section(args: argparse.Namespace) -> bool:
     """Solve every oracle endgame under the reference-time limit; True when
     every value agrees with the oracle."""
     from rackety import Board, Lexicon
-    from rackety.endgame import solve
+    from rackety.search.endgame import solve
 
     lexicon = Lexicon.load(args.lexicon)
     cases = endgame_cases()
@@ -86,7 +86,7 @@ def endgame_section(args: argparse.Namespace) -> bool:
 
 def _simulation_available() -> bool:
     try:
-        import rackety.simulation  # noqa: F401
+        import rackety.search.simulation  # noqa: F401
     except ImportError:
         return False
     return True
@@ -108,7 +108,7 @@ def simulation_section(args: argparse.Namespace) -> None:
     import time
 
     from rackety import Board, Lexicon
-    from rackety.simulation import simulate
+    from rackety.search.simulation import simulate
 
     lexicon = Lexicon.load(args.lexicon)
     path = Path(__file__).resolve().parent / "data" / "sim_twl06_reference.jsonl"
@@ -149,7 +149,7 @@ def main() -> None:
     ok = True
     if not args.skip_endgame:
         ok = endgame_section(args)
-    # --- simulation: `simulation_section(args)`, when defined and rackety.simulation imports
+    # --- simulation: `simulation_section(args)`, when defined and rackety.search.simulation imports
     section = globals().get("simulation_section")
     if section is not None and _simulation_available():
         print()

@@ -40,9 +40,9 @@ def main() -> None:
     from fastapi.testclient import TestClient
 
     from rackety import Board, Lexicon
-    from rackety.movegen import generate
+    from rackety.frontends.web.app import create_app
+    from rackety.game.movegen import generate
     from rackety.players import leave_model
-    from rackety.web.app import create_app
 
     lexicon = Lexicon.load("TWL06")
     h3 = leave_model("h3", lexicon)

@@ -1,4 +1,4 @@
-"""A plain minimax for endgames, for testing `rackety.endgame` on tiny positions.
+"""A plain minimax for endgames, for testing `rackety.search.endgame` on tiny positions.
 
 It knows the rules and nothing of the solver: a position's value for the player
 to move is the best, over every tile placement (`Board.moves`, trusted and

@@ -257,9 +257,9 @@ def _environment(**values: str) -> Any:
 
 def run_cli_inprocess(argv: list[str], stdin: bytes | str | None = None
                       ) -> tuple[Any, str, str]:
-    """``rackety.cli.main(argv)`` with stdin, stdout and stderr captured;
+    """``rackety.frontends.cli.main(argv)`` with stdin, stdout and stderr captured;
     RACKETY_DEBUG is set, so an internal error raises (and shows where)."""
-    from rackety.cli import main
+    from rackety.frontends.cli import main
 
     data = stdin.encode() if isinstance(stdin, str) else (stdin or b"")
     out, err = io.StringIO(), io.StringIO()
@@ -828,7 +828,7 @@ MOVE_SEEDS = ("8D HALTED", "D8 .OWS", "H5 GOX.", "8H PANDY", "N6 OV(E)RLADE", "E
 def move_seeds() -> tuple[dict[str, str], ...]:
     """Move strings, alone (read on every board of `move_boards`) or with the
     position of a replayed record they were played on."""
-    from rackety.gcg import read_gcg, replay
+    from rackety.game.gcg import read_gcg, replay
 
     out = [{"move": m} for m in MOVE_SEEDS]
     for data in gcg_seeds()[:3]:
@@ -1828,7 +1828,7 @@ class Context:
         if self._client is None:
             from fastapi.testclient import TestClient
 
-            from rackety.web.app import create_app
+            from rackety.frontends.web.app import create_app
 
             app = create_app(self.tmp / "web.sqlite", warm=False)
             self._client = TestClient(app, raise_server_exceptions=True)
@@ -1901,7 +1901,7 @@ def _gcg_source(payload: Any) -> Any:
 
 def run_gcg(payload: Any, ctx: Context) -> str:
     from rackety import Board, Game
-    from rackety.gcg import read_gcg, replay, write_gcg
+    from rackety.game.gcg import read_gcg, replay, write_gcg
 
     data = _gcg_source(payload)
     outcome, record = attempt(lambda: read_gcg(data), "read_gcg")
@@ -2086,7 +2086,7 @@ def run_words(payload: Any, ctx: Context) -> str:
 
 def run_moves(payload: Any, ctx: Context) -> str:
     from rackety import Board
-    from rackety.move import parse_move
+    from rackety.game.move import parse_move
 
     if isinstance(payload, str):
         payload = {"move": payload}
@@ -2102,7 +2102,7 @@ def run_moves(payload: Any, ctx: Context) -> str:
     outcomes = []
     for board in boards:
         outcome, move = attempt(lambda b=board: b.parse_move(text), "Board.parse_move")
-        outcome2, _ = attempt(lambda b=board: parse_move(text, b), "rackety.move.parse_move")
+        outcome2, _ = attempt(lambda b=board: parse_move(text, b), "rackety.game.move.parse_move")
         if outcome != outcome2:
             raise ContractError("readback", f"Board.parse_move {outcome}, parse_move {outcome2}")
         outcomes.append(outcome)

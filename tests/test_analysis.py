@@ -1,4 +1,4 @@
-"""Analysis of game records (`rackety.analysis`, ``rackety analyze``): on games
+"""Analysis of game records (`rackety.frontends.analysis`, ``rackety analyze``): on games
 the project plays and writes, and on hand-written records with challenges,
 exchanges, passes, missed bingos and phonies."""
 
@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from rackety.analysis import analyze_record, summarize
-from rackety.cli import main
-from rackety.gcg import read_gcg, replay
-from rackety.movegen import generate
+from rackety.frontends.analysis import analyze_record, summarize
+from rackety.frontends.cli import main
+from rackety.game.gcg import read_gcg, replay
+from rackety.game.movegen import generate
 
 DATA = Path(__file__).parent / "data" / "gcg"
 
@@ -28,7 +28,7 @@ def run(capsys: Any, *args: str) -> tuple[int, str, str]:
 @pytest.fixture(scope="module")
 def played(twl06: Any, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """Three games of greedy against H3, written as GCG by the referee."""
-    from rackety.autoplay import play_game
+    from rackety.experiments.autoplay import play_game
     from rackety.players import make_player
 
     folder = tmp_path_factory.mktemp("games")

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackety import Lexicon
-from rackety.autoplay import play_game, tournament, wilson
-from rackety.cli import main
+from rackety.experiments.autoplay import play_game, tournament, wilson
+from rackety.frontends.cli import main
+from rackety.game.heuristics import H1
 from rackety.lexicon.klv import Klv
 from rackety.players import GreedyPlayer, StaticPlayer, make_player
-from rackety.players.heuristics import H1
 
 
 def test_results_do_not_depend_on_the_number_of_processes(twl06: Lexicon) -> None:
@@ -113,9 +113,9 @@ def test_autoplay_bad_player_is_one_line(capsys) -> None:
     st.sampled_from(["greedy", "h1", "h2", "h3", "klv"]), min_size=2, max_size=3))
 def test_compiled_games_are_the_python_games(twl06: Lexicon, seed: int,
                                              kinds: list[str]) -> None:
-    """`rackety.selfplay` plays the very games `play_game` plays: same moves,
+    """`rackety.experiments.selfplay` plays the very games `play_game` plays: same moves,
     same draws, same end; and its check passes on them."""
-    from rackety.selfplay import Compiled
+    from rackety.experiments.selfplay import Compiled
 
     klv = Klv.from_values("english", {"S": 8.0, "?": 25.0, "Q": -7.0, "ER": 4.0, "V": -5})
     players = [StaticPlayer(klv, "klv") if k == "klv" else make_player(k, twl06)
@@ -134,7 +134,7 @@ def test_compiled_games_are_the_python_games(twl06: Lexicon, seed: int,
 
 
 def test_the_compiled_check_catches_what_is_wrong(twl06: Lexicon) -> None:
-    from rackety.selfplay import Compiled
+    from rackety.experiments.selfplay import Compiled
 
     compiled = Compiled(twl06, [make_player("h3", twl06), make_player("greedy", twl06)])
     fast = compiled.play(11)

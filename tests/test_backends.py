@@ -71,13 +71,13 @@ def _seats(result: object) -> list[list[tuple[object, ...]]]:
 
 @pytest.fixture(scope="module")
 def reference(twl06: object) -> object:
-    from rackety.autoplay import tournament
+    from rackety.experiments.autoplay import tournament
 
     return tournament("TWL06", ["h3", "greedy"], 24, seed=5, jobs=1)
 
 
 def test_autoplay_is_the_same_on_any_number_of_processes(reference: object) -> None:
-    from rackety.autoplay import tournament
+    from rackety.experiments.autoplay import tournament
 
     again = tournament("TWL06", ["h3", "greedy"], 24, seed=5, jobs=2)
     assert _table(again) == _table(reference)
@@ -86,8 +86,8 @@ def test_autoplay_is_the_same_on_any_number_of_processes(reference: object) -> N
 
 def test_a_killed_autoplay_worker_costs_only_its_games(reference: object, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    from rackety.autoplay import tournament
     from rackety.backends import FAULT_MARKER
+    from rackety.experiments.autoplay import tournament
 
     monkeypatch.setenv(FAULT_MARKER, str(tmp_path / "died"))
     again = tournament("TWL06", ["h3", "greedy"], 24, seed=5, jobs=2)
@@ -99,8 +99,8 @@ def test_a_killed_autoplay_worker_costs_only_its_games(reference: object, tmp_pa
 def test_autoplay_and_simulation_on_ray(ray_local: object, reference: object,
                                         twl06: object) -> None:
     from rackety import Board
-    from rackety.autoplay import tournament
-    from rackety.simulation import simulate
+    from rackety.experiments.autoplay import tournament
+    from rackety.search.simulation import simulate
 
     on_ray = tournament("TWL06", ["h3", "greedy"], 24, seed=5, backend="ray")
     assert _table(on_ray) == _table(reference) and _seats(on_ray) == _seats(reference)
@@ -113,9 +113,9 @@ def test_autoplay_and_simulation_on_ray(ray_local: object, reference: object,
 
 
 def test_training_and_analysis_on_ray(ray_local: object, twl06: object) -> None:
-    from rackety.analysis import analyze_task
     from rackety.backends import run_tasks as run
-    from rackety.training import train
+    from rackety.experiments.training import train
+    from rackety.frontends.analysis import analyze_task
 
     here = train("TWL06", 40, 1, seed=3, min_count=5, jobs=1)
     there = train("TWL06", 40, 1, seed=3, min_count=5, backend="ray", jobs=2)

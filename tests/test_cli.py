@@ -8,7 +8,7 @@ import json
 import pytest
 
 from rackety import Lexicon
-from rackety.cli import main
+from rackety.frontends.cli import main
 
 EMPTY = "/".join(["15"] * 15)
 

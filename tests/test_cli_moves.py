@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rackety import Board
-from rackety.cli import main
+from rackety.frontends.cli import main
 
 DATA = Path(__file__).parent / "data"
 EMPTY = "/".join(["15"] * 15)

@@ -1,4 +1,4 @@
-"""The endgame solver (`rackety.endgame`) against the oracle's endgames (values
+"""The endgame solver (`rackety.search.endgame`) against the oracle's endgames (values
 from an independent engine, tests/data), against a plain minimax on tiny
 positions (tests/endgame_reference.py), under time limits; `rackety endgame`;
 the ``+endgame`` players."""
@@ -24,10 +24,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from rackety import Board, Move, RacketyError
-from rackety import endgame as eg
-from rackety.cli import main
-from rackety.endgame import solve
+from rackety.search import endgame as eg
+from rackety.frontends.cli import main
 from rackety.players import EndgamePlayer, GreedyPlayer, make_player
+from rackety.search.endgame import solve
 
 DATA = Path(__file__).parent / "data"
 # The four hardest public endgames (168-277 s for the reference engine, 15-45 s
@@ -279,7 +279,7 @@ def test_endgame_player_defers_before_the_endgame(twl06):
 
 
 def test_endgame_player_plays_whole_games(twl06):
-    from rackety.autoplay import play_game
+    from rackety.experiments.autoplay import play_game
 
     players = [make_player("greedy+endgame", twl06), make_player("greedy", twl06)]
     for seed in (3, 4):

@@ -11,7 +11,7 @@ import pytest
 
 from rackety import Board, Lexicon, RacketyError
 from rackety.files import read_bytes, writable_folder, write_atomic
-from rackety.gcg import read_gcg, save_gcg
+from rackety.game.gcg import read_gcg, save_gcg
 from rackety.lexicon.klv import Klv
 
 

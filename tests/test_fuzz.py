@@ -168,8 +168,8 @@ REFUSALS = {name: case for name, case, expect in fuzzing.hostile_cli()
 
 @pytest.mark.parametrize("name", sorted(REFUSALS))
 def test_cli_refuses_in_one_line(name, capsys, monkeypatch, tmp_path):
-    """In process, through `rackety.cli.main`: exit 2 and one error line."""
-    from rackety.cli import main
+    """In process, through `rackety.frontends.cli.main`: exit 2 and one error line."""
+    from rackety.frontends.cli import main
 
     monkeypatch.chdir(tmp_path)
     argv = [a.replace("{tmp}", str(tmp_path)) for a in REFUSALS[name]["argv"]]
@@ -199,7 +199,7 @@ def test_word_list_with_a_nul_fourth_byte_is_a_word_list_problem(tmp_path):
 
 def test_a_turn_after_the_end_is_refused_at_its_line(ctx):
     from rackety import RacketyError
-    from rackety.gcg import read_gcg, replay
+    from rackety.game.gcg import read_gcg, replay
 
     lines = ["#player1 ann Ann", "#player2 bob Bob"]
     lines += [f">{'ann' if i % 2 == 0 else 'bob'}: ABCDEFG - +0 0" for i in range(24_000)]

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackety import Lexicon
-from rackety.game import CHALLENGE_RULES, Game, IllegalMoveError, Rules, placement
+from rackety.game.referee import CHALLENGE_RULES, Game, IllegalMoveError, Rules, placement
 
 
 def _random_turn(game: Game, rng: random.Random) -> None:
@@ -162,7 +162,7 @@ def test_super_board_game_with_one_option(twl06: Lexicon) -> None:
 # ------------------------------------------------------------------- GCG
 from pathlib import Path  # noqa: E402
 
-from rackety.gcg import read_gcg, replay, write_gcg  # noqa: E402
+from rackety.game.gcg import read_gcg, replay, write_gcg  # noqa: E402
 
 DATA = Path(__file__).parent / "data" / "gcg"
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "gcg"

@@ -1,4 +1,4 @@
-"""GCG game records (rackety.gcg) and `rackety gcg`: our own small records in
+"""GCG game records (rackety.game.gcg) and `rackety gcg`: our own small records in
 tests/data/gcg (exact round trips, replays checked square by square), the
 real-world corpus in ../shared/corpus/gcg when it is there, generated records
 (hypothesis) and the command line."""
@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackety import Board, RacketyError
-from rackety.cli import main
-from rackety.gcg import (
+from rackety.frontends.cli import main
+from rackety.game.gcg import (
     KINDS,
     Event,
     GcgRecord,

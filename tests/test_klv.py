@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackety import Alphabet, Board, Lexicon, RacketyError
+from rackety.game.movegen import LeaveModel, format_leave, leave_subsets
 from rackety.lexicon.klv import Klv
-from rackety.movegen import LeaveModel, format_leave, leave_subsets
 
 EN = Alphabet.load("english")
 A, B, X, Y = (EN.word(c)[0] for c in "ABXY")

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from rackety import Alphabet, Board, Move, RacketyError
 from rackety.alphabet import BLANK_FLAG
-from rackety.move import parse_move
+from rackety.game.move import parse_move
 
 ENGLISH = Alphabet.load("english")
 CATALAN = Alphabet.load("catalan")

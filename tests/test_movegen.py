@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackety import Board, Lexicon, RacketyError
-from rackety.movegen import cross_sets, derived_cross_sets, format_leave, generate
+from rackety.game.movegen import cross_sets, derived_cross_sets, format_leave, generate
 
 EMPTY = "/".join(["15"] * 15)
 BAG = ("AAAAAAAAABBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRRSSSSTTTTTT"
@@ -170,7 +170,7 @@ def test_wrong_lexicon_or_mode_is_a_clear_error(twl06: Lexicon) -> None:
 
 
 def test_a_leave_model_gives_every_subset_at_once(twl06: Lexicon) -> None:
-    from rackety.movegen import leave_subsets
+    from rackety.game.movegen import leave_subsets
 
     weights = _leave_function(11)
 

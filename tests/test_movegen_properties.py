@@ -38,7 +38,7 @@ def show(grid: np.ndarray) -> str:
 
 def check(grid: np.ndarray, rack: list[int], words: set[tuple[int, ...]],
           letter_mult: np.ndarray, word_mult: np.ndarray, start: tuple[int, int]) -> None:
-    from rackety.movegen import generate_from_arrays  # imported here: a missing module
+    from rackety.game.movegen import generate_from_arrays  # imported here: a missing module
     # fails these tests, not the collection of the whole suite
 
     note(f"words: {sorted(ref.word_text(w) for w in words)}")

@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackety import Alphabet, Board, Lexicon, RacketyError
+from rackety.game.heuristics import H1_VALUES, H2_DUPLICATION, H2_VALUES
+from rackety.game.movegen import LeaveModel, leave_subsets
 from rackety.lexicon.klv import Klv
-from rackety.movegen import LeaveModel, leave_subsets
 from rackety.players import (
     H1,
     H2,
@@ -30,7 +31,6 @@ from rackety.players import (
     make_player,
     static_choice,
 )
-from rackety.players.heuristics import H1_VALUES, H2_DUPLICATION, H2_VALUES
 
 EN = Alphabet.load("english")
 BAG = "".join(t.label * t.count for t in EN.tiles)  # the 100 tiles, blanks as ?

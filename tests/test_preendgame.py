@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from rackety import Board, Lexicon, RacketyError
-from rackety.endgame import solve
-from rackety.preendgame import preendgame
+from rackety.search.endgame import solve
+from rackety.search.preendgame import preendgame
 
 DATA = Path(__file__).parent / "data"
 
@@ -57,7 +57,7 @@ def test_a_bag_that_is_not_one_tile_is_refused(twl06: Lexicon) -> None:
 
 
 def test_preendgame_command(capsys, twl06: Lexicon) -> None:
-    from rackety.cli import main
+    from rackety.frontends.cli import main
 
     case = next(c for c in _small_endgames() if c["n_opp"] >= 2)
     cgp = _with_one_in_the_bag(case).cgp()

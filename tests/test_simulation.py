@@ -9,8 +9,8 @@ import json
 import pytest
 
 from rackety import Board, Lexicon
-from rackety.cli import main
-from rackety.simulation import simulate
+from rackety.frontends.cli import main
+from rackety.search.simulation import simulate
 
 # Column A holds A (row 3) and B (row 4). D above them makes DAB (6 points) and
 # lets the opponent, who holds the Q, play QDAB on the triple-word square A1

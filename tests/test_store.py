@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackety.errors import RacketyError
-from rackety.web import store as store_module
-from rackety.web.store import MIGRATIONS, SCHEMA_VERSION, Standing, Store
+from rackety.frontends.web import store as store_module
+from rackety.frontends.web.store import MIGRATIONS, SCHEMA_VERSION, Standing, Store
 
 
 def schema(path: Path) -> list[tuple[str, str, str]]:
@@ -413,7 +413,7 @@ def test_ratings_are_zero_sum_and_counters_add_up(games: list) -> None:
 
 CRASH_WRITER = """
 import sys
-from rackety.web.store import Store
+from rackety.frontends.web.store import Store
 store = Store(sys.argv[1])
 game_id = int(sys.argv[2])
 for seq in range(1_000_000):

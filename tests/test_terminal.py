@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from rackety import Lexicon
-from rackety.gcg import read_gcg
+from rackety.frontends.terminal import TerminalGame
+from rackety.game.gcg import read_gcg
 from rackety.players import make_player
-from rackety.terminal import TerminalGame
 
 
 def _run(twl06: Lexicon, lines: list[str], **kw) -> tuple[TerminalGame, str]:

@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from rackety import Alphabet, Lexicon
-from rackety.cli import main
+from rackety.experiments.selfplay import EV_EXCHANGE, EV_PLAY, Compiled
+from rackety.experiments.training import leave_set, new_values, train
+from rackety.frontends.cli import main
+from rackety.game.heuristics import H3
 from rackety.lexicon.klv import Klv
 from rackety.players import StaticPlayer, make_player
-from rackety.players.heuristics import H3
-from rackety.selfplay import EV_EXCHANGE, EV_PLAY, Compiled
-from rackety.training import leave_set, new_values, train
 
 
 def _brute_force_leaves(alphabet: Alphabet) -> set[tuple[int, ...]]:

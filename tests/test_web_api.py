@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rackety import Game
-from rackety.gcg import read_gcg
-from rackety.web.app import MAX_BODY, create_app
-from rackety.web.store import ELO_K, INITIAL_RATING, Store
+from rackety.frontends.web.app import MAX_BODY, create_app
+from rackety.frontends.web.store import ELO_K, INITIAL_RATING, Store
+from rackety.game.gcg import read_gcg
 
 DATA = Path(__file__).parent / "data"
 EMPTY = "/".join(["15"] * 15)
@@ -561,7 +561,7 @@ def test_random_play_keeps_games_sound(client: TestClient, twl06: Any, seed: int
     live = service.live(game_id)
     assert live.game.problems() == []
     # the store holds the same game: a new service replays it to the same state
-    from rackety.web.service import Lexicons, Service
+    from rackety.frontends.web.service import Lexicons, Service
 
     again = Service(Store(service.store.path), Lexicons())
     assert again.get(game_id) == {**service.get(game_id)}

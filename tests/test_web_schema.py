@@ -13,7 +13,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import negative_data_rejection, positive_data_acceptance
 
-from rackety.web.app import create_app
+from rackety.frontends.web.app import create_app
 
 # the store in a folder of its own; the lexicon cache is the session's (conftest)
 _folder = tempfile.mkdtemp(prefix="rackety-schema-")

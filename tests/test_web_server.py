@@ -13,7 +13,7 @@ from typing import Any
 
 from web_server import serve_command, start_server
 
-from rackety.web.store import Store
+from rackety.frontends.web.store import Store
 
 
 def _hint_tiles(server: Any, game_id: int) -> list[dict[str, Any]]:

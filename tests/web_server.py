@@ -47,7 +47,7 @@ def serve_command() -> list[str]:
     found = shutil.which("rackety")
     if found:
         return [found]
-    return [sys.executable, "-c", "import sys; from rackety.cli import main; "
+    return [sys.executable, "-c", "import sys; from rackety.frontends.cli import main; "
                                   "sys.exit(main(sys.argv[1:]))"]
 
 

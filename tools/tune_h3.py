@@ -4,7 +4,7 @@
 
 Each candidate `Balance` plays the same paired games (same bags, seats
 swapped) against greedy; the table gives its win % with Wilson's 95 % interval.
-The defaults in `rackety.players.heuristics.H3` come from this script.
+The defaults in `rackety.game.heuristics.H3` come from this script.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ import argparse
 import itertools
 from concurrent.futures import ProcessPoolExecutor
 
-from rackety.autoplay import game_seed, play_game, wilson
+from rackety.experiments.autoplay import game_seed, play_game, wilson
 
 
 def run(args: tuple[dict, int, int]) -> tuple[dict, float, int]:
     from rackety import Lexicon
+    from rackety.game.heuristics import H2_DUPLICATION, H2_VALUES, Balance, RackHeuristic
     from rackety.players import GreedyPlayer, StaticPlayer
-    from rackety.players.heuristics import H2_DUPLICATION, H2_VALUES, Balance, RackHeuristic
 
     params, start, stop = args
     lexicon = Lexicon.load("TWL06")

@@ -7,11 +7,11 @@
 """
 
 from rackety.alphabet import Alphabet, Tile
-from rackety.board import Board, Layout
 from rackety.errors import RacketyError
-from rackety.game import Game, IllegalMoveError, Rules
+from rackety.game.board import Board, Layout
+from rackety.game.move import Move
+from rackety.game.referee import Game, IllegalMoveError, Rules
 from rackety.lexicon import Hooks, Lexicon
-from rackety.move import Move
 
 __all__ = ["Alphabet", "Board", "Game", "Hooks", "IllegalMoveError", "Layout", "Lexicon", "Move",
            "RacketyError", "Rules", "Tile"]

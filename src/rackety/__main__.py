@@ -1,6 +1,6 @@
 """``python -m rackety``: the command line."""
 
-from rackety.cli import main
+from rackety.frontends.cli import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

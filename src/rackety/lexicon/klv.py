@@ -14,7 +14,7 @@ t at node q passes ``accepts(r)`` (r's own string) and ``count[s] - count[q]``
 strings (those under the siblings before q).
 
 `Klv.rack_values` gives every leave of a rack at once, in the leave-index order
-of `rackety.movegen.leave_subsets` (the `rackety.movegen.LeaveModel` protocol):
+of `rackety.game.movegen.leave_subsets` (the `rackety.game.movegen.LeaveModel` protocol):
 one compiled walk that enumerates the sub-multisets of the rack as an odometer
 over its distinct tiles, the smallest code turning slowest, so consecutive
 leaves share their prefix and each step reads one more tile from a KWG state
@@ -144,7 +144,7 @@ class Klv:
     first) and one float32 value per leave, at the leave's word index.
 
     Make one with `Klv.load` (a KLV2 or KLV file), `Klv.from_bytes` or
-    `Klv.from_values`; `save` writes KLV2. It is a `rackety.movegen.LeaveModel`:
+    `Klv.from_values`; `save` writes KLV2. It is a `rackety.game.movegen.LeaveModel`:
     pass it as ``leave=`` to `Board.moves`.
     """
 
@@ -333,7 +333,7 @@ class Klv:
 
     def rack_values(self, alphabet: Alphabet, rack: Sequence[int]) -> np.ndarray:
         """The value of every leave of ``rack``, by leave index (see
-        `rackety.movegen.leave_subsets`); a read-only float64 array, cached per
+        `rackety.game.movegen.leave_subsets`); a read-only float64 array, cached per
         rack."""
         if alphabet is not self.alphabet and alphabet.identity != self.alphabet.identity:
             raise RacketyError(f"{self.source}: leave values are in alphabet "

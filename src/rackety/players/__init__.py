@@ -2,12 +2,12 @@
 
 - `GreedyPlayer` (Appel and Jacobson 1988): the highest-scoring placement.
 - `StaticPlayer` (Gordon 1993): the best placement by equity, score plus the
-  value of the leave under a `rackety.movegen.LeaveModel` (Gordon's heuristics
-  `H1`/`H2`/`H3` of `rackety.players.heuristics`, or a KLV2 file), and Gordon's
+  value of the leave under a `rackety.game.movegen.LeaveModel` (Gordon's heuristics
+  `H1`/`H2`/`H3` of `rackety.game.heuristics`, or a KLV2 file), and Gordon's
   exchange rule.
 - `HumanPlayer`: reads moves in players' notation.
 - `EndgamePlayer`: another player, except that with the bag empty it solves
-  the endgame exactly (`rackety.endgame`).
+  the endgame exactly (`rackety.search.endgame`).
 
 `make_player` makes one from a short spec (``static``, ``greedy``, ``h1``,
 ``h2``, ``h3``, ``leaves:FILE.klv2``, ``sim``, ``human``; a computer player with
@@ -33,12 +33,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rackety.errors import RacketyError, clip, parse_int
-from rackety.move import Move
-from rackety.movegen import LeaveModel, generate
-from rackety.players.heuristics import H1, H2, H3, HEURISTICS, Balance, RackHeuristic
+from rackety.game.heuristics import H1, H2, H3, HEURISTICS, Balance, RackHeuristic
+from rackety.game.move import Move
+from rackety.game.movegen import LeaveModel, generate
 
 if TYPE_CHECKING:
-    from rackety.board import Board
+    from rackety.game.board import Board
     from rackety.lexicon import Lexicon
 
 PLAYER_SPECS = ("static", "greedy", "h1", "h2", "h3", "leaves:FILE.klv2", "sim", "sim:N",
@@ -181,7 +181,7 @@ class HumanPlayer:
 
 class EndgamePlayer:
     """``inner``, except when the bag is empty: then the endgame is solved
-    exactly (`rackety.endgame.solve`, iterative deepening for at most
+    exactly (`rackety.search.endgame.solve`, iterative deepening for at most
     ``seconds``; None: to the end) and the first move of its principal
     variation is played. With the bag empty the opponent's rack is exactly
     the tiles the player has not seen (`Board.unseen`), so the player's view,
@@ -218,7 +218,7 @@ class EndgamePlayer:
         """The endgame solver's move with the bag empty, else the inner player's."""
         position = self.endgame_position(board)
         if position is not None:
-            from rackety.endgame import solve
+            from rackety.search.endgame import solve
 
             result = solve(position, lexicon, seconds=self.seconds)
             self.last_result = result
@@ -304,8 +304,8 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Play
     if key == "human":
         return HumanPlayer(input, _write_stdout, name=name or "human")
     if key == "sim" or key.startswith("sim:"):
-        # Monte Carlo simulation over H3 (`rackety.simulation`); sim:N rollouts a candidate
-        from rackety.simulation import SimPlayer
+        # Monte Carlo simulation over H3 (`rackety.search.simulation`); sim:N rollouts a candidate
+        from rackety.search.simulation import SimPlayer
 
         rollouts = parse_int(key[4:] or "100", f"player {clip(spec.strip())!r}: rollouts", 1,
                              1_000_000_000)

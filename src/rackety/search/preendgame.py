@@ -6,7 +6,7 @@ empties the bag (the mover draws the last tile), and the rest of the game is
 an endgame with both racks known. So each candidate is judged over every
 possible bag tile (weighted by how many of the unseen tiles it stands for):
 the position after the play and the draw is solved exactly
-(`rackety.endgame.solve`, the opponent to move), which gives the final spread
+(`rackety.search.endgame.solve`, the opponent to move), which gives the final spread
 of every draw, hence the candidate's win probability and expected spread.
 Passes and exchanges (an exchange needs a fuller bag) are not candidates.
 When the opponent's rack is known (two racks in the CGP) there is one draw.
@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING
 from rackety.errors import RacketyError
 
 if TYPE_CHECKING:
-    from rackety.board import Board
+    from rackety.game.board import Board
+    from rackety.game.move import Move
     from rackety.lexicon import Lexicon
-    from rackety.move import Move
 
 
 @dataclass
@@ -53,8 +53,8 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10, leave: s
     """Solve the position (one tile in the bag) for its best ``candidates``
     tile placements by static equity. ``seconds``: the time limit of each
     endgame solve (None: exact)."""
-    from rackety.endgame import solve
     from rackety.players import leave_model
+    from rackety.search.endgame import solve
 
     if len(board.racks) != 2:
         raise RacketyError("a pre-endgame is between two players")

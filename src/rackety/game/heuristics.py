@@ -32,7 +32,7 @@ score plus the value of the tiles it keeps (the leave):
 
 The weights are Gordon's for English: an alphabet whose letters are not A-Z is
 refused. A model's `rack_values` gives the value of every leave of a rack at
-once, in the order of `rackety.movegen.leave_subsets` (one compiled loop over
+once, in the order of `rackety.game.movegen.leave_subsets` (one compiled loop over
 the leave indices), and is cached per rack.
 
 >>> from rackety import Alphabet
@@ -196,7 +196,7 @@ class RackHeuristic:
 
     def rack_values(self, alphabet: Alphabet, rack: Sequence[int]) -> np.ndarray:
         """The value of every leave of ``rack``, by leave index (see
-        `rackety.movegen.leave_subsets`); a read-only float64 array, cached."""
+        `rackety.game.movegen.leave_subsets`); a read-only float64 array, cached."""
         key = (alphabet.identity, tuple(sorted(int(c) for c in rack)))
         hit = self._cache.get(key)
         if hit is not None:

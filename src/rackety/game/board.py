@@ -32,7 +32,7 @@ import numpy as np
 
 from rackety.alphabet import BLANK_FLAG, MAX_BINGO_BONUS, Alphabet
 from rackety.errors import RacketyError, clip, parse_int
-from rackety.move import Move, parse_move, square_name
+from rackety.game.move import Move, parse_move, square_name
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -515,7 +515,7 @@ class Board:
 
     # --------------------------------------------------------------- moves
     def parse_move(self, text: str) -> Move:
-        """Read a move in players' notation on this board (see `rackety.move`)."""
+        """Read a move in players' notation on this board (see `rackety.game.move`)."""
         return parse_move(text, self)
 
     def notation(self, move: Move, *, through: str = "parens") -> str:
@@ -523,8 +523,8 @@ class Board:
         return move.notation(self.alphabet, through=through)
 
     def moves(self, lexicon: Any, **kwargs: Any) -> Any:
-        """Every legal move of the player to move (see `rackety.movegen`)."""
-        from rackety.movegen import generate
+        """Every legal move of the player to move (see `rackety.game.movegen`)."""
+        from rackety.game.movegen import generate
 
         return generate(self, lexicon, **kwargs)
 
@@ -634,7 +634,7 @@ class Board:
         """Hand ``child`` this board's cross sets, updated for ``move`` (only the
         lanes the move touched are recomputed)."""
         if self._derived:
-            from rackety.movegen import derive_child
+            from rackety.game.movegen import derive_child
 
             derive_child(self, child, move)
 

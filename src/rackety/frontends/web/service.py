@@ -24,14 +24,14 @@ from pathlib import Path
 from typing import Any
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
-from rackety.board import Board, Layout
 from rackety.errors import RacketyError, clip
 from rackety.files import exists
-from rackety.game import Game, IllegalMoveError, Rules, describe, placement
+from rackety.frontends.web.store import Store
+from rackety.game.board import Board, Layout
+from rackety.game.move import Move
+from rackety.game.movegen import format_leave, generate
+from rackety.game.referee import Game, IllegalMoveError, Rules, describe, placement
 from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin_path
-from rackety.move import Move
-from rackety.movegen import format_leave, generate
-from rackety.web.store import Store
 
 PREMIUM_NAMES = {"=": "TW", "-": "DW", '"': "TL", "'": "DL", "~": "QW", "^": "QL", " ": ""}
 LEVELS = {
@@ -151,7 +151,7 @@ def board_json(board: Board) -> dict[str, Any]:
 
 
 def _column_name(c: int) -> str:
-    from rackety.move import square_name
+    from rackety.game.move import square_name
 
     return square_name(0, c)[1:]  # "1H" -> "H"
 
@@ -291,7 +291,7 @@ class Service:
 
         level = seat.level or DEFAULT_LEVEL
         if level == "sim":  # a time budget, which make_player's sim:N does not take
-            from rackety.simulation import SimPlayer
+            from rackety.search.simulation import SimPlayer
 
             return SimPlayer("h3", seconds=seat.seconds or 2.0, iterations=100_000,
                              seed=seed, name=seat.name)
@@ -370,7 +370,7 @@ class Service:
 
     def _new_game(self, config: dict[str, Any], lexicon: Any) -> Game:
         if "gcg" in config:  # a game taken up from a record
-            from rackety.gcg import read_gcg
+            from rackety.game.gcg import read_gcg
 
             return Game.from_record(read_gcg(_as_text(config["gcg"]), source="gcg"), lexicon,
                                     rules=Rules(challenge=config["challenge"]),
@@ -395,7 +395,7 @@ class Service:
         config = row.config
         lexicon = self.lexicons.get(self.lexicons.name_for(config.get("lexicon")))
         if row.status == "record":
-            from rackety.gcg import read_gcg
+            from rackety.game.gcg import read_gcg
 
             game = Game.from_record(read_gcg(_as_text(row.gcg), source=f"game {game_id}"),
                                     lexicon)
@@ -583,7 +583,7 @@ class Service:
     def gcg(self, game_id: int) -> str:
         """The game's record as GCG text. While the game is in play the computer
         players' racks are left out (they would show what they hold)."""
-        from rackety.gcg import write_gcg
+        from rackety.game.gcg import write_gcg
 
         live = self.live(game_id)
         with live.lock:
@@ -614,7 +614,7 @@ class Service:
         """Store a GCG record: as a record to view and analyse, or, with
         ``play_as`` (a player's nickname or name), as a game to go on with, the
         other seats taken by computer levels (``opponents``, H3 by default)."""
-        from rackety.gcg import read_gcg
+        from rackety.game.gcg import read_gcg
 
         text = _as_text(text)
         record = read_gcg(text, source="gcg")
@@ -756,7 +756,7 @@ class Service:
     def simulate(self, cgp: str, lexicon: str | None, candidates: int, seconds: float,
                  plies: int) -> dict[str, Any]:
         """Simulate the best static candidates for a time budget."""
-        from rackety.simulation import simulate
+        from rackety.search.simulation import simulate
 
         board, _shape = self.position(cgp)
         lex = self.lexicons.for_board(lexicon, board)
@@ -774,9 +774,9 @@ class Service:
 
     def analyze_gcg(self, text: str, lexicon: str | None, leave: str | None) -> dict[str, Any]:
         """Every turn of a record: the board before it, the move played, the best
-        move by static equity and the equity lost (`rackety.analysis`)."""
-        from rackety.analysis import analyze_record
-        from rackety.gcg import read_gcg, replay
+        move by static equity and the equity lost (`rackety.frontends.analysis`)."""
+        from rackety.frontends.analysis import analyze_record
+        from rackety.game.gcg import read_gcg, replay
 
         record = read_gcg(_as_text(text), source="gcg")
         rep = replay(record)

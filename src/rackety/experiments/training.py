@@ -3,7 +3,7 @@
 
 Gordon's hand-set weights (H1-H3) lose to leave values measured over many
 games, which is how Quackle, Macondo, MAGPIE and wolges make theirs. Here both
-seats of every game play the current table (`rackety.selfplay`, one compiled
+seats of every game play the current table (`rackety.experiments.selfplay`, one compiled
 call per game), every turn's leave (the tiles kept) is recorded with what the
 player realised after it, and the table of the next generation is the average
 of that, shrunk toward the previous table where a leave was seen rarely.
@@ -45,7 +45,7 @@ point (int64, 2**-16 points), which is exact and so independent of the order
 in which tasks finish: the same seed gives the same table, byte for byte, on
 any backend with any number of workers.
 
-The kernels call `rackety.selfplay` (through `Compiled`), `players.heuristics`
+The kernels call `rackety.experiments.selfplay` (through `Compiled`), `players.heuristics`
 and `lexicon.klv`: numba's cache watches only this file, so after changing one
 of those in development, clear ``__pycache__`` (NUMBA.md, trap 5).
 """
@@ -63,10 +63,10 @@ import numpy as np
 from numba import njit
 
 from rackety.errors import RacketyError
+from rackety.experiments.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
+from rackety.game.heuristics import _leave_values as _heuristic_values
+from rackety.kernels import generate as _k
 from rackety.lexicon.klv import _rack_values as _klv_values
-from rackety.movegen import kernels as _k
-from rackety.players.heuristics import _leave_values as _heuristic_values
-from rackety.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
 
 if TYPE_CHECKING:
     from rackety.alphabet import Alphabet
@@ -279,8 +279,8 @@ class LeaveSet:
     def values_of(self, model: Any) -> np.ndarray:
         """The value of every leave under ``model``: a `RackHeuristic` or a `Klv`
         (0 for a leave it does not store)."""
+        from rackety.game.heuristics import RackHeuristic
         from rackety.lexicon.klv import Klv
-        from rackety.players.heuristics import RackHeuristic
 
         if isinstance(model, RackHeuristic):
             value, penalty, vowel = model.tables(self.alphabet)
@@ -329,10 +329,10 @@ def play_task(task: _Task) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Play games ``start..stop`` of a generation: (leave indices seen, their
     sums of targets in fixed point, their counts, samples). A top-level function
     for `rackety.backends.run_tasks`."""
+    from rackety.experiments.selfplay import Compiled
     from rackety.lexicon import Lexicon
     from rackety.lexicon.klv import Klv
     from rackety.players import StaticPlayer
-    from rackety.selfplay import Compiled
 
     lex_key = (task.source, task.alphabet)
     if _worker.get("lexicon_key") != lex_key:
@@ -429,9 +429,9 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
     table of generation 1 and its prior. ``progress(generation, games done,
     games)`` and ``report(Generation)`` are called as the work goes."""
     from rackety.backends import imap_tasks
+    from rackety.game.heuristics import HEURISTICS
     from rackety.lexicon import Lexicon
     from rackety.lexicon.klv import Klv
-    from rackety.players.heuristics import HEURISTICS
 
     if games < 1:
         raise RacketyError("games: at least 1")

@@ -1,4 +1,4 @@
-"""The web app's HTTP side: FastAPI routes over `rackety.web.service.Service`.
+"""The web app's HTTP side: FastAPI routes over `rackety.frontends.web.service.Service`.
 
 ``create_app(db_path)`` makes the app; ``rackety serve`` runs it with uvicorn.
 Every route validates its input with pydantic (sizes included) and answers a
@@ -28,13 +28,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rackety.errors import RacketyError, clip, one_line
-from rackety.web.service import ConflictError, Lexicons, NotFoundError, Service
-from rackety.web.store import Store
+from rackety.frontends.web.service import ConflictError, Lexicons, NotFoundError, Service
+from rackety.frontends.web.store import Store
 
 MAX_BODY = 1_000_000  # bytes of a request body
 MAX_CGP = 4_000
 MAX_GCG = 500_000
-log = logging.getLogger("rackety.web")
+log = logging.getLogger("rackety.frontends.web")
 
 
 # ------------------------------------------------------------------ models
@@ -282,7 +282,7 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
                             headers=headers or None)
 
     # ----------------------------------------------------------- page
-    static = resources.files("rackety.web") / "static"
+    static = resources.files("rackety.frontends.web") / "static"
 
     @app.get("/", include_in_schema=False)
     def index() -> Response:
@@ -431,8 +431,8 @@ def _allowed(app: FastAPI, scope: Scope) -> list[str]:
 def _warm(service: Service) -> None:
     """Load the default lexicon and compile the move generator once."""
     try:
-        from rackety.board import Board
-        from rackety.movegen import generate
+        from rackety.game.board import Board
+        from rackety.game.movegen import generate
 
         assert service.lexicons.default is not None
         lexicon = service.lexicons.get(service.lexicons.default)

@@ -47,10 +47,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
-from rackety.board import Board, Layout
 from rackety.errors import RacketyError
+from rackety.game.board import Board, Layout
+from rackety.game.move import Move, square_name
 from rackety.lexicon.kwg import DAWG_ROOT
-from rackety.move import Move, square_name
 
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
@@ -145,7 +145,7 @@ class Game:
         self.rules = rules or Rules()
         self.alphabet = alpha
         # the bag's shuffles come from splitmix64 (`shuffle`), which the compiled
-        # self-play (`rackety.selfplay`) implements bit for bit: same seed, same game
+        # self-play (`rackety.experiments.selfplay`) implements bit for bit: same seed, same game
         self.rng_state = (random.SystemRandom().getrandbits(63) if seed is None
                           else int(seed)) & MASK64
         empty = Board.empty(alpha, layout, players=len(players))
@@ -496,10 +496,10 @@ class Game:
 
     # --------------------------------------------------------------- GCG
     def to_record(self, *, lexicon_name: str | None = None) -> Any:
-        """The game as a GCG record (`rackety.gcg.GcgRecord`): every event with
+        """The game as a GCG record (`rackety.game.gcg.GcgRecord`): every event with
         its rack, score, total and notes; the racks of an unfinished game as
         ``#rackN`` pragmata."""
-        from rackety import gcg
+        from rackety.game import gcg
 
         alphabet = self.alphabet
         nicks = [_nickname(name) for name in self.players]
@@ -511,7 +511,7 @@ class Game:
                  "withdrawn": "withdrawn", "challenge_bonus": "challenge_bonus",
                  "lost_turn": "pass", "end_points": "end_rack_points",
                  "end_penalty": "end_rack_penalty", "time_penalty": "time_penalty"}
-        from rackety.movegen import format_leave
+        from rackety.game.movegen import format_leave
 
         for event in self.events:
             rack = format_leave(alphabet, event.rack)
@@ -552,9 +552,9 @@ class Game:
         order). Scores are re-scored: a written score that differs is kept, the
         difference as the event's ``adjustment``. The game ends as the record
         says: its end-of-game events where it has them, else where the rules end
-        it (`rackety.gcg.replay`, which also refuses a record that does not fit
+        it (`rackety.game.gcg.replay`, which also refuses a record that does not fit
         the board, naming the line, and any turn after the end)."""
-        from rackety import gcg
+        from rackety.game import gcg
 
         names: list[str] = []
         for player in record.players:
@@ -657,7 +657,7 @@ class Game:
 
     def to_gcg(self) -> str:
         """The game as GCG text."""
-        from rackety.gcg import write_gcg
+        from rackety.game.gcg import write_gcg
 
         return write_gcg(self.to_record())
 
@@ -714,7 +714,7 @@ def shuffle(items: list[int], state: int) -> int:
 
 def _rack_text(alphabet: Alphabet, rack: Sequence[int]) -> str:
     """A rack as people write it: letters in order, blanks last."""
-    from rackety.movegen import format_leave
+    from rackety.game.movegen import format_leave
 
     return format_leave(alphabet, rack)
 

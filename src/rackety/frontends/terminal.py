@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rackety.errors import RacketyError
-from rackety.game import Game, IllegalMoveError, Rules, describe
-from rackety.movegen import format_leave
+from rackety.game.movegen import format_leave
+from rackety.game.referee import Game, IllegalMoveError, Rules, describe
 
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
@@ -145,7 +145,7 @@ class TerminalGame:
     def save(self, path: str) -> None:
         if not path:
             raise RacketyError("save: give a file name, e.g. save game.gcg")
-        from rackety.gcg import save_gcg
+        from rackety.game.gcg import save_gcg
 
         save_gcg(self.game.to_record(), path)
         self.write(f"saved {path}")
@@ -153,7 +153,7 @@ class TerminalGame:
     def load(self, path: str) -> None:
         if not path:
             raise RacketyError("load: give a file name, e.g. load game.gcg")
-        from rackety.gcg import read_gcg
+        from rackety.game.gcg import read_gcg
 
         record = read_gcg(path)
         game = Game.from_record(record, self.lexicon, rules=self.game.rules)

@@ -9,7 +9,7 @@ valued as it would be (score plus leave). It also says whether a bingo (a play
 of every tile of a full rack) was there and not played, and gives the words of
 every play that are not in the lexicon and their fate: taken back after a
 challenge (a ``--`` event) or stood. With ``sim_seconds`` the best move and the
-move played are valued by simulation (`rackety.simulation.simulate`: the best
+move played are valued by simulation (`rackety.search.simulation.simulate`: the best
 static candidates and the move played, simulated together) instead.
 
 `summarize` adds up turns per player: turns assessed, equity lost (total and
@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 
 from rackety.alphabet import BLANK_FLAG
-from rackety.board import Board
 from rackety.errors import RacketyError
-from rackety.move import Move
+from rackety.game.board import Board
+from rackety.game.move import Move
 
 #: the events that are a player's turn and can be assessed
 ASSESSED_KINDS = ("play", "exchange", "pass")
@@ -204,7 +204,7 @@ def summarize(turns: Iterable[TurnAnalysis],
 # ----------------------------------------------------------------- analysis
 def phonies(board: Board, move: Move, lexicon: Any) -> tuple[str, ...]:
     """The words ``move`` forms on ``board`` that are not in ``lexicon``."""
-    from rackety.game import formed_words
+    from rackety.game.referee import formed_words
 
     words = formed_words(board.grid, move.placed_squares(), move.placed)
     return tuple(board.alphabet.format(w) for w in words if w not in lexicon)
@@ -243,7 +243,7 @@ def played_move(board: Board, event: Any, move: Move | None, moves: Any) -> Move
 
 
 def _find_placement(moves: Any, move: Move) -> Move | None:
-    from rackety.movegen import kernels as _k
+    from rackety.kernels import generate as _k
 
     meta = moves.meta
     if not len(meta) or move.kind != "place":
@@ -260,7 +260,7 @@ def _find_placement(moves: Any, move: Move) -> Move | None:
 
 
 def _bingo_index(moves: Any, rack_size: int) -> int | None:
-    from rackety.movegen import kernels as _k
+    from rackety.kernels import generate as _k
 
     meta = moves.meta
     hits = np.flatnonzero(meta[:, _k.M_PLACED] == rack_size) if len(meta) else []
@@ -283,7 +283,7 @@ def analyze_record(record: Any, lexicon: Any, *, leave: Any = "h3",
                    sim_seconds: float | None = None, sim_candidates: int = 15,
                    seats: Collection[int] | None = None, replayed: Any = None,
                    seed: int = 0) -> RecordAnalysis:
-    """Assess every turn of ``record`` (a `rackety.gcg.GcgRecord`) whose rack is
+    """Assess every turn of ``record`` (a `rackety.game.gcg.GcgRecord`) whose rack is
     known (see `TurnAnalysis`).
 
     ``leave``: ``h1``, ``h2``, ``h3``, ``leaves:FILE.klv2``, ``none`` (equity =
@@ -292,9 +292,9 @@ def analyze_record(record: Any, lexicon: Any, *, leave: Any = "h3",
     (``leave`` must then name a model: it is also the rollouts' policy).
     ``seats``: assess only these players' turns (the others are listed, with
     their phonies, but not assessed). ``replayed``: the record's
-    `rackety.gcg.replay`, when the caller has it."""
-    from rackety.gcg import replay
-    from rackety.movegen import generate
+    `rackety.game.gcg.replay`, when the caller has it."""
+    from rackety.game.gcg import replay
+    from rackety.game.movegen import generate
 
     rep = replayed if replayed is not None else replay(record)
     if lexicon.alphabet.identity != rep.alphabet.identity:
@@ -366,7 +366,7 @@ def _equity(move: Move) -> float:
 def _simulate(turn: TurnAnalysis, board: Board, lexicon: Any, moves: Any, leave: str,
               seconds: float, candidates: int, seed: int) -> None:
     """Value the best static candidates and the move played by simulation."""
-    from rackety.simulation import simulate
+    from rackety.search.simulation import simulate
 
     assert turn.played is not None
     cands = list(moves[:candidates])
@@ -414,7 +414,7 @@ def seats_of(record: Any, player: str | None) -> list[int] | None:
 
 def analyze_task(task: AnalysisTask) -> RecordAnalysis:
     """Read, replay and analyse one record (a task of ``rackety analyze``)."""
-    from rackety.gcg import read_gcg, replay
+    from rackety.game.gcg import read_gcg, replay
 
     data, source, lexicon_source, alphabet, leave, sim_seconds, player = task
     record = read_gcg(data, source=source)

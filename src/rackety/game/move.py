@@ -19,7 +19,7 @@ from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError, clip
 
 if TYPE_CHECKING:
-    from rackety.board import Board
+    from rackety.game.board import Board
 
 KINDS = ("place", "exchange", "pass")
 THROUGH_STYLES = ("parens", "dots", "bare")

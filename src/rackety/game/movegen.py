@@ -28,12 +28,12 @@ import numpy as np
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError
-from rackety.move import Move
-from rackety.movegen import crosssets as _cs
-from rackety.movegen import kernels as _k
+from rackety.game.move import Move
+from rackety.kernels import crosssets as _cs
+from rackety.kernels import generate as _k
 
 if TYPE_CHECKING:
-    from rackety.board import Board
+    from rackety.game.board import Board
     from rackety.lexicon import Lexicon
 
 GENERATORS = ("gaddag", "dawg")
@@ -45,7 +45,7 @@ _INITIAL_CAP = 1 << 14
 @dataclass
 class CrossSets:
     """The board in both orientations and its cross sets for one lexicon
-    (arrays described in `rackety.movegen.crosssets`)."""
+    (arrays described in `rackety.kernels.crosssets`)."""
 
     tiles: np.ndarray
     xset: np.ndarray

@@ -360,7 +360,7 @@ def position_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def _position(cgp: str, alphabet: str | None, board_name: str | None,
               source: str = "cgp") -> Any:
-    from rackety.board import Board
+    from rackety.game.board import Board
 
     return Board.from_cgp(cgp, alphabet=alphabet, layout=board_name, source=source)
 
@@ -388,7 +388,7 @@ class _Lexicons:
 
 
 def _move_json(board: Any, move: Any) -> dict[str, Any]:
-    from rackety.movegen import format_leave
+    from rackety.game.movegen import format_leave
 
     return {"move": board.notation(move), "score": move.score,
             "leave": format_leave(board.alphabet, move.leave or ()),
@@ -541,7 +541,7 @@ def gcg_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _gcg_replay(path: str, alphabet: str | None, board_name: str | None) -> Any:
-    from rackety.gcg import read_gcg, replay
+    from rackety.game.gcg import read_gcg, replay
 
     return replay(read_gcg(path), alphabet=alphabet, layout=board_name)
 
@@ -677,9 +677,9 @@ def _board_name(board: str | None) -> str | None:
 def play_command(source: str, opponent: str, players: int, board_name: str | None,
                  alphabet: str | None, challenge: str, seed: int | None, name: str) -> None:
     """Play against the computer in the terminal."""
-    from rackety.game import Rules
+    from rackety.frontends.terminal import TerminalGame
+    from rackety.game.referee import Rules
     from rackety.players import make_player
-    from rackety.terminal import TerminalGame
 
     lexicon = _load(source, alphabet, False)
     opponents = [make_player(opponent, lexicon) for _ in range(players - 1)]
@@ -716,7 +716,7 @@ def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int |
                      backend: str, address: str | None, as_json: bool) -> None:
     """Computer players against each other: Gordon's table of results."""
 
-    from rackety.autoplay import tournament
+    from rackety.experiments.autoplay import tournament
 
     names = [s.strip() for s in specs.split(",") if s.strip()]
     if gcg_dir is not None:
@@ -780,7 +780,7 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
                 as_json: bool) -> None:
     """Monte Carlo simulation of the best static moves of a position."""
 
-    from rackety.simulation import simulate
+    from rackety.search.simulation import simulate
 
     board = _position(cgp, alphabet, board_name)
     lexicons = _Lexicons(source, False)
@@ -837,7 +837,7 @@ def endgame_command(source: str | None, cgp: str, alphabet: str | None,
     """Solve an endgame (bag empty, both racks known): the value for the player
     to move (the change in spread to the end of the game under best play) and a
     principal variation."""
-    from rackety.endgame import check_position, solve
+    from rackety.search.endgame import check_position, solve
 
     board = _position(cgp, alphabet, board_name)
     check_position(board)
@@ -875,7 +875,7 @@ def preendgame_command(source: str | None, cgp: str, alphabet: str | None,
                        as_json: bool) -> None:
     """One tile in the bag: every candidate over every possible draw, solved as
     an endgame; win %, expected spread and the best move."""
-    from rackety.preendgame import preendgame
+    from rackety.search.preendgame import preendgame
 
     board = _position(cgp, alphabet, board_name)
     lexicon = _Lexicons(source, False).for_board(board)
@@ -929,9 +929,9 @@ def leaves_train_command(source: str, games: int, generations: int, init: str, s
                          min_count: int, jobs: int | None, alphabet: str | None, output: str,
                          backend: str, address: str | None, as_json: bool) -> None:
     """Train leave values by self-play (TD targets, shrunk toward the prior;
-    see rackety.training) and write them as KLV2."""
+    see rackety.experiments.training) and write them as KLV2."""
 
-    from rackety.training import train
+    from rackety.experiments.training import train
 
     writable_file(output, "-o")
     _load(source, alphabet, False)  # compile and cache once, before the workers
@@ -986,9 +986,9 @@ def _analysis_tasks(paths: tuple[str, ...], source: str | None, leave: str,
     """Read and replay every record here (a bad one fails at once, in one line),
     load each lexicon once (so the workers find it compiled), and make the
     tasks; with ``player``, the nicknames it matches in each record."""
-    from rackety.analysis import seats_of
     from rackety.files import read_bytes
-    from rackety.gcg import MAX_GCG, read_gcg, replay
+    from rackety.frontends.analysis import seats_of
+    from rackety.game.gcg import MAX_GCG, read_gcg, replay
     from rackety.lexicon.sources import builtin
     from rackety.players import leave_model
 
@@ -1107,8 +1107,8 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
     """Every turn of the games against the best move: the equity lost, missed
     bingos, phonies and whether they were challenged off; a summary per player.
     Games are analysed in parallel."""
-    from rackety.analysis import analyze_task, summarize
     from rackety.backends import run_tasks
+    from rackety.frontends.analysis import analyze_task, summarize
 
     if as_json and csv_path:
         raise click.UsageError("give --json or --csv, not both")
@@ -1181,7 +1181,7 @@ def serve_command(host: str, port: int, db_path: str | None, extra: tuple[str, .
 
     import uvicorn
 
-    from rackety.web.app import create_app
+    from rackety.frontends.web.app import create_app
 
     if db_path is None:
         import platformdirs

@@ -1,6 +1,6 @@
 """Whole games of computer players in one compiled call.
 
-`rackety.autoplay` plays a game through `Game` and the players' Python objects,
+`rackety.experiments.autoplay` plays a game through `Game` and the players' Python objects,
 which costs more than the move generation itself. Here the whole loop runs in
 numba for the static players (greedy, Gordon's H1-H3, a KLV leave table): the
 racks, the bag and its shuffles, the choice of the move (the same rules as
@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
+from rackety.game.heuristics import _leave_values as _heuristic_values
+from rackety.kernels import crosssets as _cs
+from rackety.kernels import generate as _k
 from rackety.lexicon.klv import _rack_values as _klv_values
-from rackety.movegen import crosssets as _cs
-from rackety.movegen import kernels as _k
-from rackety.players.heuristics import _leave_values as _heuristic_values
 
 if TYPE_CHECKING:
-    from rackety.game import Game
+    from rackety.game.referee import Game
     from rackety.lexicon import Lexicon
 
 LEAVE_NONE = 0  # greedy: the score alone, no exchange unless nothing can be placed
@@ -295,7 +295,7 @@ def play_game(kwg, gaddag, lm2, wm2, points, full_mask, start_row, start_col, sy
     counted at the end) and, for the turns (plays, exchanges, passes),
     ``ev_rack``: the tiles on the rack before the turn in ``[0]``, the tiles in
     the bag before it in ``[1]``, the rack in ``[2:2 + [0]]`` (leave training,
-    `rackety.training`, reads the leaves kept from it)."""
+    `rackety.experiments.training`, reads the leaves kept from it)."""
     n = lm2.shape[1]
     tiles = np.zeros((2, n, n), np.uint8)
     xset = np.zeros((2, n, n), np.int64)
@@ -616,7 +616,7 @@ class FastGame:
 
     def moves(self, alphabet: Any) -> list[Any]:
         """The turns as `Move` objects (plays, exchanges, passes), in order."""
-        from rackety.move import Move
+        from rackety.game.move import Move
 
         out = []
         for i in range(self.n):
@@ -641,7 +641,7 @@ class FastGame:
     def game(self, lexicon: Lexicon, names: list[str], *, seed: int, rules: Any = None,
              layout: Any = None, alphabet: Any = None) -> Game:
         """The same game through the referee (for its check and its GCG)."""
-        from rackety.game import Game
+        from rackety.game.referee import Game
 
         game = Game(lexicon, names, seed=seed, rules=rules, layout=layout, alphabet=alphabet)
         for move in self.moves(game.alphabet):
@@ -654,11 +654,11 @@ class Compiled:
 
     def __init__(self, lexicon: Lexicon, players: list[Any], *, rules: Any = None,
                  layout: Any = None, alphabet: Any = None) -> None:
-        from rackety.game import Game, Rules
+        from rackety.game.heuristics import RackHeuristic
+        from rackety.game.movegen import _full_mask, _multipliers_of, _points
+        from rackety.game.referee import Game, Rules
         from rackety.lexicon.klv import Klv
-        from rackety.movegen import _full_mask, _multipliers_of, _points
         from rackety.players import GreedyPlayer, StaticPlayer
-        from rackety.players.heuristics import RackHeuristic
 
         probe = Game(lexicon, [f"p{i}" for i in range(len(players))], seed=0, rules=rules,
                      layout=layout, alphabet=alphabet)
@@ -718,7 +718,7 @@ class Compiled:
 
     def play(self, seed: int) -> FastGame:
         """One game from the bag of ``seed``."""
-        from rackety.game import MASK64, shuffle
+        from rackety.game.referee import MASK64, shuffle
 
         tiles = [t.code for t in self.alphabet.tiles for _ in range(t.count)]
         state = shuffle(tiles, int(seed) & MASK64)

@@ -41,8 +41,7 @@ import numpy as np
 from numba import njit
 
 from rackety.errors import RacketyError
-from rackety.movegen import kernels as _k
-from rackety.selfplay import (
+from rackety.experiments.selfplay import (
     EV_EXCHANGE,
     EV_PASS,
     EV_PLAY,
@@ -55,11 +54,12 @@ from rackety.selfplay import (
     apply_play,
     decide,
 )
+from rackety.kernels import generate as _k
 
 if TYPE_CHECKING:
-    from rackety.board import Board
+    from rackety.game.board import Board
+    from rackety.game.move import Move
     from rackety.lexicon import Lexicon
-    from rackety.move import Move
 
 GOLDEN = 0x9E3779B97F4A7C15
 
@@ -249,7 +249,7 @@ class _Setup:
 
     def __init__(self, board: Board, lexicon: Lexicon, model: Any,
                  candidates: list[Move]) -> None:
-        from rackety.movegen import _full_mask, _multipliers_of, _points, derived_cross_sets
+        from rackety.game.movegen import _full_mask, _multipliers_of, _points, derived_cross_sets
 
         self.lexicon = lexicon
         xs = derived_cross_sets(board, lexicon)
@@ -313,8 +313,8 @@ class _Setup:
 
 
 def _model_arrays(model: Any, alphabet: Any) -> tuple[Any, ...]:
+    from rackety.game.heuristics import RackHeuristic
     from rackety.lexicon.klv import Klv
-    from rackety.players.heuristics import RackHeuristic
 
     none_klv = (np.zeros(2, np.uint32), np.zeros(2, np.int64), np.zeros(1, np.float32))
     if isinstance(model, RackHeuristic):
@@ -332,7 +332,7 @@ _worker: dict[str, Any] = {}
 def _batch(args: tuple[str, str, str, str, str, list[str], int, int, int, int, list[bool]]
            ) -> tuple[np.ndarray, np.ndarray]:
     """A batch of rollouts in a worker process."""
-    from rackety.board import Board
+    from rackety.game.board import Board
     from rackety.lexicon import Lexicon
     from rackety.players import leave_model
 

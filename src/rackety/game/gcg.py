@@ -5,7 +5,7 @@ A GCG file is text, one record per line: lines starting ``#`` are pragmata
 ``>`` are events (``>doug: DINNVWY 8D WINDY +32 32``). `read_gcg` reads every
 variant met in the wild into a `GcgRecord` of plain dataclasses, `write_gcg`
 writes it back (UTF-8, one canonical spacing), and `replay` plays it on a
-`rackety.board.Board`, re-scoring every play and keeping each position.
+`rackety.game.board.Board`, re-scoring every play and keeping each position.
 
 >>> record = read_gcg('''#player1 ann Ann
 ... #player2 bob Bob
@@ -52,10 +52,10 @@ import re
 from dataclasses import dataclass, field
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
-from rackety.board import MAX_PLAYERS, SCORE_LIMIT, Board, Layout
 from rackety.errors import RacketyError, clip, parse_int
 from rackety.files import read_bytes
-from rackety.move import Move
+from rackety.game.board import MAX_PLAYERS, SCORE_LIMIT, Board, Layout
+from rackety.game.move import Move
 
 #: every event kind, in the order of FORMATS.md section 6
 KINDS = ("play", "exchange", "pass", "withdrawn", "challenge_bonus", "end_rack_points",

@@ -33,7 +33,7 @@ self-recursive numba function (NUMBA.md, trap 2):
   weight of 2 and 12 times fewer than MAGPIE's score minus face value;
   killer moves are left out (FAST-MOVEGEN.md: they barely pay);
 - moves generated per node by the move generator's kernels
-  (`rackety.movegen.kernels`, every placement, no leaves) into one stack-like
+  (`rackety.kernels.generate`, every placement, no leaves) into one stack-like
   arena (MAGPIE's ``small_move_arena``), the board and its cross sets copied
   per ply and updated lane by lane (`crosssets.update_after_move`);
 - exactness: a node is *complete* when no line under it was cut at the depth
@@ -62,12 +62,12 @@ from numba import njit, types
 
 from rackety.alphabet import BLANK_FLAG
 from rackety.errors import RacketyError
-from rackety.move import Move
-from rackety.movegen import crosssets as _cs
-from rackety.movegen import kernels as _k
+from rackety.game.move import Move
+from rackety.kernels import crosssets as _cs
+from rackety.kernels import generate as _k
 
 if TYPE_CHECKING:
-    from rackety.board import Board
+    from rackety.game.board import Board
     from rackety.lexicon import Lexicon
 
 # ctl: int64 control and statistics of a solve
@@ -566,7 +566,7 @@ class _Solver:
     """The arrays of one solve, allocated once."""
 
     def __init__(self, board: Board, lexicon: Lexicon, tt_bits: int) -> None:
-        from rackety.movegen import _full_mask, _multipliers_of, _points, cross_sets
+        from rackety.game.movegen import _full_mask, _multipliers_of, _points, cross_sets
 
         self.board = board
         self.lexicon = lexicon

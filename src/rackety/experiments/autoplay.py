@@ -8,7 +8,7 @@ result does not depend on how many processes play them.
 
 Every game is checked as it ends: the tiles are conserved, every play is legal
 and scored the same by a plain scorer, and the totals are the sums of the
-events (`Game.problems`, or `rackety.selfplay.check_game` for games played
+events (`Game.problems`, or `rackety.experiments.selfplay.check_game` for games played
 compiled). A game that fails stops the tournament with the reason.
 """
 
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from rackety.backends import fault_point, imap_tasks
 from rackety.errors import RacketyError
 from rackety.files import writable_folder
-from rackety.game import Game, Rules
+from rackety.game.referee import Game, Rules
 
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
@@ -205,7 +205,7 @@ def _compiled(job: _Job, lexicon: Lexicon, players: list[Any], order: list[int])
     play compiled."""
     key = ("compiled", tuple(order))
     if key not in _worker:
-        from rackety.selfplay import Compiled
+        from rackety.experiments.selfplay import Compiled
 
         try:
             _worker[key] = Compiled(lexicon, [players[p] for p in order], rules=job.rules,
@@ -217,8 +217,8 @@ def _compiled(job: _Job, lexicon: Lexicon, players: list[Any], order: list[int])
 
 def _play_compiled(compiled: Any, job: _Job, lexicon: Lexicon, index: int,
                    order: list[int]) -> GameResult:
-    """One game in `rackety.selfplay`, checked there, its statistics from its events."""
-    from rackety.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
+    """One game in `rackety.experiments.selfplay`, checked there, its statistics from its events."""
+    from rackety.experiments.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
 
     seed = game_seed(job.seed, index)
     t0 = time.perf_counter()
@@ -300,7 +300,7 @@ def tournament(lexicon: str, specs: Sequence[str], games: int, *, seed: int = 1,
     ``jobs`` processes (default: every core). ``progress`` is called with the
     number of games just finished. With ``compiled`` (the default), games
     between static players (greedy, H1-H3, a KLV table) run whole in
-    `rackety.selfplay`, the same games `play_game` plays, several times faster.
+    `rackety.experiments.selfplay`, the same games `play_game` plays, several times faster.
     ``backend`` (``local`` processes or ``ray``, at ``address``; see
     `rackety.backends`) runs the batches of games; the results are the same for
     the same seed on any backend and any number of workers."""

@@ -1,0 +1,1 @@
+"""Experiments: compiled self-play, autoplay tournaments and leave training."""

@@ -1,0 +1,1 @@
+"""Search: exact endgames, pre-endgames and Monte Carlo simulation."""
