@@ -38,8 +38,6 @@ def show(grid: np.ndarray) -> str:
 
 def check(grid: np.ndarray, rack: list[int], words: set[tuple[int, ...]],
           letter_mult: np.ndarray, word_mult: np.ndarray, start: tuple[int, int]) -> None:
-    from rackety.game.movegen import generate_from_arrays  # imported here: a missing module
-    # fails these tests, not the collection of the whole suite
 
     note(f"words: {sorted(ref.word_text(w) for w in words)}")
     note(f"board:\n{show(grid)}")
@@ -57,6 +55,46 @@ def check(grid: np.ndarray, rack: list[int], words: set[tuple[int, ...]],
         extra = {ref.word_text(m[3]): m for m in got if m not in expected}
         wrong = {m: (got[m], s) for m, s in expected.items() if m in got and got[m] != s}
         assert (generator, missing, extra, wrong) == (generator, {}, {}, {})
+
+
+def generate_from_arrays(grid, rack, lexicon, *, letter_mult, word_mult, start, bingo_bonus,
+                         generator):
+    """Every tile placement of a bare position (no `Board`, no `Layout`: the
+    premiums are random arrays) as (row, col, down, tiles, through, score),
+    through the kernels' public entry."""
+    from rackety.game.movegen import cross_sets, full_mask, points_of
+    from rackety.kernels import fields as f
+    from rackety.kernels import generate as k
+
+    grid = np.ascontiguousarray(grid, np.uint8)
+    n = grid.shape[0]
+    xs = cross_sets(grid, lexicon)
+    lm = np.asarray(letter_mult, np.int64)
+    wm = np.asarray(word_mult, np.int64)
+    rules = np.zeros(f.G_SIZE, np.int64)
+    rules[[f.G_N, f.G_RACK_SIZE, f.G_BINGO, f.G_START_ROW, f.G_START_COL, f.G_BOTH_DIRS,
+           f.G_FULL_MASK]] = (n, RACK_SIZE, bingo_bonus, start[0], start[1], 0,
+                              full_mask(lexicon.alphabet))
+    consts = k.consts(np.ascontiguousarray(np.stack([lm, lm.T])),
+                      np.ascontiguousarray(np.stack([wm, wm.T])), points_of(lexicon.alphabet),
+                      rules)
+    counts = np.bincount(np.array(rack, np.int64), minlength=64).astype(np.int64)
+    st = np.zeros(f.ST_SIZE, np.int64)
+    fs = np.zeros(f.F_HEAP + 1 + 256, np.float64)
+    cap = 1 << 16
+    k.load_rack(st, fs, rules, consts[2], counts, f.MODE_ALL, 1, cap, 0, not grid.any(), False)
+    out = (np.empty((cap, f.META), np.int32), np.empty((cap, n), np.uint8),
+           np.empty(cap, np.float64))
+    k.generate(lexicon.nodes, consts, (xs.tiles, xs.cross), st, fs, out, k.scratch(n),
+               k.GADDAG if generator == "gaddag" else k.DAWG)
+    assert not st[f.S_OVERFLOW]
+    moves = []
+    for row, word in zip(out[0][:st[f.S_COUNT]], out[1], strict=False):
+        d, lane, first, length, _placed, score, through, _lidx = (int(x) for x in row)
+        r, c = (first, lane) if d else (lane, first)
+        moves.append((r, c, bool(d), tuple(int(t) for t in word[:length]),
+                      tuple(bool(through >> j & 1) for j in range(length)), score))
+    return moves
 
 
 @settings(max_examples=120, deadline=None)

@@ -88,9 +88,15 @@ def test_rack_values_are_every_leave_in_leave_index_order(rack):
     for model in (H1, H2, H3):
         assert isinstance(model, LeaveModel)
         got = model.rack_values(EN, codes)
-        expected = [model.value([c for c, k in zip(distinct, row) for _ in range(k)])
-                    for row in kept]
-        assert got.tolist() == pytest.approx(expected)
+        # the table holds every leave of 1 to 6 tiles the bag can hold; the
+        # empty leave, the whole rack and leaves beyond the bag are worth 0
+        expected = []
+        for row in kept:
+            leave = [c for c, k in zip(distinct, row) for _ in range(k)]
+            held = all(leave.count(c) <= EN.tiles[c].count for c in set(leave))
+            in_table = 0 < len(leave) < EN.rack_size and held
+            expected.append(model.value(leave) if in_table else 0.0)
+        assert got.tolist() == pytest.approx(expected, abs=1e-4)
 
 
 def test_a_new_balance_takes_effect_at_once():
@@ -161,12 +167,14 @@ def test_static_player_takes_the_best_equity_with_exchanges(twl06, seed, turns):
 
 def test_static_player_exchanges_by_gordons_rule():
     # Only AT is a word: playing it spends both blanks, keeping SSEER (H1 24.0),
-    # while trading the R keeps ??SSEE (H1 72.0). Keeping everything (73.0) is
-    # the pass, which Gordon's rule does not consider.
+    # while trading the R keeps ??SSEE (H1 72.0). Keeping everything is the
+    # pass, worth 0 in a leave table (the whole rack is no leave), and Gordon's
+    # rule does not consider it anyway.
     lexicon = Lexicon.from_words(["AT"])
     board = Board.from_cgp(f"{EMPTY} ??SSEER/ 0/0 0")
     moves = board.moves(lexicon, leave=H1)
-    assert moves.best().kind == "pass" and moves.best().equity == 73.0
+    assert moves.best().kind == "exchange" and moves.best().equity == 72.0
+    assert [m.equity for m in moves if m.kind == "pass"] == [0.0]
     player = StaticPlayer(H1, "h1")
     chosen = player.choose(board, lexicon)
     assert chosen.kind == "exchange" and board.alphabet.format(chosen.tiles) == "R"

@@ -9,10 +9,12 @@
 from rackety.alphabet import Alphabet, Tile
 from rackety.errors import RacketyError
 from rackety.game.board import Board, Layout
+from rackety.game.leaves import Leaves
 from rackety.game.move import Move
 from rackety.game.referee import Game, IllegalMoveError, Rules
 from rackety.lexicon import Hooks, Lexicon
 
-__all__ = ["Alphabet", "Board", "Game", "Hooks", "IllegalMoveError", "Layout", "Lexicon", "Move",
+__all__ = ["Alphabet", "Board", "Game", "Hooks", "IllegalMoveError", "Layout", "Leaves", "Lexicon",
+           "Move",
            "RacketyError", "Rules", "Tile"]
 __version__ = "0.1.0"

@@ -63,13 +63,12 @@ import numpy as np
 from numba import njit
 
 from rackety.errors import RacketyError
-from rackety.experiments.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
-from rackety.game.heuristics import _leave_values as _heuristic_values
-from rackety.kernels import generate as _k
-from rackety.lexicon.klv import _rack_values as _klv_values
+from rackety.game.leaves import LeaveSet, leave_set
+from rackety.kernels.fields import M_LEN, M_THROUGH
+from rackety.kernels.leaves import leave_key
+from rackety.kernels.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
 
 if TYPE_CHECKING:
-    from rackety.alphabet import Alphabet
     from rackety.lexicon.klv import Klv
 
 SCALE = 65536.0  # fixed point of the sums of targets: exact, so order-free
@@ -79,103 +78,6 @@ DEFAULT_MIN_COUNT = 50
 
 
 # ------------------------------------------------------------------ kernels
-@njit(cache=True)
-def _enumerate_leaves(dist, max_len, fill, tiles, lengths):
-    """Every multiset of 1..``max_len`` tiles with at most ``dist[c]`` copies of
-    code c, sorted by code, in increasing order (a leave before its
-    extensions: the order of a KLV's word index). Depth-first, pre-order.
-    Returns (leaves, tiles written); writes ``tiles``/``lengths`` if ``fill``."""
-    size = dist.shape[0]
-    cur = np.zeros(max_len + 1, np.int64)
-    used = np.zeros(size, np.int64)
-    nxt = np.zeros(max_len + 1, np.int64)
-    n = 0
-    pos = 0
-    d = 0
-    while d >= 0:
-        c = nxt[d]
-        while c < size and used[c] >= dist[c]:
-            c += 1
-        if d == max_len or c >= size:
-            d -= 1
-            if d >= 0:
-                used[cur[d]] -= 1
-                nxt[d] = cur[d] + 1
-            continue
-        cur[d] = c
-        used[c] += 1
-        if fill:
-            for i in range(d + 1):
-                tiles[pos + i] = cur[i]
-            lengths[n] = d + 1
-        n += 1
-        pos += d + 1
-        d += 1
-        nxt[d] = c
-    return n, pos
-
-
-@njit(cache=True, nogil=True)
-def _key(hist, size, max_len):
-    """A leave's key from its tile counts: the codes ascending, each as
-    (code + 1) in `KEY_BITS` bits, the first tile the most significant, the
-    rest 0: keys sort as the leaves do (a prefix first). -1: too long."""
-    key = np.int64(0)
-    m = 0
-    for c in range(size):
-        for _ in range(hist[c]):
-            if m == max_len:
-                return np.int64(-1)
-            key = key * 64 + (c + 1)
-            m += 1
-    for _ in range(m, max_len):
-        key = key * 64
-    return key
-
-
-@njit(cache=True)
-def _keys(tiles, lengths, max_len):
-    """The key (`_key`) of every leave of ``tiles``/``lengths``."""
-    out = np.empty(lengths.shape[0], np.int64)
-    pos = 0
-    for i in range(lengths.shape[0]):
-        key = np.int64(0)
-        for j in range(max_len):
-            key = key * 64 + ((np.int64(tiles[pos + j]) + 1) if j < lengths[i] else 0)
-        out[i] = key
-        pos += lengths[i]
-    return out
-
-
-@njit(cache=True)
-def _heuristic_table(tiles, lengths, value, penalty, vowel, balance):
-    """A heuristic's value of every leave (the last entry of its rack values:
-    the leave that keeps every tile)."""
-    out = np.empty(lengths.shape[0], np.float64)
-    pos = 0
-    for i in range(lengths.shape[0]):
-        codes = np.empty(lengths[i], np.int64)
-        for j in range(lengths[i]):
-            codes[j] = tiles[pos + j]
-        out[i] = _heuristic_values(codes, value, penalty, vowel, balance)[-1]
-        pos += lengths[i]
-    return out
-
-
-@njit(cache=True)
-def _klv_table(tiles, lengths, nodes, counts, values):
-    """A KLV's value of every leave (0 where it stores none)."""
-    out = np.empty(lengths.shape[0], np.float64)
-    pos = 0
-    for i in range(lengths.shape[0]):
-        codes = np.empty(lengths[i], np.int64)
-        for j in range(lengths[i]):
-            codes[j] = tiles[pos + j]
-        out[i] = _klv_values(nodes, counts, values, codes)[-1]
-        pos += lengths[i]
-    return out
-
-
 @njit(cache=True, nogil=True)
 def _accumulate(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size, max_len,
                 keys, values, sums, counts):
@@ -195,8 +97,8 @@ def _accumulate(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size,
         for i in range(rn):
             hist[ev_rack[e, 2 + i]] += 1
         used = 0
-        through = ev_meta[e, _k.M_THROUGH] if kind == EV_PLAY else 0
-        for j in range(ev_meta[e, _k.M_LEN]):
+        through = ev_meta[e, M_THROUGH] if kind == EV_PLAY else 0
+        for j in range(ev_meta[e, M_LEN]):
             if (through >> j) & 1:
                 continue
             t = np.int64(ev_tiles[e, j])
@@ -209,7 +111,7 @@ def _accumulate(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size,
         if used == rn:
             leave[e] = empty
             continue
-        key = _key(hist, size, max_len)
+        key = leave_key(hist, size, max_len)
         i = np.searchsorted(keys, key)
         leave[e] = i if (key >= 0 and i < empty and keys[i] == key) else -1
     samples = 0
@@ -236,71 +138,6 @@ def _accumulate(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size,
         counts[leave[e]] += 1
         samples += 1
     return samples
-
-
-# ------------------------------------------------------------------ the leaves
-class LeaveSet:
-    """Every leave of 1 to ``rack_size - 1`` tiles of an alphabet's
-    distribution, in KLV order: the tiles one after another (``tiles``), their
-    ``lengths``, their sorted ``keys`` (`_key`), and the KLV graph holding them
-    (``nodes``, built once)."""
-
-    def __init__(self, alphabet: Alphabet) -> None:
-        from rackety.lexicon.klv import Klv
-
-        self.alphabet = alphabet
-        self.size = alphabet.size
-        if self.size >= 64:
-            raise RacketyError(f"alphabet {alphabet.name}: {self.size} tiles; leave training "
-                               "handles at most 63")
-        self.max_len = alphabet.rack_size - 1
-        dist = np.zeros(self.size, np.int64)
-        for tile in alphabet.tiles:
-            dist[tile.code] = tile.count
-        count, total = _enumerate_leaves(dist, self.max_len, False, np.zeros(0, np.uint8),
-                                         np.zeros(0, np.int64))
-        self.tiles = np.zeros(total, np.uint8)
-        self.lengths = np.zeros(count, np.int64)
-        _enumerate_leaves(dist, self.max_len, True, self.tiles, self.lengths)
-        self.keys = _keys(self.tiles, self.lengths, self.max_len)
-        template = Klv.from_arrays(alphabet, self.tiles, self.lengths,
-                                   np.zeros(count, np.float32), source="<leaves>")
-        self.nodes = template.nodes
-
-    def __len__(self) -> int:
-        return len(self.lengths)
-
-    def klv(self, values: np.ndarray, source: str = "<trained>") -> Klv:
-        """A `Klv` with one value per leave (in this set's order)."""
-        from rackety.lexicon.klv import Klv
-
-        return Klv(self.nodes, np.asarray(values, np.float32), self.alphabet, source=source)
-
-    def values_of(self, model: Any) -> np.ndarray:
-        """The value of every leave under ``model``: a `RackHeuristic` or a `Klv`
-        (0 for a leave it does not store)."""
-        from rackety.game.heuristics import RackHeuristic
-        from rackety.lexicon.klv import Klv
-
-        if isinstance(model, RackHeuristic):
-            value, penalty, vowel = model.tables(self.alphabet)
-            return _heuristic_table(self.tiles, self.lengths, value, penalty, vowel,
-                                    model._params)
-        if isinstance(model, Klv):
-            return _klv_table(self.tiles, self.lengths, model.nodes, model.counts,
-                              model.values.astype(np.float64))
-        raise RacketyError(f"{model!r}: leave training starts from h1, h2, h3 or a KLV file")
-
-
-_leave_sets: dict[str, LeaveSet] = {}
-
-
-def leave_set(alphabet: Alphabet) -> LeaveSet:
-    """The `LeaveSet` of an alphabet (built once per process)."""
-    hit = _leave_sets.get(alphabet.identity)
-    if hit is None:
-        hit = _leave_sets[alphabet.identity] = LeaveSet(alphabet)
-    return hit
 
 
 # ------------------------------------------------------------------ tasks

@@ -243,7 +243,7 @@ def played_move(board: Board, event: Any, move: Move | None, moves: Any) -> Move
 
 
 def _find_placement(moves: Any, move: Move) -> Move | None:
-    from rackety.kernels import generate as _k
+    from rackety.kernels import fields as _k
 
     meta = moves.meta
     if not len(meta) or move.kind != "place":
@@ -260,7 +260,7 @@ def _find_placement(moves: Any, move: Move) -> Move | None:
 
 
 def _bingo_index(moves: Any, rack_size: int) -> int | None:
-    from rackety.kernels import generate as _k
+    from rackety.kernels import fields as _k
 
     meta = moves.meta
     hits = np.flatnonzero(meta[:, _k.M_PLACED] == rack_size) if len(meta) else []

@@ -49,12 +49,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from rackety.alphabet import Alphabet
 from rackety.errors import RacketyError
-
-_CACHE_SIZE = 4096
+from rackety.game.leaves import Leaves
+from rackety.kernels.leaves import heuristic_value
 
 # Gordon's table, per letter: H1, H2 and H2's duplication penalty ("?" is the blank).
 H1_VALUES: dict[str, float] = {
@@ -88,51 +87,6 @@ class Balance:
     vowel_shortage: float = 2.0  # weight when there are too few
 
 
-@njit(cache=True)
-def _leave_values(rack: np.ndarray, value: np.ndarray, penalty: np.ndarray,
-                  vowel: np.ndarray, balance: np.ndarray) -> np.ndarray:
-    """The heuristic value of every leave of ``rack`` (int64 codes), by leave
-    index (digits: the distinct codes ascending, the first least significant).
-    ``balance``: [on, share, tolerance, power, vowel_excess, vowel_shortage]."""
-    hist = np.zeros(64, np.int64)
-    for c in rack:
-        hist[c] += 1
-    k = 0
-    for c in range(64):
-        if hist[c] > 0:
-            k += 1
-    digit = np.empty(k, np.int64)
-    size = 1
-    j = 0
-    for c in range(64):
-        if hist[c] > 0:
-            digit[j] = c
-            size *= hist[c] + 1
-            j += 1
-    out = np.empty(size, np.float64)
-    for idx in range(size):
-        rest = idx
-        total = 0.0
-        letters = 0
-        vowels = 0.0
-        for j in range(k):
-            c = digit[j]
-            m = rest % (hist[c] + 1)
-            rest //= hist[c] + 1
-            total += m * value[c] + (m * (m - 1) // 2) * penalty[c]
-            if c != 0:
-                letters += m
-                vowels += m * vowel[c]
-        if balance[0] != 0.0:
-            excess = vowels - balance[1] * letters
-            over = abs(excess) - balance[2]
-            if over > 0.0:
-                weight = balance[4] if excess > 0.0 else balance[5]
-                total -= weight * over ** balance[3]
-        out[idx] = total
-    return out
-
-
 class RackHeuristic:
     """A leave model from per-letter values, duplication penalties (applied
     k(k-1)/2 times for k copies) and an optional `Balance` term. Letters are
@@ -152,7 +106,7 @@ class RackHeuristic:
 
     @property
     def balance(self) -> Balance | None:
-        """The vowel-consonant term (None: none). Setting it clears the cache."""
+        """The vowel-consonant term (None: none). Setting it makes another table (`table`)."""
         return self._balance
 
     @balance.setter
@@ -161,7 +115,6 @@ class RackHeuristic:
         b = balance or Balance()
         self._params = np.array([balance is not None, b.share, b.tolerance, b.power,
                                  b.vowel_excess, b.vowel_shortage], np.float64)
-        self._cache: dict[tuple[str, tuple[int, ...]], np.ndarray] = {}
 
     def tables(self, alphabet: Alphabet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per tile code of ``alphabet``: value, duplication penalty and vowel flag
@@ -185,33 +138,37 @@ class RackHeuristic:
         self._tables[alphabet.identity] = hit
         return hit
 
+    @property
+    def params(self) -> np.ndarray:
+        """The balance term as the kernels read it: [on, share, tolerance, power,
+        vowel_excess, vowel_shortage]."""
+        return self._params
+
     def value(self, leave: Sequence[int] | str, alphabet: Alphabet | None = None) -> float:
-        """The value of one leave (tile codes, or text with ``?`` for a blank)."""
+        """The value of one leave (tile codes, or text with ``?`` for a blank),
+        by the formula (any number of tiles)."""
         alphabet = alphabet or Alphabet.load("english")
         if isinstance(leave, str):
             codes = alphabet.tokenize(leave.upper(), blanks=True, what="leave")
         else:
             codes = [int(c) for c in leave]
-        return float(self.rack_values(alphabet, codes)[-1])  # the leave keeping every tile
+        value, penalty, vowel = self.tables(alphabet)
+        hist = np.bincount(np.array(codes, np.int64), minlength=64).astype(np.int64)
+        return float(heuristic_value(hist, value, penalty, vowel, self._params))
+
+    def table(self, alphabet: Alphabet) -> Leaves:
+        """The heuristic as a leave table over every leave of ``alphabet`` (the
+        one form leaves take in the kernels; cached, `Leaves.heuristic`)."""
+        return Leaves.heuristic(self, alphabet)
 
     def rack_values(self, alphabet: Alphabet, rack: Sequence[int]) -> np.ndarray:
         """The value of every leave of ``rack``, by leave index (see
-        `rackety.game.movegen.leave_subsets`); a read-only float64 array, cached."""
-        key = (alphabet.identity, tuple(sorted(int(c) for c in rack)))
-        hit = self._cache.get(key)
-        if hit is not None:
-            return hit
-        value, penalty, vowel = self.tables(alphabet)
-        codes = key[1]
-        if codes and not 0 <= codes[0] <= codes[-1] < alphabet.size:
-            raise RacketyError(f"rack {list(rack)}: tile codes of alphabet {alphabet.name} are "
-                               f"0 to {alphabet.size - 1} (no blank flag)")
-        out = _leave_values(np.array(codes, np.int64), value, penalty, vowel, self._params)
-        out.flags.writeable = False
-        if len(self._cache) >= _CACHE_SIZE:
-            del self._cache[next(iter(self._cache))]
-        self._cache[key] = out
-        return out
+        `rackety.game.movegen.leave_subsets`), from the heuristic's table."""
+        return self.table(alphabet).rack_values(alphabet, rack)
+
+    def values_into(self, alphabet: Alphabet, counts: np.ndarray, out: np.ndarray) -> int:
+        """As `Leaves.values_into`, from the heuristic's table."""
+        return self.table(alphabet).values_into(alphabet, counts, out)
 
 
 H1 = RackHeuristic("h1", H1_VALUES)

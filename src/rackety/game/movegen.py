@@ -30,10 +30,12 @@ from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError
 from rackety.game.move import Move
 from rackety.kernels import crosssets as _cs
+from rackety.kernels import fields as _f
 from rackety.kernels import generate as _k
+from rackety.kernels import leaves as _lv
 
 if TYPE_CHECKING:
-    from rackety.game.board import Board
+    from rackety.game.board import Board, Layout
     from rackety.lexicon import Lexicon
 
 GENERATORS = ("gaddag", "dawg")
@@ -45,29 +47,85 @@ _INITIAL_CAP = 1 << 14
 @dataclass
 class CrossSets:
     """The board in both orientations and its cross sets for one lexicon
-    (arrays described in `rackety.kernels.crosssets`)."""
+    (arrays described in `rackety.kernels.crosssets`): ``cross`` is
+    [xset, xscore, xhas], each [2, n, n]."""
 
     tiles: np.ndarray
-    xset: np.ndarray
-    xscore: np.ndarray
-    xhas: np.ndarray
+    cross: np.ndarray
+
+    @property
+    def xset(self) -> np.ndarray:
+        return self.cross[0]
+
+    @property
+    def xscore(self) -> np.ndarray:
+        return self.cross[1]
+
+    @property
+    def xhas(self) -> np.ndarray:
+        return self.cross[2]
 
     def copy(self) -> CrossSets:
-        return CrossSets(self.tiles.copy(), self.xset.copy(), self.xscore.copy(),
-                         self.xhas.copy())
+        return CrossSets(self.tiles.copy(), self.cross.copy())
 
 
 @lru_cache(maxsize=64)
-def _points(alphabet: Alphabet) -> np.ndarray:
+def points_of(alphabet: Alphabet) -> np.ndarray:
     """Score of every code as placed: the tile's points, 0 for a blank."""
     table = np.zeros(256, np.int64)
     for tile in alphabet.tiles:
         table[tile.code] = tile.points
+    table.flags.writeable = False
     return table
 
 
-def _full_mask(alphabet: Alphabet) -> int:
+def full_mask(alphabet: Alphabet) -> int:
+    """The cross-set mask of every letter: what a blank may stand for."""
     return ((1 << alphabet.size) - 1) & ~1
+
+
+_mult_cache: dict[tuple[bytes, bytes], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def multipliers(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
+    """The letter and word multipliers in both orientations, int64 [2, n, n]."""
+    key = (layout.letter_mult.tobytes(), layout.word_mult.tobytes())
+    hit = _mult_cache.get(key)
+    if hit is None:
+        lm = np.asarray(layout.letter_mult, np.int64)
+        wm = np.asarray(layout.word_mult, np.int64)
+        hit = (np.ascontiguousarray(np.stack([lm, lm.T])),
+               np.ascontiguousarray(np.stack([wm, wm.T])))
+        _mult_cache[key] = hit
+    return hit
+
+
+def kernel_consts(alphabet: Alphabet, layout: Layout, *, bingo: int, exchange_min: int = 0,
+                  max_scoreless: int = 6, twice: bool = True, players: int = 2
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The one compiled set-up of a game's constants for the kernels: the
+    multipliers, the points of every code and the rules array
+    (`rackety.kernels.fields`, ``G_*``)."""
+    lm2, wm2 = multipliers(layout)
+    rules = np.zeros(_f.G_SIZE, np.int64)
+    rules[_f.G_N] = layout.size
+    rules[_f.G_RACK_SIZE] = alphabet.rack_size
+    rules[_f.G_BINGO] = bingo
+    rules[_f.G_START_ROW], rules[_f.G_START_COL] = layout.start
+    rules[_f.G_BOTH_DIRS] = 0 if layout.symmetric else 1
+    rules[_f.G_FULL_MASK] = full_mask(alphabet)
+    rules[_f.G_EXCHANGE_MIN] = exchange_min
+    rules[_f.G_MAX_SCORELESS] = max_scoreless
+    rules[_f.G_TWICE] = 1 if twice else 0
+    rules[_f.G_PLAYERS] = players
+    return _k.consts(lm2, wm2, points_of(alphabet), rules)
+
+
+def board_consts(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`kernel_consts` of a position (its bingo bonus, the alphabet's exchange rule)."""
+    return kernel_consts(board.alphabet, board.layout, bingo=board.bingo_bonus,
+                         exchange_min=board.alphabet.exchange_min_bag,
+                         players=max(2, len(board.racks)))
 
 
 def cross_sets(grid: np.ndarray, lexicon: Lexicon) -> CrossSets:
@@ -75,12 +133,10 @@ def cross_sets(grid: np.ndarray, lexicon: Lexicon) -> CrossSets:
     grid = np.asarray(grid, np.uint8)
     n = grid.shape[0]
     tiles = np.ascontiguousarray(np.stack([grid, grid.T]))
-    xset = np.zeros((2, n, n), np.int64)
-    xscore = np.zeros((2, n, n), np.int64)
-    xhas = np.zeros((2, n, n), np.int64)
-    _cs.cross_all(lexicon.nodes, lexicon.has_gaddag, tiles, _points(lexicon.alphabet),
-                  _full_mask(lexicon.alphabet), xset, xscore, xhas)
-    return CrossSets(tiles, xset, xscore, xhas)
+    cross = np.zeros((3, 2, n, n), np.int64)
+    _cs.cross_all(lexicon.nodes, lexicon.has_gaddag, tiles, points_of(lexicon.alphabet),
+                  full_mask(lexicon.alphabet), cross[0], cross[1], cross[2])
+    return CrossSets(tiles, cross)
 
 
 def update_cross_sets(parent: CrossSets, move: Move, lexicon: Lexicon) -> CrossSets:
@@ -96,8 +152,9 @@ def update_cross_sets(parent: CrossSets, move: Move, lexicon: Lexicon) -> CrossS
             child.tiles[d, lane, first + i] = code
             child.tiles[1 - d, first + i, lane] = code
     _cs.update_after_move(lexicon.nodes, lexicon.has_gaddag, child.tiles, d, lane, first,
-                          first + len(move.tiles) - 1, _points(lexicon.alphabet),
-                          _full_mask(lexicon.alphabet), child.xset, child.xscore, child.xhas)
+                          first + len(move.tiles) - 1, points_of(lexicon.alphabet),
+                          full_mask(lexicon.alphabet), child.cross[0], child.cross[1],
+                          child.cross[2])
     return child
 
 
@@ -142,6 +199,15 @@ def leave_subsets(rack: Sequence[int]) -> tuple[list[int], np.ndarray]:
     return distinct, kept
 
 
+@runtime_checkable
+class LeaveTable(Protocol):
+    """A leave model held as a table (a `rackety.lexicon.klv.Klv`, so any
+    `rackety.game.leaves.Leaves`): it writes a rack's leave values straight into
+    the generator's array, by the kernels' one leave walk."""
+
+    def values_into(self, alphabet: Alphabet, counts: np.ndarray, out: np.ndarray) -> int: ...
+
+
 LeaveFunction = Callable[[str], float] | Mapping[str, float] | LeaveModel
 
 
@@ -163,43 +229,32 @@ class _RackTables:
 
 def _rack_tables(alphabet: Alphabet, rack: Sequence[int], leave: LeaveFunction | None
                  ) -> _RackTables:
-    """The rack's leave table: each distinct tile is a digit of radix
-    (copies + 1), so placing a tile subtracts its place value from the index
-    (wolges' MultiLeaves, FAST-MOVEGEN.md section 4.2)."""
-    counts = [0] * 64
+    """The rack's leave table in the kernels' one leave index
+    (`rackety.kernels.leaves`): placing a tile subtracts its place value."""
+    counts = np.zeros(64, np.int64)
     for c in rack:
         counts[c] += 1
-    place = [0] * 64
+    place = np.zeros(64, np.int64)
+    size = _lv.places(counts, place)
     distinct = [c for c in range(64) if counts[c]]
-    size = 1
-    for c in distinct:
-        place[c] = size
-        size *= counts[c] + 1
-    tables = _RackTables(counts, place, np.zeros(size, np.float64),
+    tables = _RackTables(counts.tolist(), place.tolist(), np.zeros(size, np.float64),
                          np.zeros(len(rack) + 1, np.float64), distinct)
     if leave is None:
-        return tables
-    if isinstance(leave, LeaveModel):
+        pass
+    elif isinstance(leave, LeaveTable):
+        leave.values_into(alphabet, counts, tables.values)
+    elif isinstance(leave, LeaveModel):
         values = np.asarray(leave.rack_values(alphabet, rack), np.float64)
         if values.shape != (size,):
             raise RacketyError(f"leave model gave {values.shape} values for a rack with {size} "
                                "leaves")
         tables.values[:] = values
-        kept_n = np.zeros(size, np.int64)
-        for c in distinct:
-            kept_n += (np.arange(size) // place[c]) % (counts[c] + 1)
-        best = np.full(len(rack) + 1, -np.inf)
-        np.maximum.at(best, kept_n, tables.values)
-        tables.best_leave[:] = best
-        return tables
-    lookup = leave.get if isinstance(leave, Mapping) else leave
-    best_list = [-np.inf] * (len(rack) + 1)
-    for index in range(size):
-        kept = tables.leave_of(index)
-        value = float(lookup(format_leave(alphabet, kept)) or 0.0) if kept else 0.0
-        tables.values[index] = value
-        best_list[len(kept)] = max(best_list[len(kept)], value)
-    tables.best_leave[:] = best_list
+    else:
+        lookup = leave.get if isinstance(leave, Mapping) else leave
+        for index in range(1, size):
+            kept = tables.leave_of(index)
+            tables.values[index] = float(lookup(format_leave(alphabet, kept)) or 0.0)
+    _lv.best_by_kept(tables.values, size, counts, place, len(rack), tables.best_leave)
     return tables
 
 
@@ -212,10 +267,19 @@ class _Buffers(threading.local):
     def get(self, cap: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if cap > self.cap or width > self.width:
             self.cap, self.width = max(cap, self.cap), max(width, self.width)
-            self.meta = np.empty((self.cap, _k.META), np.int32)
+            self.meta = np.empty((self.cap, _f.META), np.int32)
             self.tiles = np.empty((self.cap, self.width), np.uint8)
             self.eq = np.empty(self.cap, np.float64)
         return self.meta, self.tiles, self.eq
+
+    def scratch(self, n: int) -> tuple[np.ndarray, ...]:
+        """The generator's scratch for an ``n`` x ``n`` board (`kernels.generate.scratch`)."""
+        hit = getattr(self, "scratches", None)
+        if hit is None:
+            hit = self.scratches = {}
+        if n not in hit:
+            hit[n] = _k.scratch(n)
+        return hit[n]
 
 
 _buffers = _Buffers()
@@ -249,8 +313,8 @@ class MoveList(Sequence[Move]):
         leaves them in the order found."""
         if not self._sorted:
             meta, equity = self._meta, self._equity
-            order = np.lexsort((meta[:, _k.M_FIRST], meta[:, _k.M_LANE], meta[:, _k.M_DIR],
-                                -meta[:, _k.M_SCORE], -equity))
+            order = np.lexsort((meta[:, _f.M_FIRST], meta[:, _f.M_LANE], meta[:, _f.M_DIR],
+                                -meta[:, _f.M_SCORE], -equity))
             self._meta, self._tiles, self._equity = meta[order], self._tiles[order], \
                 equity[order]
             self._sorted = True
@@ -336,7 +400,7 @@ class MoveList(Sequence[Move]):
         """Every tile placement with the best score."""
         if self.best_score is None:
             return []
-        hits = np.flatnonzero(self.meta[:, _k.M_SCORE] == self.best_score)
+        hits = np.flatnonzero(self.meta[:, _f.M_SCORE] == self.best_score)
         return [self.placement(int(i)) for i in hits]
 
     def __repr__(self) -> str:
@@ -375,11 +439,9 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
     others: list[_Other] = []
     if mode != "count":
         others = _exchanges_and_pass(board, rack, tables, exchanges)
-    layout = board.layout
     keep = 1 if mode == "best" else top
     meta, tiles, eq, total, best, stats = _run(
-        lexicon, xs, layout.letter_mult, layout.word_mult, layout.start,
-        bool(layout.symmetric), alphabet, rack, board.bingo_bonus, tables, mode, keep,
+        lexicon, xs, board_consts(board), rack, tables, mode, keep,
         generator, sorted((o[0] for o in others), reverse=True)[:keep]
         if mode in ("top", "best") else [], exact_best_score)
     if mode in ("top", "best"):
@@ -435,111 +497,37 @@ def _exchanges_and_pass(board: Board, rack: list[int], tables: _RackTables,
     return out
 
 
-def _run(lexicon: Lexicon, xs: CrossSets, letter_mult: np.ndarray, word_mult: np.ndarray,
-         start: tuple[int, int], symmetric: bool, alphabet: Alphabet, rack: Sequence[int],
-         bingo: int, tables: _RackTables, mode: str, top: int, generator: str,
+def _run(lexicon: Lexicon, xs: CrossSets, consts: tuple[np.ndarray, ...],
+         rack: Sequence[int], tables: _RackTables, mode: str, top: int, generator: str,
          seeds: Sequence[float], exact_best: bool = False
          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int, dict[str, int]]:
     n = xs.tiles.shape[1]
-    lm2, wm2 = _multipliers_of(letter_mult, word_mult)
-    points = _points(alphabet)
-    ln_all = np.empty((2, n, _k.ROWS, n), np.int64)
-    _k.fill_lanes(xs.tiles, xs.xset, xs.xscore, xs.xhas, lm2, wm2, points, ln_all)
-    mask = 0
-    for c in rack:
-        mask |= _full_mask(alphabet) if c == 0 else 1 << int(c)
-    vals = np.zeros(64, np.int64)
-    rv = sorted((int(points[c]) for c in rack), reverse=True)
-    vals[:len(rv)] = rv
-    best_leave = tables.best_leave
+    counts = np.array(tables.counts, np.int64)
+    kernel_mode = {"all": _f.MODE_ALL, "count": _f.MODE_COUNT}.get(mode, _f.MODE_TOP)
+    topn = max(1, top)
+    st = np.zeros(_f.ST_SIZE, np.int64)
+    fs = np.zeros(_f.F_HEAP + topn + len(tables.values), np.float64)
+    scratch = _buffers.scratch(n)
+    empty = not xs.tiles[0].any()
+    which = _k.GADDAG if generator == "gaddag" else _k.DAWG
     cap = _INITIAL_CAP
     while True:
-        st = _state_template(alphabet).copy()
-        for c in tables.distinct:
-            st[_k.R_COUNT + c] = tables.counts[c]
-            st[_k.R_PLACE + c] = tables.place[c]
-        st[_k.S_N] = n
-        st[_k.S_RACKN] = len(rack)
-        st[_k.S_RACKSIZE] = alphabet.rack_size
-        st[_k.S_BINGO] = bingo
-        st[_k.S_RACKMASK] = mask
-        st[_k.S_MODE] = {"all": _k.MODE_ALL, "count": _k.MODE_COUNT}.get(mode, _k.MODE_TOP)
-        st[_k.S_CAP] = cap
-        st[_k.S_TOPN] = max(1, top)
-        st[_k.S_BEST] = -1
-        st[_k.S_EMPTY] = 0 if xs.tiles[0].any() else 1
-        st[_k.S_START_ROW], st[_k.S_START_COL] = start
-        st[_k.S_BOTH_DIRS] = 0 if symmetric else 1
-        st[_k.S_EXACT_BEST] = 1 if exact_best else 0
-        st[_k.S_FULL_LIDX] = len(tables.values) - 1
-        lv_at = _k.F_HEAP + max(1, top)
-        st[_k.S_LV] = lv_at
-        fs = np.zeros(lv_at + len(tables.values), np.float64)
-        fs[lv_at:] = tables.values
-        fs[_k.F_THRESH] = -np.inf
+        lv, size = _k.load_rack(st, fs, consts[3], consts[2], counts, kernel_mode, topn, cap, 0,
+                                empty, exact_best)
+        fs[lv:lv + size] = tables.values
         for s in seeds:
-            _k._heap_push(fs, st, s)
-        meta, tiles, eq = _buffers.get(cap, n)
-        if generator == "gaddag":
-            _k.generate_gaddag(lexicon.nodes, ln_all, st, fs, meta, tiles, eq, vals, best_leave)
-        else:
-            _k.generate_dawg(lexicon.nodes, ln_all, st, fs, meta, tiles, eq)
-        if not st[_k.S_OVERFLOW]:
+            _k.heap_push(st, fs, s)
+        out = _buffers.get(cap, n)
+        _k.generate(lexicon.nodes, consts, (xs.tiles, xs.cross), st, fs, out, scratch, which)
+        if not st[_f.S_OVERFLOW]:
             break
         cap *= 4
-    c = int(st[_k.S_COUNT])
-    stats = {"anchors": int(st[_k.S_ANCHORS]), "anchors_total": int(st[_k.S_ANCHORS_ALL]),
-             "over_bound": int(st[_k.S_OVER_BOUND])}
-    return (meta[:c].copy(), tiles[:c].copy(), eq[:c].copy(), int(st[_k.S_TOTAL]),
-            int(st[_k.S_BEST]), stats)
-
-
-@lru_cache(maxsize=64)
-def _state_template(alphabet: Alphabet) -> np.ndarray:
-    """The kernels' int64 state with the alphabet's tile scores filled in."""
-    st = np.zeros(_k.ST_SIZE, np.int64)
-    st[_k.R_POINTS:_k.R_POINTS + 256] = _points(alphabet)
-    return st
-
-
-_mult_cache: dict[tuple[bytes, bytes], tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _multipliers_of(letter_mult: np.ndarray, word_mult: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray]:
-    key = (np.asarray(letter_mult).tobytes(), np.asarray(word_mult).tobytes())
-    hit = _mult_cache.get(key)
-    if hit is None:
-        lm = np.asarray(letter_mult, np.int64)
-        wm = np.asarray(word_mult, np.int64)
-        hit = (np.ascontiguousarray(np.stack([lm, lm.T])),
-               np.ascontiguousarray(np.stack([wm, wm.T])))
-        _mult_cache[key] = hit
-    return hit
-
-
-def generate_from_arrays(grid: np.ndarray, rack: Sequence[int], lexicon: Lexicon, *,
-                         letter_mult: np.ndarray, word_mult: np.ndarray,
-                         start: tuple[int, int], bingo_bonus: int = 50,
-                         generator: str = "gaddag", symmetric: bool = True
-                         ) -> list[tuple[int, int, bool, tuple[int, ...], tuple[bool, ...],
-                                         int]]:
-    """Every tile placement of a bare position as ``(row, col, down, tiles,
-    through, score)`` tuples: for tests and tools that have no `Board`."""
-    grid = np.ascontiguousarray(grid, np.uint8)
-    xs = cross_sets(grid, lexicon)
-    rack = [int(c) for c in rack]
-    tables = _rack_tables(lexicon.alphabet, rack, None)
-    meta, tiles, _eq, _total, _best, _stats = _run(
-        lexicon, xs, letter_mult, word_mult, start, symmetric, lexicon.alphabet, rack,
-        bingo_bonus, tables, "all", 1, generator, [])
-    out = []
-    for row, word in zip(meta, tiles, strict=True):
-        d, lane, first, length, _placed, score, through, _lidx = (int(x) for x in row)
-        r, c = (first, lane) if d else (lane, first)
-        out.append((r, c, bool(d), tuple(int(t) for t in word[:length]),
-                    tuple(bool(through >> j & 1) for j in range(length)), score))
-    return out
+    meta, tiles, eq = out
+    c = int(st[_f.S_COUNT])
+    stats = {"anchors": int(st[_f.S_ANCHORS]), "anchors_total": int(st[_f.S_ANCHORS_ALL]),
+             "over_bound": int(st[_f.S_OVER_BOUND])}
+    return (meta[:c].copy(), tiles[:c].copy(), eq[:c].copy(), int(st[_f.S_TOTAL]),
+            int(st[_f.S_BEST]), stats)
 
 
 __all__ = [
@@ -547,12 +535,16 @@ __all__ = [
     "CrossSets",
     "LeaveModel",
     "MoveList",
+    "board_consts",
     "cross_sets",
     "derive_child",
     "derived_cross_sets",
     "format_leave",
+    "full_mask",
     "generate",
-    "generate_from_arrays",
+    "kernel_consts",
     "leave_subsets",
+    "multipliers",
+    "points_of",
     "update_cross_sets",
 ]

@@ -155,8 +155,8 @@ class Game:
         self.exchange_min_bag = (alpha.exchange_min_bag if self.rules.exchange_min_bag is None
                                  else self.rules.exchange_min_bag)
         if bag is None:
-            tiles = [t.code for t in alpha.tiles for _ in range(t.count)]
-            self.rng_state = shuffle(tiles, self.rng_state)
+            shuffled, self.rng_state = self.shuffled_bag(alpha, self.rng_state)
+            tiles = shuffled.tolist()
         else:
             tiles = [int(t) for t in bag]
             if Counter(tiles) != Counter(t.code for t in alpha.tiles for _ in range(t.count)):
@@ -175,6 +175,16 @@ class Game:
         for seat in range(len(players)):
             self._draw(seat)
         self._sync()
+
+    @staticmethod
+    def shuffled_bag(alphabet: Alphabet, seed: int) -> tuple[np.ndarray, int]:
+        """The full bag of ``alphabet`` shuffled from ``seed`` (drawn from the
+        end) and the shuffle's state after it: a game's bag, whoever plays it."""
+        from rackety.kernels import rules  # numba only once a game starts, not on import
+
+        bag = np.array([t.code for t in alphabet.tiles for _ in range(t.count)], np.int64)
+        state = int(rules.shuffle(bag, len(bag), np.uint64(int(seed) & MASK64)))
+        return bag, state
 
     # ------------------------------------------------------------ state
     @property
@@ -693,22 +703,15 @@ def describe(game: Game, event: Event) -> str:
     return f"{name}: {event.kind.replace('_', ' ')} {event.score:+d}"
 
 
-def splitmix64(state: int) -> tuple[int, int]:
-    """One step of splitmix64 (Steele, Lea and Flood 2014): the next state and a
-    64-bit output."""
-    state = (state + 0x9E3779B97F4A7C15) & MASK64
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return state, z ^ (z >> 31)
-
-
 def shuffle(items: list[int], state: int) -> int:
-    """Fisher-Yates shuffle of ``items`` in place from ``state``; the new state."""
-    for i in range(len(items) - 1, 0, -1):
-        state, z = splitmix64(state)
-        j = z % (i + 1)
-        items[i], items[j] = items[j], items[i]
+    """Fisher-Yates shuffle of ``items`` in place from ``state`` by the rules'
+    kernel (`rackety.kernels.rules.shuffle`, splitmix64), the one shuffle of the
+    referee, self-play and simulation; the new state."""
+    from rackety.kernels import rules  # numba only once a game starts, not on import
+
+    array = np.array(items, np.int64)
+    state = int(rules.shuffle(array, len(array), np.uint64(state & MASK64)))
+    items[:] = array.tolist()
     return state
 
 

@@ -21,8 +21,7 @@ down move is an across move on the transposed board:
 The cross sets for direction d depend on the perpendicular lanes, so after a
 move only the lanes it touched are recomputed (`update_after_move`).
 
-Every kernel is in this one module: numba's cache only watches the file of the
-function it compiles (NUMBA.md, trap 5).
+Nodes are read through `rackety.kernels.nodes`.
 """
 
 from __future__ import annotations
@@ -30,42 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-ARC = 0x3FFFFF
-IS_END = 0x400000
-ACCEPTS = 0x800000
-
-
-@njit(cache=True, nogil=True)
-def _child(kwg, arc, tile):
-    """The edge for ``tile`` in the run starting at ``arc``, or -1 (runs are sorted)."""
-    if arc == 0:
-        return -1
-    i = arc
-    while True:
-        node = np.int64(kwg[i])
-        t = node >> 24
-        if t == tile:
-            return i
-        if t > tile or node & IS_END:
-            return -1
-        i += 1
-
-
-@njit(cache=True, nogil=True)
-def _walk(kwg, arc, line, start, stop, step):
-    """Follow the tiles ``line[start], line[start+step], ...`` (up to, not
-    including, ``stop``) from the run at ``arc``; the last edge, or -1."""
-    edge = -1
-    i = start
-    while i != stop:
-        if arc == 0:
-            return -1
-        edge = _child(kwg, arc, np.int64(line[i]) & 0x7F)
-        if edge < 0:
-            return -1
-        arc = np.int64(kwg[edge]) & ARC
-        i += step
-    return edge
+from rackety.kernels.nodes import ACCEPTS, ARC, IS_END, walk
 
 
 @njit(cache=True, nogil=True)
@@ -108,7 +72,7 @@ def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: i
             s += points[line[i]]
         mask = np.int64(0)
         if gaddag and down > p:
-            e = _walk(kwg, groot, line, down, p, -1)
+            e = walk(kwg, groot, line, down, p, -1)
             arc = np.int64(kwg[e]) & ARC if e >= 0 else 0
             if arc != 0:
                 i = arc
@@ -120,7 +84,7 @@ def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: i
                             if node & ACCEPTS:
                                 mask |= np.int64(1) << x
                         else:
-                            last = _walk(kwg, node & ARC, line, p - 1, up - 1, -1)
+                            last = walk(kwg, node & ARC, line, p - 1, up - 1, -1)
                             if last >= 0 and np.int64(kwg[last]) & ACCEPTS:
                                 mask |= np.int64(1) << x
                     if node & IS_END:
@@ -128,7 +92,7 @@ def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: i
                     i += 1
         else:
             if up < p:
-                e = _walk(kwg, droot, line, up, p, 1)
+                e = walk(kwg, droot, line, up, p, 1)
                 arc = np.int64(kwg[e]) & ARC if e >= 0 else 0
             else:
                 arc = droot
@@ -141,7 +105,7 @@ def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: i
                         if node & ACCEPTS:
                             mask |= np.int64(1) << x
                     else:
-                        last = _walk(kwg, node & ARC, line, p + 1, down + 1, 1)
+                        last = walk(kwg, node & ARC, line, p + 1, down + 1, 1)
                         if last >= 0 and np.int64(kwg[last]) & ACCEPTS:
                             mask |= np.int64(1) << x
                     if node & IS_END:

@@ -33,76 +33,82 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-ARC = 0x3FFFFF
-IS_END = 0x400000
-ACCEPTS = 0x800000
-BLANK_FLAG = 0x80
-
-# rows of the per-lane array ln[ROWS, N]
-TILE = 0  # board tile code (0 empty, 0x80 flag on blanks)
-XSET = 1  # letters allowed by the perpendicular word (all where there is none)
-LM = 2  # letter multiplier of an empty square (1 on occupied squares)
-WM = 3  # word multiplier of an empty square (1 on occupied squares)
-PWM = 4  # word multiplier of the perpendicular word (0 where none forms)
-PSC = 5  # perpendicular tiles' face value x PWM
-FACE = 6  # face value of the board tile (0 for a blank or an empty square)
-STRIP = 7  # the tile placed on the square by the move being built
-HAS = 8  # 1 where a tile placed forms a perpendicular word
-ROWS = 9
-
-# st: int64 state
-S_N = 0  # board size
-S_ANCHOR = 1
-S_LIMIT = 2  # leftmost square a leftward walk may not enter
-S_DIR = 3
-S_LANE = 4
-S_RACKN = 5  # tiles on the rack
-S_RACKSIZE = 6  # the alphabet's rack size: placing that many is a bingo
-S_BINGO = 7
-S_RACKMASK = 8  # letters on the rack (every letter when it holds a blank)
-S_MODE = 9
-S_COUNT = 10  # moves stored
-S_TOTAL = 11  # moves found
-S_BEST = 12  # best score found
-S_CAP = 13  # rows in the buffers
-S_OVERFLOW = 14
-S_TOPN = 15
-S_HEAPN = 16  # equities in the top-N heap
-S_EMPTY = 17  # the board is empty: only the start square is an anchor
-S_START_ROW = 18
-S_START_COL = 19
-S_BOTH_DIRS = 20  # on an empty board, generate down moves too (asymmetric layout)
-S_FULL_LIDX = 21  # leave index of the whole rack
-S_ANCHORS = 22  # anchors generated from (statistics)
-S_ANCHORS_ALL = 23  # anchors in the position (statistics)
-S_PRE = 32  # Appel-Jacobson left part, up to 32 tiles
-ST_SIZE = 448
-
-MODE_ALL = 0
-MODE_TOP = 1
-MODE_COUNT = 2
-
-S_LV = 24  # where the leave values start in fs
-S_OVER_BOUND = 25  # moves found above their anchor's bound: must stay 0 (tests read it)
-S_EXACT_BEST = 26  # top mode: also find the best score exactly (search anchors that may beat it)
-# the rack, in st too (one array fewer to pass down the recursion)
-R_COUNT = 64  # st[64 + t]: copies of tile t on the rack (t = 0: blanks)
-R_PLACE = 128  # st[128 + t]: place value of t in the leave index
-R_POINTS = 192  # st[192 + c]: score of code c as placed (0x80|t: a blank, 0)
-
-# fs: float64 state
-F_THRESH = 0  # equity a move needs to be kept (top mode)
-F_BOUND = 1  # the upper bound of the anchor being generated (top mode)
-F_HEAP = 8  # min-heap of the best N equities so far; the leave values follow it
-M_DIR, M_LANE, M_FIRST, M_LEN, M_PLACED, M_SCORE, M_THROUGH, M_LIDX = range(8)
-META = 8
+from rackety.kernels.fields import (
+    BLANK_FLAG,
+    F_BOUND,
+    F_HEAP,
+    F_THRESH,
+    FACE,
+    G_BINGO,
+    G_BOTH_DIRS,
+    G_FULL_MASK,
+    G_N,
+    G_RACK_SIZE,
+    G_START_COL,
+    G_START_ROW,
+    HAS,
+    LM,
+    M_DIR,
+    M_FIRST,
+    M_LANE,
+    M_LEN,
+    M_LIDX,
+    M_PLACED,
+    M_SCORE,
+    M_THROUGH,
+    MODE_COUNT,
+    MODE_TOP,
+    PSC,
+    PWM,
+    R_COUNT,
+    R_PLACE,
+    R_POINTS,
+    ROWS,
+    S_ANCHOR,
+    S_ANCHORS,
+    S_ANCHORS_ALL,
+    S_BEST,
+    S_BINGO,
+    S_BOTH_DIRS,
+    S_CAP,
+    S_COUNT,
+    S_DIR,
+    S_EMPTY,
+    S_EXACT_BEST,
+    S_FULL_LIDX,
+    S_HEAPN,
+    S_LANE,
+    S_LIMIT,
+    S_LV,
+    S_MODE,
+    S_N,
+    S_OVER_BOUND,
+    S_OVERFLOW,
+    S_PRE,
+    S_RACKMASK,
+    S_RACKN,
+    S_RACKSIZE,
+    S_START_COL,
+    S_START_ROW,
+    S_TOPN,
+    S_TOTAL,
+    STRIP,
+    TILE,
+    WM,
+    XSET,
+)
+from rackety.kernels.leaves import best_by_kept, places
+from rackety.kernels.nodes import ACCEPTS, ARC, DAWG_ROOT, GADDAG_ROOT, IS_END, root
 
 _I = types.int64
-_SIG = types.void(_I, _I, _I, _I, _I, _I, _I, _I, _I,
-                  types.Array(types.uint32, 1, "C", readonly=True),
-                  types.int64[:, ::1], types.int64[::1], types.float64[::1],
-                  types.int32[:, ::1],
-                  types.uint8[:, ::1], types.float64[::1])
+_TAIL = (types.Array(types.uint32, 1, "C", readonly=True), types.int64[:, ::1],
+         types.int64[::1], types.float64[::1], types.int32[:, ::1], types.uint8[:, ::1],
+         types.float64[::1])
+# (square, run, first square, tiles placed, main sum, word multiplier, cross sum,
+# leave index, then the arrays): the right part and the GADDAG walk
+_SIG_WALK = types.void(_I, _I, _I, _I, _I, _I, _I, _I, *_TAIL)
+# (tiles in the left part, run, room, tiles placed, leave index, then the arrays)
+_SIG_LEFT = types.void(_I, _I, _I, _I, _I, *_TAIL)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -264,8 +270,8 @@ def _take(pos, board, t, v, placed, main, wmul, xsum, lidx, ln, st):
             placed + 1, lidx - st[R_PLACE + rt])
 
 
-@njit(_SIG, cache=True, nogil=True, _nrt=False)
-def _dawg_right(pos, arc, unused, first, placed, main, wmul, xsum, lidx,
+@njit(_SIG_WALK, cache=True, nogil=True, _nrt=False)
+def _dawg_right(pos, arc, first, placed, main, wmul, xsum, lidx,
                 kwg, ln, st, fs, meta, otiles, oeq):
     """Appel and Jacobson's ExtendRight at square ``pos`` (at or right of the
     anchor) from the DAWG run at ``arc``."""
@@ -288,7 +294,7 @@ def _dawg_right(pos, arc, unused, first, placed, main, wmul, xsum, lidx,
                     _record(first, pos, p2, m2 * w2 + x2, l2, ln, st, fs, meta, otiles,
                             oeq)
                 if child != 0 and pos + 1 < n:
-                    _dawg_right(pos + 1, child, unused, first, p2, m2, w2, x2, l2,
+                    _dawg_right(pos + 1, child, first, p2, m2, w2, x2, l2,
                                 kwg, ln, st, fs, meta, otiles, oeq)
                 if rt >= 0:
                     st[R_COUNT + rt] += 1  # back on the rack
@@ -297,8 +303,8 @@ def _dawg_right(pos, arc, unused, first, placed, main, wmul, xsum, lidx,
         e += 1
 
 
-@njit(_SIG, cache=True, nogil=True, _nrt=False)
-def _gaddag(pos, arc, unused, first, placed, main, wmul, xsum, lidx,
+@njit(_SIG_WALK, cache=True, nogil=True, _nrt=False)
+def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx,
             kwg, ln, st, fs, meta, otiles, oeq):
     """Gordon's Gen at square ``pos`` (at or left of the anchor) from the GADDAG
     run at ``arc``, with GoOn inlined for every tile that can go there: the
@@ -325,15 +331,15 @@ def _gaddag(pos, arc, unused, first, placed, main, wmul, xsum, lidx,
                     _record(pos, anchor, p2, m2 * w2 + x2, l2, ln, st, fs, meta, otiles, oeq)
                 if child != 0:
                     if pos > 0 and ln[TILE, pos - 1] != 0:  # a board tile: go on through it
-                        _gaddag(pos - 1, child, unused, pos, p2, m2, w2, x2, l2,
+                        _gaddag(pos - 1, child, pos, p2, m2, w2, x2, l2,
                                 kwg, ln, st, fs, meta, otiles, oeq)
                     else:
                         if pos - 1 > st[S_LIMIT]:
-                            _gaddag(pos - 1, child, unused, pos, p2, m2, w2, x2, l2,
+                            _gaddag(pos - 1, child, pos, p2, m2, w2, x2, l2,
                                     kwg, ln, st, fs, meta, otiles, oeq)
                         sep = np.int64(kwg[child])
                         if sep >> 24 == 0 and anchor + 1 < st[S_N] and sep & ARC != 0:
-                            _dawg_right(anchor + 1, sep & ARC, unused, pos, p2, m2, w2, x2,
+                            _dawg_right(anchor + 1, sep & ARC, pos, p2, m2, w2, x2,
                                         l2, kwg, ln, st, fs, meta, otiles, oeq)
                 if rt >= 0:
                     st[R_COUNT + rt] += 1  # back on the rack
@@ -342,8 +348,8 @@ def _gaddag(pos, arc, unused, first, placed, main, wmul, xsum, lidx,
         e += 1
 
 
-@njit(_SIG, cache=True, nogil=True, _nrt=False)
-def _dawg_left(k, arc, room, unused, placed, unused2, unused3, unused4, lidx,
+@njit(_SIG_LEFT, cache=True, nogil=True, _nrt=False)
+def _dawg_left(k, arc, room, placed, lidx,
                kwg, ln, st, fs, meta, otiles, oeq):
     """Appel and Jacobson's LeftPart: the left part of ``k`` tiles (in
     ``st[S_PRE:]``) leads to the DAWG run ``arc``; extend right from the anchor
@@ -357,7 +363,7 @@ def _dawg_left(k, arc, room, unused, placed, unused2, unused3, unused4, lidx,
         ln[STRIP, first + i] = code
         main += st[R_POINTS + code] * ln[LM, first + i]
         wmul *= ln[WM, first + i]
-    _dawg_right(anchor, arc, unused, first, placed, main, wmul, unused2, lidx,
+    _dawg_right(anchor, arc, first, placed, main, wmul, lidx - lidx, lidx,
                 kwg, ln, st, fs, meta, otiles, oeq)
     if k >= room or placed + 1 >= st[S_RACKN]:
         return
@@ -374,8 +380,7 @@ def _dawg_left(k, arc, room, unused, placed, unused2, unused3, unused4, lidx,
                     continue
                 st[S_PRE + k] = t if v == 0 else t | BLANK_FLAG
                 st[R_COUNT + rt] -= 1
-                _dawg_left(k + 1, child, room, unused, placed + 1, unused2, unused3, unused4,
-                           lidx - st[R_PLACE + rt],
+                _dawg_left(k + 1, child, room, placed + 1, lidx - st[R_PLACE + rt],
                            kwg, ln, st, fs, meta, otiles, oeq)
                 st[R_COUNT + rt] += 1
         if node & IS_END:
@@ -548,56 +553,81 @@ def _anchor_bound(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms, out):
 
 
 @njit(cache=True, nogil=True)
-def generate_gaddag(kwg: np.ndarray, ln_all: np.ndarray, st: np.ndarray, fs: np.ndarray,
-                    meta: np.ndarray, otiles: np.ndarray, oeq: np.ndarray, vals: np.ndarray,
-                    best_leave: np.ndarray) -> None:
+def _sort_anchors(order, key, count, tmp):
+    """``order[:count]`` by ``key`` descending, ties in index order (a stable
+    bottom-up merge sort through ``tmp``)."""
+    for i in range(count):
+        order[i] = i
+    width = 1
+    while width < count:
+        lo = 0
+        while lo < count:
+            mid = min(lo + width, count)
+            hi = min(lo + 2 * width, count)
+            i, j, k = lo, mid, lo
+            while i < mid and j < hi:
+                if key[order[j]] > key[order[i]]:
+                    tmp[k] = order[j]
+                    j += 1
+                else:
+                    tmp[k] = order[i]
+                    i += 1
+                k += 1
+            while i < mid:
+                tmp[k] = order[i]
+                i += 1
+                k += 1
+            while j < hi:
+                tmp[k] = order[j]
+                j += 1
+                k += 1
+            lo += 2 * width
+        for i in range(count):
+            order[i] = tmp[i]
+        width *= 2
+
+
+@njit(cache=True, nogil=True)
+def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, best_leave):
     """All moves (or the best N) of the position, by Gordon's algorithm."""
-    n = st[S_N]
-    cap = 2 * n * n + 2
-    adir = np.empty(cap, np.int64)
-    alane = np.empty(cap, np.int64)
-    apos = np.empty(cap, np.int64)
-    alimit = np.empty(cap, np.int64)
-    count = _anchors(ln_all, st, adir, alane, apos, alimit)
+    count = _anchors(ln_all, st, anc[0], anc[1], anc[2], anc[3])
     st[S_ANCHORS_ALL] = count
-    groot = np.int64(kwg[1]) & ARC
+    groot = root(kwg, GADDAG_ROOT)
     full = st[S_FULL_LIDX]
     zero = np.int64(st[S_N] * 0)
     one = zero + 1
-    if st[S_MODE] == MODE_TOP:
-        lmv = np.zeros(64, np.int64)
-        pwv = np.zeros(64, np.int64)
-        ms = np.zeros(64, np.int64)
-        bound = np.empty(count, np.float64)
-        sbound = np.empty(count, np.float64)
-        out = np.empty(1, np.float64)
+    order = anc[4]
+    bound = bnd[0]
+    sbound = bnd[1]
+    top = st[S_MODE] == MODE_TOP
+    if top:
+        vals = small[3]
         for i in range(count):
-            bound[i] = _anchor_bound(ln_all[adir[i], alane[i]], apos[i], alimit[i], vals, st,
-                                     best_leave, lmv, pwv, ms, out)
-            sbound[i] = out[0]
-        order = np.argsort(-bound, kind="mergesort")
+            bound[i] = _anchor_bound(ln_all[anc[0, i], anc[1, i]], anc[2, i], anc[3, i], vals,
+                                     st, best_leave, small[0], small[1], small[2], bnd[2])
+            sbound[i] = bnd[2, 0]
+        _sort_anchors(order, bound, count, anc[5])
     else:
-        bound = np.zeros(count, np.float64)
-        sbound = np.zeros(count, np.float64)
-        order = np.arange(count)
+        for i in range(count):
+            order[i] = i
     exact = st[S_EXACT_BEST] != 0
     done = 0
     for j in range(count):
         i = order[j]
-        if bound[i] < fs[F_THRESH]:
+        if top and bound[i] < fs[F_THRESH]:
             # nothing here can be among the best N; with exact_best, go on only
             # where a higher score than the best so far may hide
             if not exact:
                 break
             if sbound[i] <= st[S_BEST]:
                 continue
-        ln = ln_all[adir[i], alane[i]]
-        fs[F_BOUND] = bound[i] if st[S_MODE] == MODE_TOP else np.inf
-        st[S_DIR] = adir[i]
-        st[S_LANE] = alane[i]
-        st[S_ANCHOR] = apos[i]
-        st[S_LIMIT] = alimit[i]
-        _gaddag(apos[i], groot, one, apos[i], zero, zero, one, zero, full, kwg, ln, st,
+        ln = ln_all[anc[0, i], anc[1, i]]
+        fs[F_BOUND] = bound[i] if top else np.inf
+        st[S_DIR] = anc[0, i]
+        st[S_LANE] = anc[1, i]
+        st[S_ANCHOR] = anc[2, i]
+        st[S_LIMIT] = anc[3, i]
+        _gaddag(anc[2, i], groot, anc[2, i], zero, zero, one, zero, full, kwg, ln, st,
                 fs, meta, otiles, oeq)
         done += 1
     st[S_ANCHORS] = done
@@ -614,13 +644,12 @@ def _aj_anchor(ln, p, n):
 
 
 @njit(cache=True, nogil=True)
-def generate_dawg(kwg: np.ndarray, ln_all: np.ndarray, st: np.ndarray, fs: np.ndarray,
-                  meta: np.ndarray, otiles: np.ndarray, oeq: np.ndarray) -> None:
+def _generate_dawg(kwg, ln_all, st, fs, meta, otiles, oeq):
     """All moves of the position by Appel and Jacobson's algorithm: at each
     anchor, every left part over the empty non-anchor squares before it (or the
     board tiles there), then ExtendRight through the anchor."""
     n = st[S_N]
-    droot = np.int64(kwg[0]) & ARC
+    droot = root(kwg, DAWG_ROOT)
     full = st[S_FULL_LIDX]
     zero = np.int64(st[S_N] * 0)
     one = zero + 1
@@ -665,7 +694,7 @@ def generate_dawg(kwg: np.ndarray, ln_all: np.ndarray, st: np.ndarray, fs: np.nd
                         if arc == 0:
                             break
                     if arc != 0:
-                        _dawg_right(p, arc, zero, first, zero, main, one, zero, full,
+                        _dawg_right(p, arc, first, zero, main, one, zero, full,
                                     kwg, ln, st, fs, meta, otiles, oeq)
                 else:
                     room = 0
@@ -674,7 +703,127 @@ def generate_dawg(kwg: np.ndarray, ln_all: np.ndarray, st: np.ndarray, fs: np.nd
                             not st[S_EMPTY] and _aj_anchor(ln, q, n)):
                         room += 1
                         q -= 1
-                    _dawg_left(zero, droot, room, zero, zero, zero, zero, zero, full,
+                    _dawg_left(zero, droot, room, zero, full,
                                kwg, ln, st, fs, meta, otiles, oeq)
     st[S_ANCHORS] = anchors
     st[S_ANCHORS_ALL] = anchors
+
+
+# ------------------------------------------------------------------ the entry
+GADDAG = 0
+DAWG = 1
+
+
+def scratch(n: int, rack_size: int = 16) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                   np.ndarray, np.ndarray]:
+    """A caller's scratch for `generate` on an ``n`` x ``n`` board: the per-lane
+    arrays, the anchors (direction, lane, square, limit, order, sort buffer),
+    their bounds, the shadow's small arrays and the best leave per tiles kept."""
+    cap = 2 * n * n + 2
+    return (np.empty((2, n, ROWS, n), np.int64), np.empty((6, cap), np.int64),
+            np.empty((3, cap), np.float64), np.zeros((4, 64), np.int64),
+            np.zeros(max(64, rack_size + 1), np.float64))
+
+
+def consts(lm2: np.ndarray, wm2: np.ndarray, points: np.ndarray, rules: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What `generate` reads of a game that never changes: the letter and word
+    multipliers in both orientations, the score of every code, the rules
+    (`rackety.kernels.fields`, ``G_*``)."""
+    return (lm2, wm2, points, rules)
+
+
+@njit(cache=True, nogil=True)
+def load_rack(st, fs, rules, points, counts, mode, topn, cap, offset, empty, exact_best
+              ) -> tuple[int, int]:
+    """Set the generator's state for a rack (``counts[c]`` copies of code c) in
+    ``mode`` (`MODE_ALL`, `MODE_TOP` keeping ``topn``, `MODE_COUNT`), moves
+    stored from row ``offset`` up to ``cap``. Returns where the rack's leave
+    values go in ``fs`` and how many there are: the caller writes them there
+    (`rackety.kernels.leaves`), zero for none."""
+    for c in range(256):
+        st[R_POINTS + c] = points[c]
+    rn = 0
+    mask = 0
+    full_mask = rules[G_FULL_MASK]
+    size = places(counts, st[R_PLACE:R_PLACE + 64])
+    for c in range(64):
+        st[R_COUNT + c] = counts[c]
+        if counts[c] > 0:
+            rn += counts[c]
+            mask |= full_mask if c == 0 else np.int64(1) << c
+    st[S_N] = rules[G_N]
+    st[S_RACKN] = rn
+    st[S_RACKSIZE] = rules[G_RACK_SIZE]
+    st[S_BINGO] = rules[G_BINGO]
+    st[S_RACKMASK] = mask
+    st[S_MODE] = mode
+    st[S_COUNT] = offset
+    st[S_TOTAL] = 0
+    st[S_BEST] = -1
+    st[S_CAP] = cap
+    st[S_OVERFLOW] = 0
+    st[S_OVER_BOUND] = 0
+    st[S_TOPN] = max(1, topn)
+    st[S_HEAPN] = 0
+    st[S_EMPTY] = 1 if empty else 0
+    st[S_START_ROW] = rules[G_START_ROW]
+    st[S_START_COL] = rules[G_START_COL]
+    st[S_BOTH_DIRS] = rules[G_BOTH_DIRS]
+    st[S_EXACT_BEST] = 1 if exact_best else 0
+    st[S_FULL_LIDX] = size - 1
+    lv = F_HEAP + max(1, topn)
+    st[S_LV] = lv
+    fs[F_THRESH] = -np.inf
+    fs[F_BOUND] = np.inf
+    for i in range(size):
+        fs[lv + i] = 0.0
+    return lv, size
+
+
+@njit(cache=True, nogil=True)
+def heap_push(st, fs, equity) -> None:
+    """Raise the top mode's threshold as if a move of ``equity`` had been kept
+    (the exchanges, which the generator does not list, compete for the top N)."""
+    _heap_push(fs, st, equity)
+
+
+@njit(cache=True, nogil=True)
+def generate(kwg, consts, position, st, fs, out, scratch, generator) -> None:
+    """Every move (`load_rack` set the mode) of the position: ``consts`` from
+    `consts`, ``position`` = (tiles [2, n, n], cross sets [3, n, n, n] as
+    `rackety.kernels.crosssets` computes them), ``out`` = (meta, otiles, oeq)
+    the caller's buffers, ``scratch`` from `scratch`; ``generator`` `GADDAG`
+    (Gordon) or `DAWG` (Appel and Jacobson). The moves go into ``out`` from
+    ``st[S_COUNT]``; ``st`` then holds the count, the total and the best score."""
+    lm2, wm2, points, _rules = consts
+    tiles, cross = position
+    meta, otiles, oeq = out
+    ln_all, anc, bnd, small, best_leave = scratch
+    fill_lanes(tiles, cross[0], cross[1], cross[2], lm2, wm2, points, ln_all)
+    if st[S_MODE] == MODE_TOP:
+        # the rack's tile values, highest first, and the best leave per tiles
+        # kept (the shadow bounds)
+        vals = small[3]
+        n = 0
+        for c in range(64):
+            for _ in range(st[R_COUNT + c]):
+                vals[n] = points[c]
+                n += 1
+        for i in range(n, 64):
+            vals[i] = 0
+        for i in range(1, n):  # insertion sort, descending
+            v = vals[i]
+            j = i
+            while j > 0 and vals[j - 1] < v:
+                vals[j] = vals[j - 1]
+                j -= 1
+            vals[j] = v
+        lv = st[S_LV]
+        size = st[S_FULL_LIDX] + 1
+        best_by_kept(fs[lv:lv + size], size, st[R_COUNT:R_COUNT + 64],
+                     st[R_PLACE:R_PLACE + 64], n, best_leave)
+    if generator == GADDAG:
+        _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, best_leave)
+    else:
+        _generate_dawg(kwg, ln_all, st, fs, meta, otiles, oeq)

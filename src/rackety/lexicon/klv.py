@@ -37,105 +37,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError
 from rackety.files import read_bytes, write_atomic
+from rackety.kernels.bits import ACCEPTS, ARC
 from rackety.lexicon import kwg as _kwg
 from rackety.lexicon.wordlist import MAX_WORD_LENGTH
 
-_ARC = 0x3FFFFF
-_END = 0x400000
-_ACC = 0x800000
 _CACHE_SIZE = 4096  # racks whose leave values are kept, per Klv
 MAX_LEAVES = 1 << 26  # values a KLV file may hold (English has 914,624 leaves)
-
-
-# ------------------------------------------------------------------ kernels
-@njit(cache=True)
-def _rack_values(nodes: np.ndarray, counts: np.ndarray, values: np.ndarray,
-                 rack: np.ndarray) -> np.ndarray:
-    """The value of every leave of ``rack`` (int64 tile codes, any order), by
-    leave index: the rack's distinct codes ascending are mixed-radix digits,
-    code c of radix (copies of c) + 1, the first digit least significant.
-
-    The leaves are visited as an odometer whose *last* digit turns fastest, so a
-    step that raises digit j reads one more copy of tile j from the KWG state of
-    the leave before and resets the digits after j: every visit costs one run
-    scan. ``node[j]``, ``w[j]``, ``ok[j]``: the KWG node reached by the kept
-    tiles of digits 0..j-1, the word index of the string read to it, and whether
-    the KLV holds that string as a prefix at all."""
-    hist = np.zeros(64, np.int64)
-    for c in rack:
-        hist[c] += 1
-    k = 0
-    for c in range(64):
-        if hist[c] > 0:
-            k += 1
-    digit = np.empty(k, np.int64)
-    radix = np.empty(k, np.int64)
-    place = np.empty(k, np.int64)
-    size = 1
-    j = 0
-    for c in range(64):
-        if hist[c] > 0:
-            digit[j] = c
-            radix[j] = hist[c] + 1
-            place[j] = size
-            size *= hist[c] + 1
-            j += 1
-    out = np.zeros(size, np.float64)
-    n_values = len(values)
-    node = np.zeros(k + 1, np.int64)
-    w = np.zeros(k + 1, np.int64)
-    ok = np.ones(k + 1, np.bool_)
-    kept = np.zeros(k, np.int64)
-    idx = 0
-    while True:
-        if idx > 0 and ok[k]:
-            r = node[k]
-            if (np.int64(nodes[r]) & _ACC) != 0 and w[k] < n_values:
-                out[idx] = values[w[k]]
-        j = k - 1
-        while j >= 0 and kept[j] == radix[j] - 1:
-            j -= 1
-        if j < 0:
-            break
-        for i in range(j + 1, k):
-            idx -= kept[i] * place[i]
-            kept[i] = 0
-        kept[j] += 1
-        idx += place[j]
-        if ok[j + 1]:
-            # read one more copy of digit j's tile from node[j + 1]
-            r = node[j + 1]
-            head = np.int64(nodes[r])
-            s = head & _ARC
-            t = digit[j]
-            found = False
-            q = s
-            if s != 0:
-                while True:
-                    nq = np.int64(nodes[q])
-                    tq = nq >> 24
-                    if tq == t:
-                        found = True
-                        break
-                    if tq > t or (nq & _END) != 0:
-                        break
-                    q += 1
-            if found:
-                acc = np.int64(1) if (head & _ACC) != 0 else np.int64(0)
-                w[j + 1] = w[j + 1] + acc + counts[s] - counts[q]
-                node[j + 1] = q
-            else:
-                ok[j + 1] = False
-        for i in range(j + 2, k + 1):
-            node[i] = node[j + 1]
-            w[i] = w[j + 1]
-            ok[i] = ok[j + 1]
-    return out
 
 
 # -------------------------------------------------------------------- Klv
@@ -163,7 +74,7 @@ class Klv:
             raise RacketyError(f"{source}: value {int(np.argmax(~np.isfinite(self.values)))} "
                                "is not a finite number")
         self.counts = counts
-        root = int(self.nodes[_kwg.DAWG_ROOT]) & _ARC
+        root = int(self.nodes[_kwg.DAWG_ROOT]) & ARC
         stored = int(counts[root]) if root else 0
         if stored != len(self.values):
             raise RacketyError(f"{source}: {len(self.values):,} values for {stored:,} leaves "
@@ -300,13 +211,13 @@ class Klv:
         r, w = _kwg.DAWG_ROOT, 0
         for t in codes:
             head = int(nodes[r])
-            s = head & _ARC
+            s = head & ARC
             q = _kwg.seek(nodes, s, t)
             if q < 0:
                 return -1
-            w += (1 if head & _ACC else 0) + int(counts[s]) - int(counts[q])
+            w += (1 if head & ACCEPTS else 0) + int(counts[s]) - int(counts[q])
             r = q
-        return w if int(nodes[r]) & _ACC else -1
+        return w if int(nodes[r]) & ACCEPTS else -1
 
     def value(self, leave: Sequence[int] | str) -> float:
         """The value of a leave (tile codes in any order, or text with ``?`` for a
@@ -318,7 +229,7 @@ class Klv:
         """Every stored leave, by word index."""
         from rackety.lexicon.query import enumerate_strings
 
-        root = int(self.nodes[_kwg.DAWG_ROOT]) & _ARC
+        root = int(self.nodes[_kwg.DAWG_ROOT]) & ARC
         flat, lens = enumerate_strings(self.nodes, root, 64)
         out = []
         at = 0
@@ -331,6 +242,17 @@ class Klv:
         """(leave, value) for every stored leave, by word index."""
         return zip(self.leaves(), self.values.tolist(), strict=True)
 
+    def values_into(self, alphabet: Alphabet, counts: np.ndarray, out: np.ndarray) -> int:
+        """The value of every leave of the rack ``counts`` (copies per code, int64
+        [64]) into ``out`` by leave index, through the kernels' one leave walk
+        (`rackety.kernels.leaves.table_values`); returns the number of leaves."""
+        if alphabet is not self.alphabet and alphabet.identity != self.alphabet.identity:
+            raise RacketyError(f"{self.source}: leave values are in alphabet "
+                               f"{self.alphabet.name}, the rack in {alphabet.name}")
+        from rackety.kernels.leaves import table_values  # numba when values are asked for
+
+        return int(table_values(self.nodes, self.counts, self.values, 0, 0, counts, out))
+
     def rack_values(self, alphabet: Alphabet, rack: Sequence[int]) -> np.ndarray:
         """The value of every leave of ``rack``, by leave index (see
         `rackety.game.movegen.leave_subsets`); a read-only float64 array, cached per
@@ -342,11 +264,12 @@ class Klv:
         hit = self._cache.get(key)
         if hit is not None:
             return hit
-        codes = np.array(key, np.int64)
-        if len(codes) and not 0 <= codes[0] <= codes[-1] < alphabet.size:
+        if key and not 0 <= key[0] <= key[-1] < alphabet.size:
             raise RacketyError(f"rack {list(rack)}: tile codes of alphabet {alphabet.name} are "
                                f"0 to {alphabet.size - 1} (no blank flag)")
-        out = _rack_values(self.nodes, self.counts, self.values, codes)
+        counts = np.bincount(np.array(key, np.int64), minlength=64).astype(np.int64)
+        out = np.zeros(int(np.prod(counts + 1)), np.float64)
+        self.values_into(alphabet, counts, out)
         out.flags.writeable = False
         if len(self._cache) >= _CACHE_SIZE:
             del self._cache[next(iter(self._cache))]

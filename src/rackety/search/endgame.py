@@ -63,8 +63,24 @@ from numba import njit, types
 from rackety.alphabet import BLANK_FLAG
 from rackety.errors import RacketyError
 from rackety.game.move import Move
-from rackety.kernels import crosssets as _cs
-from rackety.kernels import generate as _k
+from rackety.game.movegen import board_consts, cross_sets, full_mask, multipliers, points_of
+from rackety.kernels.crosssets import update_after_move
+from rackety.kernels.fields import (
+    F_HEAP,
+    M_DIR,
+    M_FIRST,
+    M_LANE,
+    M_LEN,
+    M_PLACED,
+    M_SCORE,
+    M_THROUGH,
+    META,
+    MODE_ALL,
+    S_COUNT,
+    S_OVERFLOW,
+    ST_SIZE,
+)
+from rackety.kernels.generate import GADDAG, generate, load_rack, scratch
 
 if TYPE_CHECKING:
     from rackety.game.board import Board
@@ -112,12 +128,14 @@ _SIG = types.int64(
     types.uint8[:, :, :, ::1],  # tiles per slot [slot, 2, n, n]
     types.int64[:, :, :, :, ::1],  # xset, xscore, xhas per slot [slot, 3, 2, n, n]
     types.int64[:, :, ::1], types.int64[:, :, ::1],  # multipliers [2, n, n]
-    types.int64[::1],  # points of every code
+    types.Array(types.int64, 1, "C", readonly=True),  # points of every code
     types.int64[:, :, :, ::1],  # per-lane arrays [2, n, ROWS, n]
     types.int64[::1], types.float64[::1],  # generator state
     types.int32[:, ::1], types.uint8[:, ::1], types.float64[::1],  # the move arena
     types.int64[::1], types.int64[::1],  # estimates, order
-    types.int64[:, ::1],  # anchors scratch [4, 2 n n + 2]
+    types.int64[:, ::1],  # anchors scratch [6, 2 n n + 2] (`kernels.generate.scratch`)
+    types.float64[:, ::1], types.int64[:, ::1], types.float64[::1],  # the rest of it
+    types.int64[::1],  # the rules (`kernels.fields`, G_*)
     types.int64[:, ::1],  # racks [2, RACK_WIDTH]
     types.int64[::1],  # ctl
     types.uint64[:, ::1], types.uint64[:, :, ::1], types.uint64[::1],  # Zobrist keys
@@ -127,65 +145,24 @@ _SIG = types.int64(
 
 
 @njit(cache=True, nogil=True)
-def _generate(kwg, tiles, xset, xscore, xhas, lm2, wm2, points, ln_all, st, fs, meta,
-              otiles, oeq, anc, rack, off, empty, ctl):
-    """Every placement of ``rack`` into the arena from row ``off`` (the
-    generator's all mode without leaves: the leave index stays 0); returns the
-    end row. `kernels.generate_gaddag` without its allocations."""
-    n = ctl[C_N]
-    _k.fill_lanes(tiles, xset, xscore, xhas, lm2, wm2, points, ln_all)
-    full = ctl[C_FULL]
-    mask = 0
-    for c in range(64):
-        k = rack[c]
-        st[_k.R_COUNT + c] = k
-        if k > 0:
-            mask |= full if c == 0 else np.int64(1) << c
-    st[_k.S_N] = n
-    st[_k.S_RACKN] = rack[R_N]
-    st[_k.S_RACKSIZE] = ctl[C_RACKSIZE]
-    st[_k.S_BINGO] = ctl[C_BINGO]
-    st[_k.S_RACKMASK] = mask
-    st[_k.S_MODE] = _k.MODE_ALL
-    st[_k.S_COUNT] = off
-    st[_k.S_TOTAL] = 0
-    st[_k.S_BEST] = -1
-    st[_k.S_CAP] = ctl[C_CAP] - 1  # a row is kept free for the pass
-    st[_k.S_OVERFLOW] = 0
-    st[_k.S_TOPN] = 1
-    st[_k.S_EMPTY] = 1 if empty else 0
-    st[_k.S_START_ROW] = ctl[C_START_ROW]
-    st[_k.S_START_COL] = ctl[C_START_COL]
-    st[_k.S_BOTH_DIRS] = ctl[C_BOTH_DIRS]
-    st[_k.S_FULL_LIDX] = 0
-    st[_k.S_LV] = _k.F_HEAP + 1
-    st[_k.S_EXACT_BEST] = 0
-    fs[_k.F_THRESH] = -np.inf
-    fs[_k.F_BOUND] = np.inf
-    count = _k._anchors(ln_all, st, anc[0], anc[1], anc[2], anc[3])
-    groot = np.int64(kwg[1]) & _k.ARC
-    zero = np.int64(0)
-    one = np.int64(1)
-    for i in range(count):
-        d = anc[0, i]
-        lane = anc[1, i]
-        pos = anc[2, i]
-        st[_k.S_DIR] = d
-        st[_k.S_LANE] = lane
-        st[_k.S_ANCHOR] = pos
-        st[_k.S_LIMIT] = anc[3, i]
-        _k._gaddag(pos, groot, one, pos, zero, zero, one, zero, zero, kwg, ln_all[d, lane],
-                   st, fs, meta, otiles, oeq)
+def _generate(kwg, tiles, cross, lm2, wm2, points, ln_all, st, fs, meta, otiles, oeq, anc, bnd,
+              small, bestl, rules, rack, off, empty, ctl):
+    """Every placement of ``rack`` into the arena from row ``off`` (the one
+    generator entry in its all mode, without leaves); returns the end row."""
+    lv_size = load_rack(st, fs, rules, points, rack[:64], MODE_ALL, 1, ctl[C_CAP] - 1, off,
+                        empty, False)  # a row is kept free for the pass
+    generate(kwg, (lm2, wm2, points, rules), (tiles, cross), st, fs, (meta, otiles, oeq),
+             (ln_all, anc, bnd, small, bestl), GADDAG + lv_size[0] * 0)
     ctl[C_GENS] += 1
-    return st[_k.S_COUNT]
+    return st[S_COUNT]
 
 
 @njit(cache=True, nogil=True)
 def _placed_face(meta, otiles, i, points):
     """Face value of the tiles move ``i`` takes from the rack (blanks 0)."""
-    through = meta[i, _k.M_THROUGH]
+    through = meta[i, M_THROUGH]
     face = 0
-    for j in range(meta[i, _k.M_LEN]):
+    for j in range(meta[i, M_LEN]):
         if not (through >> j) & 1:
             face += points[otiles[i, j]]
     return face
@@ -199,11 +176,11 @@ def _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, points, racks, side, zsq, z
     n = ctl[C_N]
     tiles_s[slot + 1] = tiles_s[slot]
     xs_s[slot + 1] = xs_s[slot]
-    d = meta[i, _k.M_DIR]
-    lane = meta[i, _k.M_LANE]
-    first = meta[i, _k.M_FIRST]
-    length = meta[i, _k.M_LEN]
-    through = meta[i, _k.M_THROUGH]
+    d = meta[i, M_DIR]
+    lane = meta[i, M_LANE]
+    first = meta[i, M_FIRST]
+    length = meta[i, M_LEN]
+    through = meta[i, M_THROUGH]
     for j in range(length):
         if (through >> j) & 1:
             continue
@@ -221,7 +198,7 @@ def _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, points, racks, side, zsq, z
         racks[side, R_FACE] -= points[t]
     child = tiles_s[slot + 1]
     xs = xs_s[slot + 1]
-    _cs.update_after_move(kwg, True, child, d, lane, first, first + length - 1, points,
+    update_after_move(kwg, True, child, d, lane, first, first + length - 1, points,
                           ctl[C_FULL], xs[0], xs[1], xs[2])
     return h
 
@@ -229,8 +206,8 @@ def _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, points, racks, side, zsq, z
 @njit(cache=True, nogil=True)
 def _unplay(meta, otiles, i, points, racks, side):
     """Put the tiles of move ``i`` back on the rack of ``side``."""
-    through = meta[i, _k.M_THROUGH]
-    for j in range(meta[i, _k.M_LEN]):
+    through = meta[i, M_THROUGH]
+    for j in range(meta[i, M_LEN]):
         if (through >> j) & 1:
             continue
         code = np.int64(otiles[i, j])
@@ -269,7 +246,7 @@ def _pv_set(pv_len, pv_meta, pv_tiles, ply, meta, otiles, i, child):
     else:
         for j in range(pv_meta.shape[2]):
             pv_meta[ply, 0, j] = meta[i, j]
-        for j in range(meta[i, _k.M_LEN]):
+        for j in range(meta[i, M_LEN]):
             pv_tiles[ply, 0, j] = otiles[i, j]
     length = 1
     if child:
@@ -278,7 +255,7 @@ def _pv_set(pv_len, pv_meta, pv_tiles, ply, meta, otiles, i, child):
                 break
             for j in range(pv_meta.shape[2]):
                 pv_meta[ply, 1 + t, j] = pv_meta[ply + 1, t, j]
-            for j in range(pv_meta[ply + 1, t, _k.M_LEN]):
+            for j in range(pv_meta[ply + 1, t, M_LEN]):
                 pv_tiles[ply, 1 + t, j] = pv_tiles[ply + 1, t, j]
             length += 1
     pv_len[ply] = length
@@ -287,7 +264,8 @@ def _pv_set(pv_len, pv_meta, pv_tiles, ply, meta, otiles, i, child):
 @njit(_SIG, cache=True, nogil=True)
 def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
              kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta, otiles, oeq,
-             est, order, anc, racks, ctl, zsq, zrack, zmisc, tt_key, tt_data,
+             est, order,
+             anc, bnd, small, bestl, rules, racks, ctl, zsq, zrack, zmisc, tt_key, tt_data,
              pv_len, pv_meta, pv_tiles):
     """The value of the position for ``side`` to move, searched ``depth`` plies
     (`D_INF`: to the end), fail-soft within (``alpha``, ``beta``). The board is
@@ -324,10 +302,10 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
             if tdepth != D_INF:
                 ctl[C_CUTS] += 1
             return v
-    end = _generate(kwg, tiles_s[slot], xs_s[slot, 0], xs_s[slot, 1], xs_s[slot, 2], lm2, wm2,
-                    points, ln_all, st, fs, meta, otiles, oeq, anc, racks[side], off,
+    end = _generate(kwg, tiles_s[slot], xs_s[slot], lm2, wm2, points, ln_all, st, fs, meta,
+                    otiles, oeq, anc, bnd, small, bestl, rules, racks[side], off,
                     slot == 0 and ctl[C_EMPTY] != 0, ctl)
-    if st[_k.S_OVERFLOW] != 0:
+    if st[S_OVERFLOW] != 0:
         ctl[C_ABORT] = 2
         return 0
     base = end + 1  # the children's moves go after this node's and the pass
@@ -338,11 +316,11 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
     # going out ends the game: only the best score of it matters
     out = -1
     for i in range(off, end):
-        if meta[i, _k.M_PLACED] == nleft and (out < 0 or meta[i, _k.M_SCORE] >
-                                              meta[out, _k.M_SCORE]):
+        if meta[i, M_PLACED] == nleft and (out < 0 or meta[i, M_SCORE] >
+                                              meta[out, M_SCORE]):
             out = i
     if out >= 0:
-        v = meta[out, _k.M_SCORE] + 2 * opp_face
+        v = meta[out, M_SCORE] + 2 * opp_face
         best = v
         best_mv = out - off
         if v > alpha:
@@ -363,12 +341,12 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
     k = 0
     if not done:
         for i in range(off, end):
-            if meta[i, _k.M_PLACED] == nleft:
+            if meta[i, M_PLACED] == nleft:
                 continue
             if i - off == tt_mv:
                 est[i] = BIG
             else:
-                est[i] = meta[i, _k.M_SCORE] + FACE_WEIGHT * _placed_face(meta, otiles, i,
+                est[i] = meta[i, M_SCORE] + FACE_WEIGHT * _placed_face(meta, otiles, i,
                                                                           points)
             order[off + k] = i
             k += 1
@@ -385,7 +363,7 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
             score = 0
             face = 0
         else:
-            score = np.int64(meta[i, _k.M_SCORE])
+            score = np.int64(meta[i, M_SCORE])
             face = _placed_face(meta, otiles, i, points)
         if child_depth == 0:
             # the horizon: as if the game ended now by passes, racks counted
@@ -408,19 +386,22 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
                 v = score - _negamax(ply + 1, child_depth, score - beta, score - alpha,
                                      child_passes, opp, child_slot, base, ch,
                                      kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta,
-                                     otiles, oeq, est, order, anc, racks, ctl, zsq, zrack,
+                                     otiles, oeq, est, order,
+                                     anc, bnd, small, bestl, rules, racks, ctl, zsq, zrack,
                                      zmisc, tt_key, tt_data, pv_len, pv_meta, pv_tiles)
             else:
                 v = score - _negamax(ply + 1, child_depth, score - alpha - 1, score - alpha,
                                      child_passes, opp, child_slot, base, ch,
                                      kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta,
-                                     otiles, oeq, est, order, anc, racks, ctl, zsq, zrack,
+                                     otiles, oeq, est, order,
+                                     anc, bnd, small, bestl, rules, racks, ctl, zsq, zrack,
                                      zmisc, tt_key, tt_data, pv_len, pv_meta, pv_tiles)
                 if alpha < v < beta and ctl[C_ABORT] == 0:
                     v = score - _negamax(ply + 1, child_depth, score - beta, score - alpha,
                                          child_passes, opp, child_slot, base, ch,
                                          kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs,
-                                         meta, otiles, oeq, est, order, anc, racks, ctl, zsq,
+                                         meta, otiles, oeq, est, order,
+                                         anc, bnd, small, bestl, rules, racks, ctl, zsq,
                                          zrack, zmisc, tt_key, tt_data, pv_len, pv_meta,
                                          pv_tiles)
             first = False
@@ -455,13 +436,15 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
 
 @njit(cache=True, nogil=True)
 def _search(depth, passes, h, kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta,
-            otiles, oeq, est, order, anc, racks, ctl, zsq, zrack, zmisc, tt_key, tt_data,
+            otiles, oeq, est, order,
+            anc, bnd, small, bestl, rules, racks, ctl, zsq, zrack, zmisc, tt_key, tt_data,
             pv_len, pv_meta, pv_tiles):
     """One iteration of the deepening: the root searched ``depth`` plies."""
     zero = np.int64(0)
     return _negamax(zero, np.int64(depth), np.int64(-BIG), np.int64(BIG), np.int64(passes),
                     zero, zero, zero, h, kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs,
-                    meta, otiles, oeq, est, order, anc, racks, ctl, zsq, zrack, zmisc, tt_key,
+                    meta, otiles, oeq, est, order,
+                    anc, bnd, small, bestl, rules, racks, ctl, zsq, zrack, zmisc, tt_key,
                     tt_data, pv_len, pv_meta, pv_tiles)
 
 
@@ -566,8 +549,6 @@ class _Solver:
     """The arrays of one solve, allocated once."""
 
     def __init__(self, board: Board, lexicon: Lexicon, tt_bits: int) -> None:
-        from rackety.game.movegen import _full_mask, _multipliers_of, _points, cross_sets
-
         self.board = board
         self.lexicon = lexicon
         alphabet = board.alphabet
@@ -582,14 +563,14 @@ class _Solver:
         self.tiles_s = np.zeros((plies + 1, 2, n, n), np.uint8)
         self.tiles_s[0] = xs.tiles
         self.xs_s = np.zeros((plies + 1, 3, 2, n, n), np.int64)
-        self.xs_s[0, 0], self.xs_s[0, 1], self.xs_s[0, 2] = xs.xset, xs.xscore, xs.xhas
-        self.lm2, self.wm2 = _multipliers_of(layout.letter_mult, layout.word_mult)
-        self.points = _points(alphabet)
-        self.ln_all = np.zeros((2, n, _k.ROWS, n), np.int64)
-        self.st = np.zeros(_k.ST_SIZE, np.int64)
-        self.st[_k.R_POINTS:_k.R_POINTS + 256] = self.points
-        self.fs = np.zeros(_k.F_HEAP + 4, np.float64)
-        self.anc = np.zeros((4, 2 * n * n + 2), np.int64)
+        self.xs_s[0] = xs.cross
+        self.lm2, self.wm2 = multipliers(layout)
+        self.points = points_of(alphabet)
+        self.ln_all, self.anc, self.bnd, self.small, self.bestl = scratch(
+            n, alphabet.rack_size)
+        self.st = np.zeros(ST_SIZE, np.int64)
+        self.fs = np.zeros(F_HEAP + 1 + (1 << alphabet.rack_size), np.float64)
+        self.rules = board_consts(board)[3]
         self._arena(_ARENA_ROWS)
         self.racks0 = np.zeros((2, RACK_WIDTH), np.int64)
         for p in range(2):
@@ -599,7 +580,7 @@ class _Solver:
             self.racks0[p, R_FACE] = _face(board, board.racks[p])
         ctl = np.zeros(CTL_SIZE, np.int64)
         ctl[C_N] = n
-        ctl[C_FULL] = _full_mask(alphabet)
+        ctl[C_FULL] = full_mask(alphabet)
         ctl[C_RACKSIZE] = alphabet.rack_size
         ctl[C_BINGO] = board.bingo_bonus
         ctl[C_START_ROW], ctl[C_START_COL] = layout.start
@@ -630,12 +611,12 @@ class _Solver:
         self.tt_key = np.zeros(1 << bits, np.uint64)
         self.tt_data = np.zeros(1 << bits, np.int64)
         self.pv_len = np.zeros(plies + 1, np.int64)
-        self.pv_meta = np.zeros((plies + 1, plies + 1, _k.META), np.int32)
+        self.pv_meta = np.zeros((plies + 1, plies + 1, META), np.int32)
         self.pv_tiles = np.zeros((plies + 1, plies + 1, n), np.uint8)
 
     def _arena(self, cap: int) -> None:
         self.cap = cap
-        self.meta = np.empty((cap, _k.META), np.int32)
+        self.meta = np.empty((cap, META), np.int32)
         self.otiles = np.empty((cap, self.n), np.uint8)
         self.oeq = np.empty(cap, np.float64)
         self.est = np.empty(cap, np.int64)
@@ -669,7 +650,8 @@ class _Solver:
             value = _search(depth, self.passes, self.hash, self.lexicon.nodes, self.tiles_s,
                             self.xs_s, self.lm2, self.wm2, self.points, self.ln_all, self.st,
                             self.fs, self.meta, self.otiles, self.oeq, self.est, self.order,
-                            self.anc, racks, ctl, self.zsq, self.zrack, self.zmisc, self.tt_key,
+                            self.anc, self.bnd, self.small, self.bestl, self.rules, racks, ctl,
+                            self.zsq, self.zrack, self.zmisc, self.tt_key,
                             self.tt_data, self.pv_len, self.pv_meta, self.pv_tiles)
             if ctl[C_ABORT] == 2:  # the move arena is full: a bigger one, same iteration
                 self._arena(self.cap * 4)
@@ -683,17 +665,17 @@ class _Solver:
         out = []
         for t in range(int(self.pv_len[0])):
             row = [int(x) for x in self.pv_meta[0, t]]
-            d, lane, first, length = row[_k.M_DIR], row[_k.M_LANE], row[_k.M_FIRST], \
-                row[_k.M_LEN]
+            d, lane, first, length = row[M_DIR], row[M_LANE], row[M_FIRST], \
+                row[M_LEN]
             if length == 0:
                 out.append(Move("pass", score=0, alphabet=alphabet))
                 continue
-            through = row[_k.M_THROUGH]
+            through = row[M_THROUGH]
             r, c = (first, lane) if d else (lane, first)
             out.append(Move("place", r, c, bool(d),
                             tuple(int(x) for x in self.pv_tiles[0, t, :length]),
                             tuple(bool(through >> j & 1) for j in range(length)),
-                            score=row[_k.M_SCORE], alphabet=alphabet))
+                            score=row[M_SCORE], alphabet=alphabet))
         return out
 
     def run(self, seconds: float | None, max_depth: int | None) -> EndgameResult:

@@ -38,164 +38,20 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import njit
 
 from rackety.errors import RacketyError
-from rackety.experiments.selfplay import (
-    EV_EXCHANGE,
-    EV_PASS,
-    EV_PLAY,
-    LEAVE_HEURISTIC,
-    LEAVE_KLV,
-    U64,
-    _shuffle,
-    _splitmix,
-    apply_exchange,
-    apply_play,
-    decide,
-)
-from rackety.kernels import generate as _k
+from rackety.experiments.selfplay import Work
+from rackety.game.leaves import Bank, as_table
+from rackety.game.movegen import board_consts, derived_cross_sets
+from rackety.kernels.fields import META
+from rackety.kernels.rollouts import rollouts
+from rackety.kernels.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
 
 if TYPE_CHECKING:
     from rackety.game.board import Board
     from rackety.game.move import Move
     from rackety.lexicon import Lexicon
 
-GOLDEN = 0x9E3779B97F4A7C15
-
-
-@njit(cache=True, nogil=True)
-def rollouts(kwg, gaddag, tiles0, xset0, xscore0, xhas0, lm2, wm2, points, full_mask,
-             start_row, start_col, symmetric, rack_size, bingo, exchange_min,
-             rack0, pool, known_opp, spread0, cand_kind, cand_meta, cand_tiles, cand_traded,
-             cand_ntraded, plies, seed, first, last, kind, h_value, h_penalty, h_vowel,
-             h_balance, klv_nodes, klv_counts, klv_values, values, wins) -> None:
-    """Rollouts ``first`` to ``last - 1`` of every candidate: ``values[c, i]`` the
-    value of rollout i of candidate c, ``wins[c, i]`` its win probability.
-
-    ``rack0``: the mover's rack; ``pool``: the unseen tiles (the bag and the
-    opponent's rack) or, with ``known_opp`` > 0, the bag with the opponent's
-    rack in its last ``known_opp`` entries. A candidate: ``cand_kind`` (`EV_PLAY`
-    with its meta row and word, `EV_EXCHANGE` with its tiles, `EV_PASS`)."""
-    n = lm2.shape[1]
-    tiles = np.empty_like(tiles0)
-    xset = np.empty_like(xset0)
-    xscore = np.empty_like(xscore0)
-    xhas = np.empty_like(xhas0)
-    ln_all = np.empty((2, n, _k.ROWS, n), np.int64)
-    cap = 4096
-    meta = np.empty((cap, _k.META), np.int32)
-    otiles = np.empty((cap, n), np.uint8)
-    oeq = np.empty(cap, np.float64)
-    traded = np.zeros(64, np.int64)
-    out = np.zeros(4, np.int64)
-    outf = np.zeros(2, np.float64)
-    shuffled = np.empty(pool.shape[0] + 64, np.int64)
-    bag = np.empty(pool.shape[0] + 64, np.int64)
-    racks = np.zeros((2, 64), np.int64)
-    cmeta = np.empty((1, _k.META), np.int32)
-    ctiles = np.empty((1, n), np.uint8)
-    empty0 = True
-    for r in range(n):
-        for c in range(n):
-            if tiles0[0, r, c] != 0:
-                empty0 = False
-    for it in range(first, last):
-        state, _ = _splitmix(U64(seed) * U64(GOLDEN) + U64(it))
-        m = pool.shape[0]
-        for i in range(m):
-            shuffled[i] = pool[i]
-        if known_opp > 0:  # the opponent's rack is known: shuffle only the bag
-            state = _shuffle(shuffled, m - known_opp, state)
-        else:
-            state = _shuffle(shuffled, m, state)
-        for c in range(cand_kind.shape[0]):
-            tiles[:] = tiles0
-            xset[:] = xset0
-            xscore[:] = xscore0
-            xhas[:] = xhas0
-            bag_n = m
-            for i in range(m):
-                bag[i] = shuffled[i]
-            rn = np.zeros(2, np.int64)
-            for i in range(rack0.shape[0]):
-                racks[0, i] = rack0[i]
-            rn[0] = rack0.shape[0]
-            take = min(rack_size, bag_n) if known_opp == 0 else known_opp
-            for i in range(take):  # the opponent's rack: the end of the bag
-                bag_n -= 1
-                racks[1, i] = bag[bag_n]
-            rn[1] = take
-            spread = 0.0
-            ended = False
-            empty = empty0
-            cstate = state
-            # the candidate
-            if cand_kind[c] == EV_PLAY:
-                for j in range(_k.META):
-                    cmeta[0, j] = cand_meta[c, j]
-                for j in range(cand_meta[c, _k.M_LEN]):
-                    ctiles[0, j] = cand_tiles[c, j]
-                rn0, bag_n = apply_play(kwg, gaddag, tiles, xset, xscore, xhas, points,
-                                        full_mask, cmeta, ctiles, 0, racks[0], rn[0], bag,
-                                        bag_n, rack_size, plies > 0)
-                rn[0] = rn0
-                spread += cand_meta[c, _k.M_SCORE]
-                empty = False
-                if rn[0] == 0 and bag_n == 0:
-                    left = 0
-                    for i in range(rn[1]):
-                        left += points[racks[1, i]]
-                    spread += 2 * left
-                    ended = True
-            elif cand_kind[c] == EV_EXCHANGE:
-                for i in range(cand_ntraded[c]):
-                    traded[i] = cand_traded[c, i]
-                rn0, bag_n, cstate = apply_exchange(traded, cand_ntraded[c], racks[0], rn[0],
-                                                    bag, bag_n, rack_size, cstate)
-                rn[0] = rn0
-            last_leave = 0.0
-            side = 0
-            for ply in range(plies):
-                if ended:
-                    break
-                side = 1 - side if ply > 0 else 1
-                do = decide(kwg, gaddag, tiles, xset, xscore, xhas, ln_all, lm2, wm2, points,
-                            full_mask, start_row, start_col, symmetric, rack_size, bingo,
-                            exchange_min, racks[side], rn[side], bag_n, empty, kind,
-                            h_value, h_penalty, h_vowel, h_balance, klv_nodes, klv_counts,
-                            klv_values, meta, otiles, oeq, traded, out, outf)
-                sign = 1.0 if side == 0 else -1.0
-                last_leave = sign * outf[0]
-                if do == EV_PLAY:
-                    chosen = out[0]
-                    rs, bag_n = apply_play(kwg, gaddag, tiles, xset, xscore, xhas, points,
-                                           full_mask, meta, otiles, chosen, racks[side],
-                                           rn[side], bag, bag_n, rack_size, ply < plies - 1)
-                    rn[side] = rs
-                    empty = False
-                    spread += sign * meta[chosen, _k.M_SCORE]
-                    if rs == 0 and bag_n == 0:
-                        left = 0
-                        for i in range(rn[1 - side]):
-                            left += points[racks[1 - side, i]]
-                        spread += sign * 2 * left
-                        ended = True
-                elif do == EV_EXCHANGE:
-                    rs, bag_n, cstate = apply_exchange(traded, out[2], racks[side], rn[side],
-                                                       bag, bag_n, rack_size, cstate)
-                    rn[side] = rs
-            if plies == 0 or ended:
-                last_leave = 0.0
-            value = spread + last_leave
-            final = spread0 + spread
-            if ended:
-                wins[c, it - first] = 1.0 if final > 0 else (0.5 if final == 0 else 0.0)
-            else:
-                unseen = bag_n + rn[1]
-                scale = 8.0 + 1.5 * math.sqrt(unseen + 7.0)
-                wins[c, it - first] = 0.5 * (1.0 + math.erf(final / (scale * math.sqrt(2.0))))
-            values[c, it - first] = value
 
 
 # ------------------------------------------------------------------ Python side
@@ -249,20 +105,11 @@ class _Setup:
 
     def __init__(self, board: Board, lexicon: Lexicon, model: Any,
                  candidates: list[Move]) -> None:
-        from rackety.game.movegen import _full_mask, _multipliers_of, _points, derived_cross_sets
-
         self.lexicon = lexicon
         xs = derived_cross_sets(board, lexicon)
-        self.arrays = (xs.tiles, xs.xset, xs.xscore, xs.xhas)
-        lay = board.layout
-        self.lm2, self.wm2 = _multipliers_of(lay.letter_mult, lay.word_mult)
-        self.points = _points(board.alphabet)
-        self.full_mask = _full_mask(board.alphabet)
-        self.start = lay.start
-        self.symmetric = bool(lay.symmetric)
-        self.rack_size = board.alphabet.rack_size
-        self.bingo = board.bingo_bonus
-        self.exchange_min = board.alphabet.exchange_min_bag
+        self.position = (xs.tiles, xs.cross)
+        self.consts = board_consts(board)
+        self.work = Work(board.size, board.alphabet.rack_size)
         self.rack = np.array(board.rack, np.int64)
         unseen = board.unseen()
         opponent = board.racks[1] if len(board.racks) > 1 else ()
@@ -274,7 +121,7 @@ class _Setup:
         k = len(candidates)
         n = board.size
         self.kind = np.zeros(k, np.int64)
-        self.meta = np.zeros((k, _k.META), np.int64)
+        self.meta = np.zeros((k, META), np.int64)
         self.tiles = np.zeros((k, n), np.int64)
         self.traded = np.zeros((k, 64), np.int64)
         self.ntraded = np.zeros(k, np.int64)
@@ -293,7 +140,8 @@ class _Setup:
                 self.traded[i, :len(move.tiles)] = move.tiles
             else:
                 self.kind[i] = EV_PASS
-        self.model = _model_arrays(model, board.alphabet)
+        bank = Bank([as_table(model, board.alphabet)])
+        self.bank = (bank.nodes, bank.counts, bank.values)
 
     def run(self, plies: int, seed: int, first: int, last: int,
             active: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -301,29 +149,12 @@ class _Setup:
         values = np.zeros((k, last - first))
         wins = np.zeros((k, last - first))
         idx = np.flatnonzero(active)
-        kind, h_value, h_penalty, h_vowel, h_balance, klv = self.model
-        rollouts(self.lexicon.nodes, self.lexicon.has_gaddag, *self.arrays, self.lm2,
-                 self.wm2, self.points, self.full_mask, self.start[0], self.start[1],
-                 self.symmetric, self.rack_size, self.bingo, self.exchange_min, self.rack,
-                 self.pool, self.known_opp, self.spread0, self.kind[idx],
-                 self.meta[idx].astype(np.int32), self.tiles[idx].astype(np.uint8),
-                 self.traded[idx], self.ntraded[idx], plies, seed, first, last, kind,
-                 h_value, h_penalty, h_vowel, h_balance, *klv, values, wins)
+        candidates = (self.kind[idx], self.meta[idx].astype(np.int32),
+                      self.tiles[idx].astype(np.uint8), self.traded[idx], self.ntraded[idx])
+        rollouts(self.lexicon.nodes, self.lexicon.has_gaddag, self.consts, self.position,
+                 self.rack, self.pool, self.known_opp, self.spread0, candidates, plies, seed,
+                 first, last, self.bank, 0, 0, self.work.arrays, values, wins)
         return values, wins
-
-
-def _model_arrays(model: Any, alphabet: Any) -> tuple[Any, ...]:
-    from rackety.game.heuristics import RackHeuristic
-    from rackety.lexicon.klv import Klv
-
-    none_klv = (np.zeros(2, np.uint32), np.zeros(2, np.int64), np.zeros(1, np.float32))
-    if isinstance(model, RackHeuristic):
-        value, penalty, vowel = model.tables(alphabet)
-        return (LEAVE_HEURISTIC, value, penalty, vowel, model._params, none_klv)
-    if isinstance(model, Klv):
-        z = np.zeros(64)
-        return (LEAVE_KLV, z, z, z, np.zeros(6), (model.nodes, model.counts, model.values))
-    raise RacketyError(f"simulation needs a leave model (h1, h2, h3 or a KLV), not {model!r}")
 
 
 _worker: dict[str, Any] = {}

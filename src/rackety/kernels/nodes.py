@@ -1,0 +1,76 @@
+"""The KWG node: one uint32 per edge, the layout wolges, MAGPIE and Macondo
+share (FORMATS.md section 2). Every kernel reads nodes through this module.
+
+    bits 0-21  arc: index of the first node of the child run (0: none)
+    bit 22     IS_END: the last node of its run
+    bit 23     ACCEPTS: the string read to here is a word
+    bits 24-31 tile code (0: the GADDAG separator, or a blank in a KLV)
+
+Node 0's arc is the DAWG root run, node 1's the GADDAG root run (a DAWG-only
+graph has node 1 as an empty run).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from rackety.kernels.bits import ACCEPTS, ARC, DAWG_ROOT, GADDAG_ROOT, IS_END
+
+__all__ = ["ACCEPTS", "ARC", "DAWG_ROOT", "GADDAG_ROOT", "IS_END", "accepts", "arc", "root",
+           "seek", "tile", "walk"]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def tile(node: np.int64) -> np.int64:
+    return node >> 24
+
+
+@njit(cache=True, nogil=True, inline="always")
+def arc(node: np.int64) -> np.int64:
+    return node & ARC
+
+
+@njit(cache=True, nogil=True, inline="always")
+def root(kwg: np.ndarray, which: int) -> np.int64:
+    """The first node of the DAWG's (``which`` 0) or the GADDAG's (1) root run."""
+    return np.int64(kwg[which]) & ARC
+
+
+@njit(cache=True, nogil=True)
+def seek(kwg: np.ndarray, run: np.int64, t: np.int64) -> np.int64:
+    """The node for tile ``t`` in the run starting at ``run``, or -1 (runs are
+    sorted by tile)."""
+    if run == 0:
+        return -1
+    i = run
+    while True:
+        node = np.int64(kwg[i])
+        nt = node >> 24
+        if nt == t:
+            return i
+        if nt > t or node & IS_END:
+            return -1
+        i += 1
+
+
+@njit(cache=True, nogil=True)
+def walk(kwg: np.ndarray, run: np.int64, line: np.ndarray, start: int, stop: int,
+         step: int) -> np.int64:
+    """Follow the tiles ``line[start], line[start + step], ...`` (to ``stop``,
+    excluded; the blank flag 0x80 ignored) from the run at ``run``: the last
+    node read, or -1."""
+    node = np.int64(-1)
+    i = start
+    while i != stop:
+        node = seek(kwg, run, np.int64(line[i]) & 0x7F)
+        if node < 0:
+            return -1
+        run = np.int64(kwg[node]) & ARC
+        i += step
+    return node
+
+
+@njit(cache=True, nogil=True)
+def accepts(kwg: np.ndarray, node: np.int64) -> bool:
+    return node >= 0 and (np.int64(kwg[node]) & ACCEPTS) != 0
