@@ -125,16 +125,30 @@ def table_values(nodes, kcounts, values, base, voff, counts, out) -> int:
 @njit(cache=True, nogil=True)
 def best_by_kept(values, size, counts, place, rack_n, best) -> None:
     """``best[m]``: the highest value of a leave keeping ``m`` tiles (-1e300
-    where there is none), for m = 0 .. ``rack_n``."""
+    where there is none), for m = 0 .. ``rack_n``. The leaves are counted up as
+    an odometer, so each step costs one digit, not one per code."""
     for m in range(rack_n + 1):
         best[m] = -1e300
+    radix = np.empty(MAX_CODES, np.int64)
+    k = 0
+    for c in range(MAX_CODES):
+        if counts[c] > 0:
+            radix[k] = counts[c] + 1
+            k += 1
+    kept = np.zeros(MAX_CODES, np.int64)
+    total = 0
     for idx in range(size):
-        kept = 0
-        for c in range(MAX_CODES):
-            if counts[c] > 0:
-                kept += (idx // place[c]) % (counts[c] + 1)
-        if values[idx] > best[kept]:
-            best[kept] = values[idx]
+        if values[idx] > best[total]:
+            best[total] = values[idx]
+        j = 0  # the next index: the first digit turns fastest
+        while j < k:
+            kept[j] += 1
+            total += 1
+            if kept[j] < radix[j]:
+                break
+            total -= kept[j]
+            kept[j] = 0
+            j += 1
 
 
 # ------------------------------------------------------------ building tables

@@ -1,0 +1,138 @@
+"""The engine core before and after a change, in the same run: each measure
+runs in a fresh process against each source tree, the trees alternated round
+by round, CPU time, medians.
+
+    python bench/core.py --base /path/to/old/src [--rounds 3]
+
+Measures (TWL06, one core): all moves and best move (shipped leaves) in µs per
+position over the first 100 midgame positions of bench/data; greedy, static
+and `leaves:FILE,static` self-play in games per CPU second; 2-ply simulation
+rollouts per CPU second; the median CPU seconds of the oracle's small endgames.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CHILD = r'''
+import json, sys, time, statistics
+from pathlib import Path
+import numpy as np
+from rackety import Board, Lexicon
+def imp(new, old):
+    import importlib
+    try:
+        return importlib.import_module(new)
+    except ImportError:
+        return importlib.import_module(old)
+selfplay = imp("rackety.experiments.selfplay", "rackety.selfplay")
+players = imp("rackety.players", "rackety.players")
+simulation = imp("rackety.search.simulation", "rackety.simulation")
+endgame = imp("rackety.search.endgame", "rackety.endgame")
+klv = imp("rackety.lexicon.klv", "rackety.lexicon.klv")
+what = sys.argv[1]
+lex = Lexicon.load("TWL06")
+cpu = time.process_time
+data = Path(sys.argv[2])
+if what in ("all", "best"):
+    lines = (data / "bench/data/midgame400_twl06.cgp").read_text().splitlines()[:100]
+    boards = [Board.from_cgp(l) for l in lines]
+    leave = players.shipped_leaves(lex)
+    kw = dict(mode="all") if what == "all" else dict(mode="best", leave=leave)
+    for b in boards[:5]:
+        b.moves(lex, **kw)
+    t = cpu()
+    for b in boards:
+        b._derived.clear()
+        b.moves(lex, **kw)
+    print(json.dumps(1e6 * (cpu() - t) / len(boards)))
+elif what in ("greedy", "static", "mixed"):
+    specs = {"greedy": ("greedy", "greedy"), "static": ("static", "static"),
+             "mixed": ("leaves:" + sys.argv[3], "static")}[what]
+    ps = [players.make_player(s, lex) for s in specs]
+    games = 150
+    try:
+        engine = selfplay.Compiled(lex, ps)
+        engine.play(0)
+        t = cpu()
+        for i in range(games):
+            engine.play(i + 1)
+        print(json.dumps(games / (cpu() - t)))
+    except TypeError:  # this tree cannot play it compiled: its Python referee
+        autoplay = imp("rackety.experiments.autoplay", "rackety.autoplay")
+        autoplay.play_game(lex, ps, seed=0)
+        t = cpu()
+        for i in range(40):
+            autoplay.play_game(lex, ps, seed=i + 1)
+        print(json.dumps(40 / (cpu() - t)))
+elif what == "sim":
+    lines = (data / "bench/data/midgame400_twl06.cgp").read_text().splitlines()[:10]
+    boards = [Board.from_cgp(l) for l in lines]
+    simulation.simulate(boards[0], lex, iterations=8, candidates=5, jobs=1)
+    t = cpu()
+    n = 0
+    for b in boards:
+        r = simulation.simulate(b, lex, iterations=64, candidates=10, plies=2, jobs=1,
+                                confidence=0.9999999)
+        n += sum(c.iterations for c in r.candidates)
+    print(json.dumps(n / (cpu() - t)))
+elif what == "endgame":
+    cases = [json.loads(l) for l in (data / "tests/data/endgame_twl06_small.jsonl")
+             .read_text().splitlines() if l.strip()]
+    times = []
+    endgame.solve(Board.from_cgp(cases[0]["cgp"]), lex)
+    for c in cases:
+        b = Board.from_cgp(c["cgp"])
+        t = cpu()
+        endgame.solve(b, lex)
+        times.append(cpu() - t)
+    print(json.dumps(statistics.median(times)))
+'''
+MEASURES = [("all", "all moves, µs/position", False),
+            ("best", "best move with leaves, µs/pos", False),
+            ("greedy", "greedy self-play, games/CPU s", True),
+            ("static", "static self-play, games/CPU s", True),
+            ("mixed", "leaves:FILE,static self-play, games/CPU s", True),
+            ("sim", "2-ply rollouts/CPU s", True), ("endgame", "endgame median CPU s", False)]
+
+
+def run(src: str, what: str, klv: str) -> float:
+    env = {"PYTHONPATH": src, "PATH": "/usr/bin:/bin", "HOME": str(Path.home()),
+           "NUMBA_CACHE_DIR": str(Path(src).parent / ".numba-cache")}
+    out = subprocess.run([sys.executable, "-c", CHILD, what, str(HERE.parent), klv], env=env,
+                         capture_output=True, text=True, check=True)
+    return float(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", required=True, help="the source tree (src/) before")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", default="", help="comma-separated measures")
+    args = parser.parse_args()
+    new = str(HERE.parent / "src")
+    klv = str(HERE.parent / "src/rackety/data/leaves/TWL06.klv2")
+    only = set(filter(None, args.only.split(",")))
+    print(f"{'measure':<42} {'before':>10} {'after':>10} {'after/before':>13}")
+    for what, label, higher in MEASURES:
+        if only and what not in only:
+            continue
+        before, after = [], []
+        run(args.base, what, klv)  # compile or load the kernels first
+        run(new, what, klv)
+        for _ in range(args.rounds):
+            before.append(run(args.base, what, klv))
+            after.append(run(new, what, klv))
+        b, a = statistics.median(before), statistics.median(after)
+        print(f"{label:<42} {b:10.3f} {a:10.3f} {a / b:13.2f}  "
+              f"({'higher' if higher else 'lower'} is better)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
