@@ -24,9 +24,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from rackety import Board, Move, RacketyError
-from rackety.search import endgame as eg
 from rackety.frontends.cli import main
 from rackety.players import EndgamePlayer, GreedyPlayer, make_player
+from rackety.search import endgame as eg
 from rackety.search.endgame import solve
 
 DATA = Path(__file__).parent / "data"
