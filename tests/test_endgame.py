@@ -256,8 +256,9 @@ def test_endgame_player_solves_with_the_bag_empty(twl06):
         board = Board.from_cgp(case["cgp"])
         view = board.copy()
         view.racks = [board.racks[0], ()]  # as in a game: the opponent's rack hidden
-        move = player.choose(view, twl06)
-        assert player.last_result.exact
+        decision = player.decide(view, twl06)
+        move = decision.move
+        assert decision.endgame is not None and decision.endgame.exact
         assert first_move_value(board, twl06, move) == case["value"]
     # the greedy move loses here; the solver's does not
     case = BY_ID["S2653"]
@@ -270,8 +271,8 @@ def test_endgame_player_defers_before_the_endgame(twl06):
     board = Board.from_cgp(BY_ID["L1497"]["cgp"].replace("IORV?/EU", "IORV?/E"))  # 1 in bag
     inner = make_player("h3", twl06)
     player = EndgamePlayer(inner, seconds=None)
-    assert player.choose(board, twl06) == inner.choose(board, twl06)
-    assert player.last_result is None
+    decision = player.decide(board, twl06)
+    assert decision == inner.decide(board, twl06) and decision.endgame is None
     with pytest.raises(RacketyError, match="computer player"):
         make_player("human+endgame", twl06)
     with pytest.raises(RacketyError, match="unknown player"):
@@ -281,8 +282,18 @@ def test_endgame_player_defers_before_the_endgame(twl06):
 def test_endgame_player_plays_whole_games(twl06):
     from rackety.experiments.autoplay import play_game
 
-    players = [make_player("greedy+endgame", twl06), make_player("greedy", twl06)]
+    class Recording(EndgamePlayer):
+        def __init__(self, inner):
+            super().__init__(inner)
+            self.decisions = []
+
+        def decide(self, board, lexicon):
+            self.decisions.append(super().decide(board, lexicon))
+            return self.decisions[-1]
+
+    players = [Recording(make_player("greedy", twl06)), make_player("greedy", twl06)]
     for seed in (3, 4):
         game, _ = play_game(twl06, players, seed=seed)  # checked by the referee
         assert game.over
-    assert players[0].last_result is not None
+    solved = [d for d in players[0].decisions if d.endgame is not None]
+    assert solved and all(d.move == d.endgame.pv[0] for d in solved if d.endgame.pv)

@@ -244,3 +244,42 @@ def test_corpus_records_become_games(twl06: Lexicon) -> None:
         assert game.problems() == [], path.name
         done += 1
     assert done >= 40
+
+
+def test_records_and_games_convert_in_the_gcg_module(twl06: Lexicon, tmp_path: Path) -> None:
+    from rackety.game import gcg
+
+    record = read_gcg(DATA / "double_challenge.gcg")
+    game = gcg.game_of(record, twl06)
+    # the Game methods are the gcg functions
+    assert Game.from_record(record, twl06).to_gcg() == gcg.gcg_of(game)
+    assert game.to_record() == gcg.record_of(game)
+    gcg.save_game(game, tmp_path / "game.gcg")
+    assert (tmp_path / "game.gcg").read_text(encoding="utf-8") == game.to_gcg()
+    assert gcg.nickname("Ann Lee") == "Ann_Lee" and gcg.nickname(" ") == "player"
+
+
+def test_a_record_game_follows_its_replay(twl06: Lexicon) -> None:
+    from rackety import RacketyError
+
+    text = (DATA / "double_challenge.gcg").read_text(encoding="utf-8")
+    # a rack written in lower case reads as its letters, as the replay reads it
+    lower = read_gcg(text.replace(">ann: EIOPRSW D8", ">ann: eioprsw D8"))
+    game = Game.from_record(lower, twl06)
+    assert sorted(game.events[2].rack) == sorted(game.alphabet.tokenize("EIOPRSW"))
+    assert game.problems() == []
+    # an exchange of a number of tiles gives back tiles of the rack written
+    counted = Game.from_record(read_gcg(text.replace("-FQV +0", "-3 +0")), twl06)
+    exchange = counted.events[1]
+    assert len(exchange.tiles) == 3
+    assert not Counter(exchange.tiles) - Counter(counted.alphabet.tokenize("EFGOQVX"))
+    assert counted.problems() == []
+    # a rack's end-of-game penalty ends the game (a turn after it is refused)
+    head = "#player1 a A\n#player2 b B\n>a: AEHLRTD 8D HALTED +28 28\n"
+    ended = Game.from_record(read_gcg(head + ">b: XYZ (XYZ) -26 -26\n"), twl06)
+    assert ended.over and ended.scores == [28, -26]
+    with pytest.raises(RacketyError, match="the game ended on line 4"):
+        Game.from_record(read_gcg(head + ">b: XYZ (XYZ) -26 -26\n>a: Q - +0 28\n"), twl06)
+    # a withdrawal takes back the play just before it, in the replay and the game
+    with pytest.raises(RacketyError, match=r"<gcg>:5: '--' withdraws the play just before"):
+        Game.from_record(read_gcg(head + ">b: ABC - +0 0\n>a: AEHLRTD -- -28 0\n"), twl06)

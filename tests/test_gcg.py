@@ -126,6 +126,27 @@ def test_replay_double_challenge():
         assert Board.from_cgp(position.cgp()) == position
 
 
+def test_replay_steps_say_what_each_event_does():
+    game = replay(read_gcg(DATA / "double_challenge.gcg"))
+    fmt = game.alphabet.format
+    assert [(s.index, s.seat, s.kind, s.score, s.total, s.computed) for s in game.steps] == [
+        (0, 0, "play", 28, 28, 28), (1, 1, "exchange", 0, 0, 0), (2, 0, "play", 10, 38, 10),
+        (3, 1, "play", 12, 12, 12), (4, 1, "withdrawn", -12, 0, -12), (5, 0, "pass", 0, 38, 0),
+        (6, 1, "play", 14, 14, 14), (7, 0, "play", 6, 44, 6), (8, 1, "play", 34, 48, 34),
+        (9, 0, "play", 15, 59, 15), (10, 1, "play", 27, 75, 27),
+        (11, 1, "end_rack_points", 6, 81, 6)]
+    exchange, phony, withdrawal, end = (game.steps[i] for i in (1, 3, 4, 11))
+    assert (fmt(exchange.rack), fmt(exchange.tiles), exchange.count) == ("EFGOQVX", "FQV", 3)
+    assert (fmt(phony.tiles), phony.move.notation(game.alphabet)) == ("GOX", "H5 GOX(E)")
+    # the withdrawal takes back the play before it: its tiles go back on the rack
+    assert (withdrawal.takes, fmt(withdrawal.tiles), withdrawal.move) == (3, "GOX", None)
+    assert (end.rack, fmt(end.tiles)) == (None, "ERU")
+    assert [s.over for s in game.steps] == [False] * 11 + [True]
+    # the lists of earlier versions are views of the steps
+    assert game.moves == [s.move for s in game.steps]
+    assert game.withdrawn == [3]
+
+
 def test_replay_five_point_challenge_time_penalty_and_blank():
     record = read_gcg(DATA / "five_point.gcg")
     assert [e.kind for e in record.events] == [
@@ -318,6 +339,15 @@ OPEN = ">a: AEHLRTD 8D HALTED +28 28\n"
     (OPEN + ">a: (challenge) +5 33\n>a: (challenge) +5 38\n", 5, "a second challenge bonus"),
     (OPEN + "".join(f">a: (time) -1 {27 - i}\n" for i in range(7)), 10, "7 events in a row "
      "that are not turns; at most 6"),
+    # a withdrawal takes back the play just before it, and nothing else
+    (OPEN + ">b: ABC - +0 0\n>a: AEHLRTD -- -28 0\n", 5, "'--' withdraws the play just "
+     "before it, and the event before it (-) is not a play"),
+    (OPEN + ">b: AXZ 9E AX +9 9\n>b: AXZ -- -9 0\n>a: AEHLRTD -- -28 0\n", 6,
+     "the event before it (--) is not a play"),
+    (OPEN + ">a: (XYZ) +26 54\n>a: AEHLRTD -- -28 26\n", 5, "the game ended on line 4"),
+    # a rack's penalty at the end ends the game, as the play-out bonus does
+    (OPEN + ">b: XYZ (XYZ) -26 -26\n>b: XYZ 9E XY +9 -17\n", 5, "the game ended on line 4 "
+     "(a rack's end-of-game penalty)"),
 ])
 def test_a_record_that_goes_wrong_is_refused_at_that_event(body, line, message):
     with pytest.raises(RacketyError) as info:

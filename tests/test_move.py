@@ -98,11 +98,123 @@ def test_repr_and_str():
     assert repr(Move("exchange", tiles=(0, 1), equity=-2.5)) == "Move('exch ?A', equity=-2.5)"
     board = Board.empty("catalan")
     bound = board.parse_move("8D CANYOT")
-    assert repr(bound) == "Move('8D CA[NY]OT')" and board.notation(bound) == "8D CA[NY]OT"
+    assert repr(bound) == "Move('8D CA[NY]OT', alphabet='catalan')"
+    assert board.notation(bound) == "8D CA[NY]OT"
     polish = Alphabet.load("polish")
     assert polish.size > 27
     far = Move("place", 0, 0, False, (polish.size - 1, 1))
-    assert repr(far).startswith("Move('place row=0 col=0 down=False tiles=")
+    assert repr(far) == f"Move('place', row=0, col=0, down=False, tiles=({polish.size - 1}, 1))"
+
+
+# ------------------------------------------------------------ repr pastes back
+def paste(move):
+    return eval(repr(move), {"Move": Move})
+
+
+def test_repr_pastes_back():
+    move = Move("8H PANDY", score=30, equity=28.0)
+    assert move == Move("place", 7, 7, False, codes("PANDY"))
+    assert repr(move) == "Move('8H PANDY', score=30, equity=28.0)"
+    assert (move.score, move.equity) == (30, 28.0)
+    assert paste(move) == move and repr(paste(move)) == repr(move)
+    board = board_with({(7, 13): "E"})
+    over = board.parse_move("N6 OVeRLAdE")
+    assert repr(over) == "Move('N6 OV(E)RLAdE')"
+    assert paste(over) == over and paste(over).through == over.through
+    assert Move("N6 OV(E)RLAdE") == over and Move("n6 oV(e)RLADE").tiles[0] & BLANK_FLAG
+
+
+def test_repr_of_numpy_annotations_and_odd_equities_pastes_back():
+    move = Move("place", 7, 7, False, codes("PANDY"), score=np.int64(30),
+                equity=np.float64(28.5))
+    assert repr(move) == "Move('8H PANDY', score=30, equity=28.5)"
+    for equity in (float("inf"), -float("inf")):
+        assert paste(Move("pass", equity=equity)).equity == equity
+
+
+def test_the_alphabet_by_name_or_object():
+    catalan = Move("8D CA[ny]OT", alphabet="catalan")
+    assert catalan == Move("8D CA[ny]OT", alphabet=CATALAN)
+    assert catalan.alphabet is CATALAN and catalan.tiles == codes("CA[ny]OT", CATALAN)
+    assert repr(catalan) == "Move('8D CA[ny]OT', alphabet='catalan')"
+    assert paste(catalan) == catalan and paste(catalan).alphabet is CATALAN
+    fields = Move("place", 7, 3, False, codes("CA[ny]OT", CATALAN), alphabet="catalan")
+    assert fields == catalan and fields.alphabet is CATALAN
+    assert Move("8D CANYOT").tiles == codes("CANYOT")  # English: N then Y
+    assert Move("exch [QU]?", alphabet="catalan").tiles == codes("[QU]?", CATALAN)
+    with pytest.raises(RacketyError, match="unknown alphabet 'klingon'"):
+        Move("pass", alphabet="klingon")
+
+
+def test_a_notation_that_reads_back_otherwise_falls_back_to_the_fields():
+    # past column Z there is no square name
+    move = Move("place", 7, 24, False, codes("CAT", CATALAN), score=3, alphabet=CATALAN)
+    assert repr(move) == ("Move('place', row=7, col=24, down=False, tiles=(3, 1, 22), "
+                          "score=3, alphabet='catalan')")
+    assert paste(move) == move and paste(move).score == 3
+    far = Move("place", 2, 4, True, (40, 1, BLANK_FLAG | 50), (False, True, False))
+    assert paste(far) == far and paste(far).through == far.through
+    assert "through=(False, True, False)" in repr(far)
+    exchange = Move("exchange", tiles=(0, 60), equity=1.0)
+    assert repr(exchange) == "Move('exchange', tiles=(0, 60), equity=1.0)"
+    assert paste(exchange) == exchange
+
+
+def test_notation_without_a_board():
+    assert Move("8H.PANDY") == Move("8H PANDY") == Move("  8h  PANDY ")
+    assert Move("H8 PANDY").down and Move("(exch AB?)") == Move("exchange", tiles=codes("AB?"))
+    assert Move("-AB?") == Move("exch AB?") and Move("-") == Move("(pass)") == Move("pass")
+    assert Move("U21 QI") == Move("place", 20, 20, True, codes("QI"))  # no board, no edge
+    with pytest.raises(RacketyError, match=r"^move 'E3 JAVE\.\.N': '\.' needs a board"):
+        Move("E3 JAVE..N")
+    with pytest.raises(RacketyError, match=r"^move '8D \(WORD\)': places no tile$"):
+        Move("8D (WORD)")
+    with pytest.raises(RacketyError, match=r"^move '8D W!RD': word 'W!RD' has letter '!'"):
+        Move("8D W!RD")
+    with pytest.raises(RacketyError, match="a move in notation takes no row"):
+        Move("8D WORD", 7, 3)
+    with pytest.raises(RacketyError, match="move kind 'exch' is not one of"):
+        Move("exch")
+
+
+@st.composite
+def moves(draw):
+    """A random move in a random alphabet, with random annotations; some tiles
+    are outside the alphabet, some placements run past column Z."""
+    name = draw(st.sampled_from(["english", "catalan", "spanish", "polish", "german",
+                                 "english_super"]))
+    alphabet = Alphabet.load(name)
+    top = draw(st.sampled_from([alphabet.size - 1, 63]))
+    kind = draw(st.sampled_from(["place", "place", "place", "exchange", "pass"]))
+    if kind == "place":
+        length = draw(st.integers(1, 9))
+        tiles = draw(st.lists(st.integers(1, top).flatmap(
+            lambda t: st.sampled_from([t, t | BLANK_FLAG])), min_size=length, max_size=length))
+        through = draw(st.lists(st.booleans(), min_size=length, max_size=length))
+        through[draw(st.integers(0, length - 1))] = False
+        fields = dict(row=draw(st.integers(0, 24)), col=draw(st.integers(0, 24)),
+                      down=draw(st.booleans()), tiles=tuple(tiles), through=tuple(through))
+    elif kind == "exchange":
+        fields = dict(tiles=tuple(draw(st.lists(st.integers(0, top), min_size=1, max_size=7))))
+    else:
+        fields = {}
+    score = draw(st.none() | st.integers(-1000, 5000))
+    equity = draw(st.none() | st.floats(allow_nan=False, allow_infinity=True))
+    given_alphabet = draw(st.sampled_from([alphabet, name, None])) if name == "english" \
+        else draw(st.sampled_from([alphabet, name]))
+    return Move(kind, **fields, score=score, equity=equity, alphabet=given_alphabet)
+
+
+@settings(max_examples=400, deadline=None)
+@given(move=moves())
+def test_repr_pastes_back_on_random_moves(move):
+    again = eval(repr(move), {"Move": Move})
+    assert again == move and hash(again) == hash(move)
+    assert (again.kind, again.row, again.col, again.down, again.tiles, again.through) == \
+        (move.kind, move.row, move.col, move.down, move.tiles, move.through)
+    assert again.score == move.score and again.equity == move.equity
+    assert (again.alphabet or ENGLISH).name == (move.alphabet or ENGLISH).name
+    assert repr(again) == repr(move)
 
 
 # ------------------------------------------------------------------ parsing

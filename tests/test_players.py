@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rackety import Alphabet, Board, Lexicon, RacketyError
+from rackety import Alphabet, Board, Lexicon, Move, RacketyError
 from rackety.game.heuristics import H1_VALUES, H2_DUPLICATION, H2_VALUES
 from rackety.game.movegen import LeaveModel, leave_subsets
 from rackety.lexicon.klv import Klv
@@ -22,10 +22,13 @@ from rackety.players import (
     H3,
     PLAYER_SPECS,
     Balance,
+    Decision,
+    EndgamePlayer,
     GreedyPlayer,
     HumanPlayer,
     Player,
     RackHeuristic,
+    SimPlayer,
     StaticPlayer,
     leave_model,
     make_player,
@@ -158,11 +161,14 @@ def test_static_player_takes_the_best_equity_with_exchanges(twl06, seed, turns):
     top_score = board.moves(twl06).best_score
     for model in (H1, H2, H3, small_klv(seed)):
         player = StaticPlayer(model)
-        chosen = player.choose(board, twl06)
+        decision = player.decide(board, twl06)
+        chosen = decision.move
+        assert player.choose(board, twl06) == chosen
         best, placement_wins = gordon_reference(board, twl06, model)
         assert chosen.equity == best
         assert (chosen.kind == "place") == placement_wins
-        assert player.last_best_score == top_score  # for counting sacrifices
+        assert decision.best_score == top_score  # for counting sacrifices
+        assert decision.sacrifice == (chosen.kind == "place" and chosen.score < top_score)
 
 
 def test_static_player_exchanges_by_gordons_rule():
@@ -176,9 +182,10 @@ def test_static_player_exchanges_by_gordons_rule():
     assert moves.best().kind == "exchange" and moves.best().equity == 72.0
     assert [m.equity for m in moves if m.kind == "pass"] == [0.0]
     player = StaticPlayer(H1, "h1")
-    chosen = player.choose(board, lexicon)
+    decision = player.decide(board, lexicon)
+    chosen = decision.move
     assert chosen.kind == "exchange" and board.alphabet.format(chosen.tiles) == "R"
-    assert chosen.equity == 72.0 and player.last_best_score == 0
+    assert chosen.equity == 72.0 and decision.best_score == 0 and not decision.sacrifice
     # with too few tiles in the bag to exchange, it plays rather than pass: the
     # only plays put a blank as T under an A of the board, keeping ?SSEER (48.5)
     late = Board.from_cgp(f"{full_grid('??SSEER')} ??SSEER/ 0/0 0")
@@ -207,9 +214,11 @@ def full_grid(rack: str, rows: int = 6) -> str:
 def test_greedy_player_takes_the_top_score(twl06, seed, turns):
     board = random_positions(twl06, seed, turns)[-1]
     player = GreedyPlayer()
-    chosen = player.choose(board, twl06)
+    decision = player.decide(board, twl06)
+    chosen = decision.move
+    assert player.choose(board, twl06) == chosen
     moves = board.moves(twl06)
-    assert player.last_best_score == moves.best_score
+    assert decision.best_score == moves.best_score and not decision.sacrifice
     if moves.best_score is None:
         assert chosen.kind in ("exchange", "pass")
     else:
@@ -256,6 +265,9 @@ def test_human_player_returns_any_well_formed_move():
         move = HumanPlayer(read, write).choose(board, lexicon)
         assert move.kind == kind
         assert str(board) in out[0]  # the board is shown first
+    read, write, out = scripted(["8H PANDY"])
+    assert HumanPlayer(read, write).decide(board, lexicon) == Decision(
+        board.parse_move("8H PANDY"))
 
 
 # -------------------------------------------------------------- make_player
@@ -295,3 +307,71 @@ def test_make_player_errors(tmp_path):
         make_player("h3", catalan)
     with pytest.raises(RacketyError, match="not a leave model"):
         StaticPlayer(np.zeros(3))  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- decisions
+def test_every_player_decides_and_chooses_the_decisions_move():
+    lexicon = Lexicon.from_words(["PANDY", "PAY", "AY", "YA", "DAY", "PA"])
+    board = Board.from_cgp(f"{EMPTY} AADNPUY/ 0/0 0")
+    makers = [GreedyPlayer, lambda: StaticPlayer(H2),
+              lambda: HumanPlayer(*scripted(["8H PANDY"])[:2]),
+              lambda: EndgamePlayer(StaticPlayer(H3)), lambda: SimPlayer(iterations=8),
+              lambda: make_player("sim:8", lexicon), lambda: make_player("h3+endgame", lexicon)]
+    for make in makers:
+        player = make()
+        assert isinstance(player, Player)
+        decision = player.decide(board, lexicon)
+        assert isinstance(decision, Decision) and decision.endgame is None
+        assert make().choose(board, lexicon) == decision.move  # a fresh player: same seed
+        if isinstance(player, SimPlayer):
+            assert decision.simulation is not None
+            assert decision.move == decision.simulation.best.move
+        else:
+            assert decision.simulation is None and decision.move == board.parse_move("8H PANDY")
+        assert decision.best_score == (None if isinstance(player, HumanPlayer) else 30)
+        assert repr(player) == f"<{type(player).__name__} {player.name}>"
+
+
+def test_a_sacrifice_is_a_placement_below_the_best_score():
+    low = Move("8H PAY", score=16)
+    assert Decision(low, best_score=30).sacrifice
+    assert not Decision(low, best_score=16).sacrifice and not Decision(low).sacrifice
+    assert not Decision(Move("exch AB", score=0), best_score=30).sacrifice
+    with pytest.raises(AttributeError):
+        Decision(low).move = low  # type: ignore[misc]
+
+
+def test_the_sim_player_simulates_its_candidates():
+    # Column A holds A and B: DAB opens QDAB on the triple word for the opponent's Q
+    lexicon = Lexicon.from_words(["AB", "DAB", "ABS", "QDAB"])
+    board = Board.from_cgp("15/15/A14/B14/15/15/15/15/15/15/15/15/15/15/15 DSVVWWX/QKJZFFY 0/0 0")
+    decision = SimPlayer("h1", iterations=200, seed=3).decide(board, lexicon)
+    assert decision.simulation is not None and decision.move == decision.simulation.best.move
+    assert decision.move != board.parse_move("A2 D(AB)") and decision.best_score == 6
+    assert decision.sacrifice == (decision.move.kind == "place")
+
+
+def test_the_endgame_player_decides_by_the_solver(twl06):
+    import json
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data" / "endgame_twl06_small.jsonl"
+    case = next(c for c in map(json.loads, data.read_text(encoding="utf-8").splitlines())
+                if len(c["on_turn_rack"]) >= 2)
+    board = Board.from_cgp(case["cgp"])
+    view = board.copy()
+    view.racks = [board.racks[0], ()]  # the opponent's rack hidden, as in a game
+    player = EndgamePlayer(GreedyPlayer())
+    decision = player.decide(view, twl06)
+    assert decision.endgame is not None and decision.move == decision.endgame.pv[0]
+    assert decision.best_score is None and not decision.sacrifice
+    assert player.choose(view, twl06) == decision.move
+    # with the bag empty, the sim player plays its static move
+    sim = SimPlayer("h3").decide(view, twl06)
+    assert sim == StaticPlayer(H3).decide(view, twl06) and sim.simulation is None
+    # before the endgame, the endgame player decides as its inner player
+    inner = StaticPlayer(H3)
+    before = board.copy()
+    before.racks = [board.racks[0][:-1], board.racks[1]]  # a tile back in the bag
+    assert before.bag_count == 1
+    assert EndgamePlayer(inner).decide(before, twl06) == inner.decide(before, twl06)

@@ -26,6 +26,7 @@ from rackety.backends import fault_point, imap_tasks
 from rackety.errors import RacketyError
 from rackety.files import writable_folder
 from rackety.game.referee import Game, Rules
+from rackety.players import Player
 
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
@@ -108,11 +109,12 @@ def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 
 # ------------------------------------------------------------------ one game
-def play_game(lexicon: Lexicon, players: Sequence[Any], *, seed: int,
+def play_game(lexicon: Lexicon, players: Sequence[Player], *, seed: int,
               rules: Rules | None = None, layout: str | None = None,
               alphabet: str | None = None, names: Sequence[str] | None = None,
               check: bool = True) -> tuple[Game, list[SeatResult]]:
-    """One game between ``players`` (seat order) from the bag of ``seed``."""
+    """One game between ``players`` (seat order) from the bag of ``seed``. A
+    play is a sacrifice when its player's `rackety.players.Decision` says so."""
     names = list(names or [f"p{i + 1}" for i in range(len(players))])
     game = Game(lexicon, names, rules=rules, layout=layout, alphabet=alphabet, seed=seed)
     stats = [SeatResult(0, 0.0) for _ in players]
@@ -121,15 +123,15 @@ def play_game(lexicon: Lexicon, players: Sequence[Any], *, seed: int,
         seat = game.turn
         view = game.view()
         t0 = time.perf_counter()
-        move = players[seat].choose(view, lexicon)
+        decision = players[seat].decide(view, lexicon)
+        move = decision.move
         stats[seat].seconds += time.perf_counter() - t0
         game.play(move, check=False)  # generated moves; the whole game is checked below
         s = stats[seat]
         s.moves += 1
         if move.kind == "place":
             s.plays += 1
-            top = getattr(players[seat], "last_best_score", None)
-            if top is not None and move.score is not None and move.score < top:
+            if decision.sacrifice:
                 s.sacrifices += 1
             if move.n_placed == rack_size:
                 s.bingos += 1

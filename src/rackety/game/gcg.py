@@ -5,7 +5,10 @@ A GCG file is text, one record per line: lines starting ``#`` are pragmata
 ``>`` are events (``>doug: DINNVWY 8D WINDY +32 32``). `read_gcg` reads every
 variant met in the wild into a `GcgRecord` of plain dataclasses, `write_gcg`
 writes it back (UTF-8, one canonical spacing), and `replay` plays it on a
-`rackety.game.board.Board`, re-scoring every play and keeping each position.
+`rackety.game.board.Board`, re-scoring every play and keeping each position and
+what each event does (`Step`). `game_of` makes the replay a
+`rackety.game.referee.Game` to look at or play on, and `record_of` a game a record
+again (`Game.from_record` and `Game.to_record` call them).
 
 >>> record = read_gcg('''#player1 ann Ann
 ... #player2 bob Bob
@@ -49,13 +52,19 @@ from __future__ import annotations
 import codecs
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError, clip, parse_int
 from rackety.files import read_bytes
 from rackety.game.board import MAX_PLAYERS, SCORE_LIMIT, Board, Layout
 from rackety.game.move import Move
+from rackety.game.referee import Event as GameEvent
+from rackety.game.referee import Game, Rules
+
+if TYPE_CHECKING:
+    from rackety.lexicon import Lexicon
 
 #: every event kind, in the order of FORMATS.md section 6
 KINDS = ("play", "exchange", "pass", "withdrawn", "challenge_bonus", "end_rack_points",
@@ -616,6 +625,38 @@ class Discrepancy:
         return f"line {self.line_number}: {self.describe()}"
 
 
+@dataclass(frozen=True)
+class Step:
+    """What one event of a record does, as `replay` reads it (and `game_of`
+    applies it to a `Game`: the meaning of each event is decided here only).
+
+    ``index`` is the event's 0-based index in `GcgRecord.events`, ``seat`` its
+    player, ``kind`` one of `KINDS`, ``score`` and ``total`` as written,
+    ``computed`` the re-scored points (None where nothing can be computed:
+    challenge bonuses, time penalties, other events). ``rack`` is the rack as
+    written (tile codes, a blank as 0; None when the record does not give it).
+    ``tiles``: for a play, the tiles it takes from the rack (a blank as 0); for a
+    withdrawal, those tiles going back; for an exchange, the tiles given back
+    (empty when the record gives only their number, ``count``); for end-of-game
+    points or a penalty, the rack counted.
+    ``move`` is a play's placement, ``takes`` a withdrawal's play (the index of
+    the event it takes back), ``over`` whether the game is over after the event.
+    """
+
+    index: int
+    seat: int
+    kind: str
+    score: int
+    total: int
+    computed: int | None = None
+    rack: tuple[int, ...] | None = None
+    tiles: tuple[int, ...] = ()
+    count: int = 0
+    move: Move | None = None
+    takes: int | None = None
+    over: bool = False
+
+
 @dataclass
 class Replay:
     """A record played on a board.
@@ -630,20 +671,19 @@ class Replay:
     written scores: a play whose written score differs from the re-scored one
     counts as written (the difference is an adjustment), and a written total that
     differs from the running sum is reported and then taken as the player's score.
-    ``moves[i]`` is event i's placement (None for other kinds), ``computed[i]``
-    its re-scored points (None where nothing can be computed: challenge bonuses,
-    time penalties), ``withdrawn`` the indices of plays taken back by ``--``,
-    ``scores`` every player's final score in seat order, ``over`` whether the
-    game ended (by the rules or with its play-out bonus).
+    ``steps[i]`` is what event i does (`Step`); ``moves[i]`` is event i's placement
+    (None for other kinds), ``computed[i]`` its re-scored points (None where
+    nothing can be computed: challenge bonuses, time penalties), ``withdrawn``
+    the indices of plays taken back by ``--``, ``scores`` every player's final
+    score in seat order, ``over`` whether the game ended (by the rules or with
+    its play-out bonus).
     """
 
     record: GcgRecord
     alphabet: Alphabet
     layout: Layout
     positions: list[Board]
-    moves: list[Move | None]
-    computed: list[int | None]
-    withdrawn: list[int]
+    steps: list[Step]
     discrepancies: list[Discrepancy]
     scores: list[int] = field(default_factory=list)
     over: bool = False
@@ -657,6 +697,21 @@ class Replay:
     def ok(self) -> bool:
         """Whether every score and total adds up."""
         return not self.discrepancies
+
+    @property
+    def moves(self) -> list[Move | None]:
+        """Each event's placement (None for other kinds)."""
+        return [step.move for step in self.steps]
+
+    @property
+    def computed(self) -> list[int | None]:
+        """Each event's re-scored points (None where nothing can be computed)."""
+        return [step.computed for step in self.steps]
+
+    @property
+    def withdrawn(self) -> list[int]:
+        """The indices of the plays taken back by ``--``, in order."""
+        return [step.takes for step in self.steps if step.takes is not None]
 
 
 def infer_alphabet(record: GcgRecord) -> Alphabet:
@@ -717,7 +772,7 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
     """Play the record on a board, re-scoring every play (see `Replay`).
 
     ``alphabet`` wins over `infer_alphabet`; ``layout`` defaults to the alphabet's
-    board. Withdrawn phonies (``--``) take the last play still on the board off
+    board. A withdrawn phony (``--``) takes the play just before it off the board
     again, and its points. The play-out bonus ``(TILES)`` re-scores as twice the
     tiles' value, or once when the record also has the matching penalty event
     (``>NICK: TILES (TILES) -N``: each side gains or loses the rack once).
@@ -726,13 +781,14 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
     The game ends as the rules say (FORMATS.md section 7): after `MAX_SCORELESS`
     consecutive scoreless turns, or when a play empties its player's rack with
     the bag empty (the tiles on each rack are counted, as the bag deals them),
-    or at the play-out bonus; after the end only end-of-game events follow
+    or at the play-out bonus or a rack's end-of-game penalty (a record that
+    writes them ends there); after the end only end-of-game events follow
     (end-of-rack points and penalties, time penalties, a challenge bonus; a
     withdrawn last play opens the game again). A play that does not fit the
     board (a square holding another tile, off the board, a ``.`` on an empty
     square, more tiles of a letter than the game has), a rack of more tiles than
-    a rack holds, a challenge bonus that follows no play, or a turn after the end
-    raises a one-line `RacketyError` naming ``file:line``.
+    a rack holds, a withdrawal or a challenge bonus that follows no play, or a
+    turn after the end raises a one-line `RacketyError` naming ``file:line``.
     """
     source = record.source
     if alphabet is None:
@@ -763,13 +819,12 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
     ended: tuple[str, int, int] | None = None  # why the game ended, its line and event
     last_turn, bonus_given = "", False  # the kind of the last turn; its challenge bonus
     between = 0  # events since the last turn
-    # plays still on the board: event index, move, points, scoreless turns before
-    # it, the racks' tile counts before it and whether the game had ended
-    stack: list[tuple[int, Move, int, int, list[int], tuple[str, int, int] | None]] = []
+    # the play just before this event, if it was one (a '--' takes it back): its
+    # index, move, points, the scoreless turns before it, the racks' tile counts
+    # before it and whether the game had ended
+    played: tuple[int, Move, int, int, list[int], tuple[str, int, int] | None] | None = None
     positions: list[Board] = []
-    moves: list[Move | None] = []
-    computed: list[int | None] = []
-    withdrawn: list[int] = []
+    steps: list[Step] = []
     discrepancies: list[Discrepancy] = []
 
     def position(mover: int, racks: dict[int, tuple[int, ...]]) -> Board:
@@ -799,14 +854,18 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
             why, line, _ = ended
             raise RacketyError(f"{where}: the game ended on line {line} ({why}); no turn "
                                "comes after the end")
-        rack = _rack_codes(alpha, event.rack, f"{where}: rack")
-        if event.kind == "withdrawn" and stack:
+        written = _rack_codes(alpha, event.rack, f"{where}: rack")
+        rack = written
+        if event.kind == "withdrawn" and played is not None:
             # the rack written is the one before the phony, whose tiles are still on
             # the board: the rack in this position is what is left of it
-            rack = _without(rack, stack[-1][1].placed)
+            rack = _without(rack, played[1].placed)
         positions.append(position(seat, {seat: rack} if rack else {}))
         move: Move | None = None
         value: int | None = None
+        tiles: tuple[int, ...] = ()
+        count, takes = 0, None
+        previous, played = played, None
         if event.kind == "play":
             board = positions[-1]
             try:
@@ -814,52 +873,60 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
                 value = board.score(move)
             except RacketyError as exc:
                 raise RacketyError(f"{where}: {exc}") from None
-            placed = [0 if t & BLANK_FLAG else t for t in move.placed]
-            if len(placed) > rack_size:
-                raise RacketyError(f"{where}: the play places {len(placed)} tiles; a rack "
+            tiles = tuple(0 if t & BLANK_FLAG else t for t in move.placed)
+            if len(tiles) > rack_size:
+                raise RacketyError(f"{where}: the play places {len(tiles)} tiles; a rack "
                                    f"holds {rack_size}")
-            for code in placed:
+            for code in tiles:
                 on_board[code] += 1
                 if on_board[code] > distribution[code]:
                     raise RacketyError(
                         f"{where}: the board would hold {on_board[code]} "
                         f"{alpha.tiles[code].label}, and {alpha.name} has "
                         f"{distribution[code]}")
-            stack.append((index, move, event.score, zero_turns, list(held), ended))
+            played = (index, move, event.score, zero_turns, list(held), ended)
             grid = grid.copy()
             for (r, c), tile in zip(move.placed_squares(), move.placed, strict=True):
                 grid[r, c] = tile
             zero_turns = 0
-            if len(placed) > held[seat]:
-                raise RacketyError(f"{where}: the play places {len(placed)} tiles, and the "
+            if len(tiles) > held[seat]:
+                raise RacketyError(f"{where}: the play places {len(tiles)} tiles, and the "
                                    f"player holds {held[seat]} (the bag is empty)")
-            held[seat] -= len(placed)
+            held[seat] -= len(tiles)
             bag = sum(distribution) - sum(on_board) - sum(held)
             held[seat] += min(rack_size - held[seat], bag)
             if held[seat] == 0:
                 ended = (_WENT_OUT, event.line_number, index)
         elif event.kind == "withdrawn":
-            if not stack:
-                raise RacketyError(f"{where}: '--' withdraws a play, but no play is on the "
-                                   "board")
-            taken, taken_move, taken_points, zero_before, held_before, ended = stack.pop()
-            withdrawn.append(taken)
+            if previous is None:
+                raise RacketyError(
+                    f"{where}: '--' withdraws a play, but no play is on the board"
+                    if index == 0 or not any(e.kind == "play" for e in record.events[:index])
+                    else f"{where}: '--' withdraws the play just before it, and the event "
+                         f"before it ({clip(record.events[index - 1].move, 30)}) is not a play")
+            takes, taken_move, taken_points, zero_before, held_before, ended = previous
             value = -taken_points
+            tiles = tuple(0 if t & BLANK_FLAG else t for t in taken_move.placed)
             grid = grid.copy()
             for r, c in taken_move.placed_squares():
                 grid[r, c] = 0
-            for tile in taken_move.placed:
-                on_board[0 if tile & BLANK_FLAG else tile] -= 1
+            for code in tiles:
+                on_board[code] -= 1
             held = held_before
             zero_turns = zero_before + 1
         elif event.kind in ("pass", "exchange"):
             value = 0
             zero_turns += 1
+            if event.kind == "exchange":
+                tiles = _rack_codes(alpha, event.tiles, f"{where}: tiles")
+                count = len(tiles) if tiles else event.exchange_count or 0
         elif event.kind in ("end_rack_points", "end_rack_penalty"):
             tiles = _rack_codes(alpha, event.tiles, f"{where}: tiles")
             worth = sum(points[c] for c in tiles)
             if event.kind == "end_rack_penalty":
                 value = -worth
+                if ended is None:  # a rack counted against its player: the game is over
+                    ended = ("a rack's end-of-game penalty", event.line_number, index)
             else:
                 # twice the rack, unless the record also takes the same rack off its
                 # owner (the rule where each side gains or loses the rack once)
@@ -874,8 +941,6 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
                                    "not a play" if last_turn != "play" else
                                    f"{where}: a second challenge bonus for one play")
             bonus_given = True
-        moves.append(move)
-        computed.append(value)
         label = f"{event.nickname}: {event.move}"
         if value is not None and value != event.score:
             discrepancies.append(Discrepancy(index, "score", event.score, value,
@@ -897,6 +962,9 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
             if between > 2 * n + 2:
                 raise RacketyError(f"{where}: {between} events in a row that are not turns; "
                                    f"at most {2 * n + 2} come between two turns")
+        steps.append(Step(index, seat, event.kind, event.score, event.total, value,
+                          written if event.rack else None, tiles, count, move, takes,
+                          ended is not None))
     final_racks = {}
     for seat, text in record.racks.items():
         if seat < n and text:
@@ -905,8 +973,7 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
             line = pragma.line_number if pragma else 0
             final_racks[seat] = _rack_codes(alpha, text, f"{source}:{line}: #rack{seat + 1}")
     positions.append(position(to_move, final_racks))
-    return Replay(record, alpha, lay, positions, moves, computed, withdrawn, discrepancies,
-                  scores, ended is not None)
+    return Replay(record, alpha, lay, positions, steps, discrepancies, scores, ended is not None)
 
 
 def _without(rack: tuple[int, ...], placed: tuple[int, ...]) -> tuple[int, ...]:
@@ -932,5 +999,138 @@ def _rack_codes(alphabet: Alphabet, text: str, what: str) -> tuple[int, ...]:
     return tuple(c & ~BLANK_FLAG for c in codes)
 
 
+# ------------------------------------------------------------ records <-> games
+def nickname(name: str) -> str:
+    """A GCG nickname: the name without spaces."""
+    return "_".join(name.split()) or "player"
+
+
+def record_of(game: Game, *, lexicon_name: str | None = None) -> GcgRecord:
+    """The game as a GCG record: every event with its rack, score, total and
+    notes; the racks of an unfinished game as ``#rackN`` pragmata."""
+    from rackety.game.movegen import format_leave
+
+    alphabet = game.alphabet
+    nicks = [nickname(name) for name in game.players]
+    record = GcgRecord(players=[Player(nick, name) for nick, name
+                                in zip(nicks, game.players, strict=True)])
+    record.pragmata.append(Pragma("lexicon", lexicon_name or game.lexicon.name))
+    record.pragmata.extend(game.pragmata)
+    kinds = {"play": "play", "exchange": "exchange", "pass": "pass",
+             "withdrawn": "withdrawn", "challenge_bonus": "challenge_bonus",
+             "lost_turn": "pass", "end_points": "end_rack_points",
+             "end_penalty": "end_rack_penalty", "time_penalty": "time_penalty"}
+    for event in game.events:
+        rack = format_leave(alphabet, event.rack)
+        if event.kind == "play" and event.move is not None:
+            text = event.move.notation(alphabet, through="dots")
+        elif event.kind == "exchange":
+            text = "-" + alphabet.format(event.tiles, brackets=True)
+        elif event.kind in ("pass", "lost_turn"):
+            text = "-"
+        elif event.kind == "withdrawn":
+            text = "--"
+        elif event.kind == "challenge_bonus":
+            text = "(challenge)"
+        elif event.kind in ("end_points", "end_penalty"):
+            text = f"({alphabet.format(event.tiles, brackets=True)})"
+            if event.kind == "end_points":
+                rack = ""
+        elif event.kind == "time_penalty":
+            text = "(time)"
+        else:
+            text = event.written or f"({event.kind})"
+        record.events.append(Event(nicks[event.seat], kinds.get(event.kind, "other"),
+                                   text, event.score, event.total, rack,
+                                   notes=list(event.notes), seat=event.seat))
+    if not game.over:
+        for seat, rack_codes in enumerate(game.racks):
+            record.pragmata.append(Pragma(f"rack{seat + 1}", format_leave(alphabet, rack_codes),
+                                          after=len(record.events)))
+    return record
+
+
+def gcg_of(game: Game) -> str:
+    """The game as GCG text."""
+    return write_gcg(record_of(game))
+
+
+def save_game(game: Game, path: str | os.PathLike[str]) -> None:
+    """Write the game's record to ``path`` as UTF-8, atomically."""
+    save_gcg(record_of(game), path)
+
+
+def game_of(record: GcgRecord, lexicon: Lexicon, *, rules: Rules | None = None,
+            layout: Layout | str | None = None, seed: int = 0) -> Game:
+    """The game a GCG record tells, to look at or play on: the `replay` of the
+    record (which refuses a record that does not fit the board, naming the line,
+    and any turn after the end) applied to a `Game`, step by step.
+
+    Each event's rack, where the record gives it, is drawn from the bag before
+    the event (the rest of the bag is shuffled by ``seed``: the record does not
+    say its order). Scores are as written: a play's or a withdrawal's score that
+    differs from the score the rules give is kept, the difference as the event's
+    ``adjustment``, and a total that does not add up as its ``carry``. The game
+    ends as the record says: at its end-of-game events where it has them, else
+    where the rules end it."""
+    names: list[str] = []
+    for player in record.players:
+        name = player.name or player.nickname
+        names.append(name if name not in names else f"{name}-{len(names) + 1}")
+    game = Game(lexicon, names, rules=rules or Rules(challenge="double"), layout=layout,
+                seed=seed)
+    replayed = replay(record, alphabet=game.alphabet, layout=game.position.layout)
+    game.pragmata = [p for p in record.pragmata
+                     if p.name.lower() not in ("lexicon", "incomplete")
+                     and not p.name.lower().startswith(("rack", "player"))]
+    game.auto_end = False
+    for step, ev in zip(replayed.steps, record.events, strict=True):
+        try:
+            event = _apply(game, step, ev)
+        except RacketyError as exc:
+            where = f"{record.source}:{ev.line_number or step.index + 1}"
+            raise RacketyError(f"{where}: {exc}") from None
+        game.amend(event, total=step.total)  # a written total that does not add up: kept
+        event.notes = list(ev.notes)
+    game.auto_end = True
+    game.over = replayed.over
+    return game
+
+
+_GAME_KINDS = {"challenge_bonus": "challenge_bonus", "end_rack_points": "end_points",
+               "end_rack_penalty": "end_penalty", "time_penalty": "time_penalty"}
+
+
+def _apply(game: Game, step: Step, ev: Event) -> GameEvent:
+    """Play one step of a replayed record on ``game`` (its ``auto_end`` off)."""
+    seat = step.seat
+    if step.kind in ("play", "exchange", "pass") and game.turn != seat:
+        game.set_turn(seat)  # a record may skip a turn (a lost challenge)
+    if step.kind == "play":
+        assert step.move is not None
+        game.hold(seat, step.rack, step.tiles)
+        by_rules = game.position.score(step.move)  # the game's rules (its bingo bonus)
+        event = game.play(replace(step.move, score=step.score), check=False)
+        event.adjustment = step.score - by_rules
+        return event
+    if step.kind in ("exchange", "pass"):
+        game.hold(seat, step.rack, step.tiles)
+        tiles = step.tiles or tuple(game.racks[seat][:step.count])
+        move = Move("exchange", tiles=tiles) if step.kind == "exchange" else Move("pass")
+        return game.play(move, check=False)
+    if step.kind == "withdrawn":
+        assert step.takes is not None and step.computed is not None
+        event = game.withdraw(game.events[step.takes])
+        game.amend(event, score=step.score)
+        return event
+    kind = _GAME_KINDS.get(step.kind, "other")
+    event = game.add_event(seat, kind, step.score, step.rack or (), tiles=step.tiles)
+    if kind == "other":
+        event.written = ev.move
+    game.over = step.over
+    return event
+
+
 __all__ = ["KINDS", "TURN_KINDS", "Discrepancy", "Event", "GcgRecord", "Player", "Pragma",
-           "Replay", "infer_alphabet", "read_gcg", "replay", "save_gcg", "write_gcg"]
+           "Replay", "Step", "game_of", "gcg_of", "infer_alphabet", "nickname", "read_gcg",
+           "record_of", "replay", "save_game", "save_gcg", "write_gcg"]

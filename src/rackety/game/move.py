@@ -11,7 +11,9 @@ brackets (``8D CA[NY]OT``). Exchanges are ``exch ABC`` (``-ABC`` in GCG), passes
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -26,6 +28,7 @@ THROUGH_STYLES = ("parens", "dots", "bare")
 
 _ACROSS = re.compile(r"([0-9]+)([A-Za-z])")  # ASCII digits and letters only
 _DOWN = re.compile(r"([A-Za-z])([0-9]+)")
+_MAX_SIZE = 26  # the columns A to Z: the edge of a placement read without a board
 
 
 def square_name(row: int, col: int) -> str:
@@ -38,10 +41,32 @@ def coordinates(row: int, col: int, down: bool) -> str:
     return f"{chr(65 + col)}{row + 1}" if down else f"{row + 1}{chr(65 + col)}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Move:
     """One move. Equality and hash are the move itself (kind, square, direction,
     tiles); ``score``, ``equity``, ``leave`` and ``alphabet`` are annotations.
+
+    A move is made from its notation, as its ``repr`` shows it (so a repr pastes
+    back), or from its fields:
+
+    >>> Move("8H PANDY", score=30, equity=28.0)
+    Move('8H PANDY', score=30, equity=28.0)
+    >>> Move("8H PANDY") == Move("place", 7, 7, tiles=(16, 1, 14, 4, 25))
+    True
+
+    Notation without a board: tiles already on the board are in parentheses
+    (``N6 OV(E)RLADE``; bare letters are placed, and ``.`` needs a board, see
+    `parse_move`), a blank is lower case, multi-letter tiles are in brackets,
+    and ``exch ABC`` (or ``-ABC``) and ``pass`` (or ``-``) are the other kinds.
+    ``alphabet`` is an `Alphabet` or its name; without it, English:
+
+    >>> move = Move("N6 OV(E)RLAdE")
+    >>> move.down, move.through[:3], move.n_placed
+    (True, (False, False, True), 7)
+    >>> Move("8D CA[ny]OT", alphabet="catalan")
+    Move('8D CA[ny]OT', alphabet='catalan')
+    >>> Move("exch ?AB"), Move("-")
+    (Move('exch ?AB'), Move('pass'))
 
     For a placement ``tiles`` are the codes of the whole main word from
     (``row``, ``col``), a blank as ``BLANK_FLAG | letter``, and ``through[i]`` says
@@ -54,6 +79,12 @@ class Move:
     Move('8H PANDY', score=30)
     >>> move.squares()[:2], move.n_placed
     ([(7, 7), (7, 8)], 5)
+
+    A move whose tiles have no notation that reads back (codes outside the
+    alphabet) shows its fields instead:
+
+    >>> Move("place", 0, 0, tiles=(40, 1))
+    Move('place', row=0, col=0, down=False, tiles=(40, 1))
     """
 
     kind: str
@@ -66,6 +97,36 @@ class Move:
     equity: float | None = field(default=None, compare=False)
     leave: tuple[int, ...] | None = field(default=None, compare=False)
     alphabet: Alphabet | None = field(default=None, compare=False, repr=False)
+
+    def __init__(self, kind: str, row: int = 0, col: int = 0, down: bool = False,
+                 tiles: Iterable[int] = (), through: Iterable[bool] = (),
+                 score: int | None = None, equity: float | None = None,
+                 leave: tuple[int, ...] | None = None,
+                 alphabet: Alphabet | str | None = None) -> None:
+        """``kind`` is ``"place"``, ``"exchange"`` or ``"pass"`` with the fields
+        that follow, or a whole move in notation (``"8D OV(E)RLADE"``, read in
+        ``alphabet``, an `Alphabet` or its name) with no other field."""
+        if isinstance(alphabet, str):
+            alphabet = Alphabet.load(alphabet)
+        if kind not in KINDS and isinstance(kind, str) and _notation_like(kind):
+            if row or col or down or tuple(tiles) or tuple(through):
+                raise RacketyError(f"move {clip(kind)!r}: a move in notation takes no row, "
+                                   "col, down, tiles or through")
+            parsed = _parse_text(kind, None, alphabet or Alphabet.load("english"), "move")
+            kind, row, col, down = parsed.kind, parsed.row, parsed.col, parsed.down
+            tiles, through = parsed.tiles, parsed.through
+        put = object.__setattr__
+        put(self, "kind", kind)
+        put(self, "row", row)
+        put(self, "col", col)
+        put(self, "down", down)
+        put(self, "tiles", tiles)
+        put(self, "through", through)
+        put(self, "score", score)
+        put(self, "equity", equity)
+        put(self, "leave", leave)
+        put(self, "alphabet", alphabet)
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -143,15 +204,45 @@ class Move:
         return self.notation()
 
     def __repr__(self) -> str:
+        """``Move('8H PANDY', score=30, equity=28.0)``: pastes back to an equal move
+        with the same annotations (``leave`` aside); ``alphabet='catalan'`` when
+        the alphabet is not English. A move without a notation that reads back to
+        it shows its fields."""
         alphabet = self.alphabet or Alphabet.load("english")
+        extra = []
+        if self.score is not None:
+            extra.append(f"score={int(self.score)!r}")
+        if self.equity is not None:
+            equity = float(self.equity)
+            extra.append(f"equity={equity!r}" if math.isfinite(equity)
+                         else f"equity=float({str(equity)!r})")
+        if alphabet.name != "english":
+            extra.append(f"alphabet={alphabet.name!r}")
+        text = self._pasteable_notation(alphabet)
+        if text is not None:
+            return f"Move({', '.join([repr(text), *extra])})"
+        fields = [repr(self.kind)]
+        if self.kind == "place":
+            fields += [f"row={int(self.row)!r}", f"col={int(self.col)!r}",
+                       f"down={bool(self.down)!r}"]
+        if self.tiles:
+            fields.append(f"tiles={self.tiles!r}")
+        if any(self.through):
+            fields.append(f"through={self.through!r}")
+        return f"Move({', '.join(fields + extra)})"
+
+    def _pasteable_notation(self, alphabet: Alphabet) -> str | None:
+        """The notation, if it reads back (without a board) to this move."""
         if any((t & ~BLANK_FLAG) >= alphabet.size for t in self.tiles):
-            text = (f"{self.kind} row={self.row} col={self.col} down={self.down} "
-                    f"tiles={self.tiles}")
-        else:
-            text = self.notation(alphabet)
-        extra = "".join(f", {name}={value!r}" for name, value in
-                        (("score", self.score), ("equity", self.equity)) if value is not None)
-        return f"Move({text!r}{extra})"
+            return None
+        text = self.notation(alphabet)
+        try:
+            back = _parse_text(text, None, alphabet, "move")
+        except RacketyError:
+            return None
+        if back != self or back.through != self.through:
+            return None  # e.g. Catalan N then Y, which reads back as the tile NY
+        return text
 
 
 # ------------------------------------------------------------------ parsing
@@ -162,6 +253,20 @@ def parse_move(text: str, board: Board, *, source: str = "move") -> Move:
     word's ends) but not the lexicon or the rack. Raises `RacketyError` with a
     one-line message naming the text.
     """
+    return _parse_text(text, board, board.alphabet, source)
+
+
+def _notation_like(text: str) -> bool:
+    """Whether a `Move` kind that is not one is meant as notation: a word alone
+    (``swap``) is a wrong kind, anything with a square, a space or a dash is
+    notation."""
+    stripped = text.strip()
+    return (any(ch.isspace() or ch.isdigit() for ch in stripped)
+            or stripped.startswith(("-", "(")) or stripped.lower() == "pass")
+
+
+def _parse_text(text: str, board: Board | None, alphabet: Alphabet, source: str) -> Move:
+    """`parse_move`, on ``board`` or, when it is None, without one (in ``alphabet``)."""
     if not isinstance(text, str):
         raise RacketyError(f"{source} {text!r}: a move is text")
     stripped = text.strip()
@@ -170,21 +275,20 @@ def parse_move(text: str, board: Board, *, source: str = "move") -> Move:
         raise RacketyError(f"{where}: empty")
     lowered = stripped.lower()
     if lowered in ("-", "pass", "(pass)"):
-        return Move("pass", alphabet=board.alphabet)
+        return Move("pass", alphabet=alphabet)
     opened, closed = stripped.startswith("("), stripped.endswith(")")
     inner = stripped[1:-1] if opened and closed else stripped
     head, *body = inner.split(None, 1) or [""]
     if head.lower() in ("exch", "exchange") and opened == closed:
-        return _parse_exchange(body[0].strip() if body else "", board, where)
+        return _parse_exchange(body[0].strip() if body else "", alphabet, where)
     if stripped.startswith("--"):
         raise RacketyError(f"{where}: '--' (a withdrawn phony) is a game event, not a move")
     if stripped.startswith("-"):
-        return _parse_exchange(stripped[1:].strip(), board, where)
-    return _parse_placement(stripped, board, where)
+        return _parse_exchange(stripped[1:].strip(), alphabet, where)
+    return _parse_placement(stripped, board, alphabet, where)
 
 
-def _parse_exchange(body: str, board: Board, where: str) -> Move:
-    alphabet = board.alphabet
+def _parse_exchange(body: str, alphabet: Alphabet, where: str) -> Move:
     if not body:
         raise RacketyError(f"{where}: an exchange needs the tiles exchanged")
     codes = alphabet.tokenize(body, blanks=True, what=f"{where}: tiles")
@@ -239,9 +343,10 @@ def _split_word(word: str, where: str) -> list[tuple[str, str]]:
     return segments
 
 
-def _parse_placement(text: str, board: Board, where: str) -> Move:
-    alphabet = board.alphabet
-    size = board.layout.size
+def _parse_placement(text: str, board: Board | None, alphabet: Alphabet, where: str) -> Move:
+    """A placement on ``board``, or without one: then only parentheses mark the
+    tiles already on the board and the board's edges are not known (26 columns)."""
+    size = board.layout.size if board is not None else _MAX_SIZE
     parts = text.split(None, 1)
     coord = parts[0]
     word = parts[1].strip() if len(parts) > 1 else ""
@@ -270,7 +375,7 @@ def _parse_placement(text: str, board: Board, where: str) -> Move:
         raise RacketyError(f"{where}: no word after the square")
 
     dr, dc = (1, 0) if down else (0, 1)
-    grid = board.grid
+    grid = board.grid if board is not None else None
     tiles: list[int] = []
     through: list[bool] = []
     for segment, mode in _split_word(word, where):
@@ -286,9 +391,12 @@ def _parse_placement(text: str, board: Board, where: str) -> Move:
             if code == 0:
                 raise RacketyError(f"{where}: '?' in a word; a blank is written as the "
                                    "lower-case letter it stands for")
-            held = int(grid[r, c])
+            held = int(grid[r, c]) if grid is not None else 0
             name = square_name(r, c)
             if mode == "dot":
+                if grid is None:
+                    raise RacketyError(f"{where}: '.' needs a board to say which tile it is; "
+                                       "write the tile in parentheses")
                 if not held:
                     raise RacketyError(f"{where}: '.' at square {name}, which is empty")
                 tiles.append(held)
@@ -301,6 +409,9 @@ def _parse_placement(text: str, board: Board, where: str) -> Move:
                         f"{alphabet.format([code & ~BLANK_FLAG])}")
                 tiles.append(held)
                 through.append(True)
+            elif mode == "paren" and grid is None:
+                tiles.append(code)
+                through.append(True)
             elif mode == "paren":
                 raise RacketyError(f"{where}: square {name} is empty, but "
                                    f"({alphabet.format([code])}) says it holds a tile")
@@ -312,11 +423,11 @@ def _parse_placement(text: str, board: Board, where: str) -> Move:
     before = (row - dr, col - dc)
     end = len(tiles)
     after = (row + dr * end, col + dc * end)
-    if before[0] >= 0 and before[1] >= 0 and grid[before]:
+    if grid is not None and before[0] >= 0 and before[1] >= 0 and grid[before]:
         raise RacketyError(f"{where}: square {square_name(*before)} before the word holds "
                            f"{alphabet.format([int(grid[before])])}; the named square is the "
                            "first letter of the whole main word")
-    if after[0] < size and after[1] < size and grid[after]:
+    if grid is not None and after[0] < size and after[1] < size and grid[after]:
         raise RacketyError(f"{where}: square {square_name(*after)} after the word holds "
                            f"{alphabet.format([int(grid[after])])}; write the whole main word")
     if all(through):

@@ -53,6 +53,7 @@ from rackety.game.move import Move, square_name
 from rackety.lexicon.kwg import DAWG_ROOT
 
 if TYPE_CHECKING:
+    from rackety.game.gcg import GcgRecord
     from rackety.lexicon import Lexicon
 
 CHALLENGE_RULES = ("void", "single", "double", "5pt", "10pt")
@@ -226,6 +227,69 @@ class Game:
         self.racks[seat] = list(codes)
         self._sync()
 
+    def hold(self, seat: int, rack: Sequence[int] | None, needed: Sequence[int] = ()) -> None:
+        """Make ``seat`` hold ``rack`` (from a record), or at least ``needed`` when
+        the rack is unknown or does not hold them, taking the tiles from the bag
+        (or, when another rack drawn blindly holds one, from that rack); an
+        unknown rack is then filled up as a player would have."""
+        if rack is not None and len(rack) >= len(needed) and \
+                not Counter(needed) - Counter(rack):
+            want = Counter(rack)
+        else:
+            want = Counter(needed)
+        current = Counter(self.racks[seat])
+        if not want - current and (rack is None or want == current):
+            return
+        keep = current & want
+        extra = list((want - keep).elements())
+        self.bag.extend((current - keep).elements())
+        for t in extra:
+            if t in self.bag:
+                self.bag.remove(t)
+                continue
+            other = next((s for s in range(len(self.racks)) if s != seat and
+                          t in self.racks[s]), None)
+            if other is None or not self.bag:
+                raise RacketyError(f"tile {self.alphabet.format([t])} is not left to draw")
+            self.racks[other].remove(t)
+            self.racks[other].append(self.bag.pop())
+        self.racks[seat] = list(keep.elements()) + extra
+        if rack is None:
+            self._draw(seat)
+        self._sync()
+
+    def set_turn(self, seat: int) -> None:
+        """Make ``seat`` the player to move (a record may skip a turn)."""
+        self.turn = seat
+        self._sync()
+
+    def add_event(self, seat: int, kind: str, score: int, rack: Sequence[int] = (),
+                  tiles: Sequence[int] = ()) -> Event:
+        """Record an event that is not a turn (a challenge bonus, a time penalty,
+        a record's end-of-game points) for ``seat``, with its score; undoable."""
+        self._snapshot()
+        event = self._event(seat, kind, score, rack, tiles=tiles)
+        self._sync()
+        return event
+
+    def amend(self, event: Event, *, score: int | None = None,
+              total: int | None = None) -> None:
+        """Make ``event`` say the ``score`` and ``total`` a record wrote: a score
+        that differs from the rules' is kept with the difference as the event's
+        ``adjustment``, a total that does not add up with the difference as its
+        ``carry``; the seat's score follows."""
+        if score is not None and score != event.score:
+            diff = score - event.score
+            event.adjustment += diff
+            event.score = score
+            event.total += diff
+            self.scores[event.seat] += diff
+        if total is not None and total != event.total:
+            event.carry += total - event.total
+            self.scores[event.seat] += total - event.total
+            event.total = total
+        self._sync()
+
     def _draw(self, seat: int) -> list[int]:
         need = self.alphabet.rack_size - len(self.racks[seat])
         drawn = [self.bag.pop() for _ in range(min(need, len(self.bag)))]
@@ -397,7 +461,7 @@ class Game:
         before = self._undo[-1].position
         phonies = _phonies(before, last.move, self.lexicon)
         if phonies:
-            return self._withdraw(last, _not_words(phonies, self.lexicon))
+            return self.withdraw(last, _not_words(phonies, self.lexicon))
         rule = self.rules.challenge
         if rule in ("5pt", "10pt"):
             self._snapshot()
@@ -413,9 +477,10 @@ class Game:
             return event
         return None
 
-    def _withdraw(self, last: Event, note: str | None) -> Event:
-        """Take the last play off the board: its tiles back on the rack, the
-        tiles drawn after it back in the bag, its score back; the turn is lost."""
+    def withdraw(self, last: Event, note: str | None = None) -> Event:
+        """Take the last play (``last``, its event) off the board: its tiles back
+        on the rack, the tiles drawn after it back in the bag, its score back;
+        the turn is lost. ``note`` goes on the withdrawal's event."""
         after = _Snapshot(self._position, list(self.bag), [list(r) for r in self.racks],
                           list(self.scores), self.turn, self.zero_turns, self.over,
                           len(self.events), self.rng_state)
@@ -505,171 +570,25 @@ class Game:
         return nxt < len(self.events) and self.events[nxt].kind == "withdrawn"
 
     # --------------------------------------------------------------- GCG
-    def to_record(self, *, lexicon_name: str | None = None) -> Any:
-        """The game as a GCG record (`rackety.game.gcg.GcgRecord`): every event with
-        its rack, score, total and notes; the racks of an unfinished game as
-        ``#rackN`` pragmata."""
+    def to_record(self, *, lexicon_name: str | None = None) -> GcgRecord:
+        """The game as a GCG record (`rackety.game.gcg.record_of`)."""
         from rackety.game import gcg
 
-        alphabet = self.alphabet
-        nicks = [_nickname(name) for name in self.players]
-        record = gcg.GcgRecord(players=[gcg.Player(nick, name) for nick, name
-                                        in zip(nicks, self.players, strict=True)])
-        record.pragmata.append(gcg.Pragma("lexicon", lexicon_name or self.lexicon.name))
-        record.pragmata.extend(self.pragmata)
-        kinds = {"play": "play", "exchange": "exchange", "pass": "pass",
-                 "withdrawn": "withdrawn", "challenge_bonus": "challenge_bonus",
-                 "lost_turn": "pass", "end_points": "end_rack_points",
-                 "end_penalty": "end_rack_penalty", "time_penalty": "time_penalty"}
-        from rackety.game.movegen import format_leave
-
-        for event in self.events:
-            rack = format_leave(alphabet, event.rack)
-            if event.kind == "play" and event.move is not None:
-                text = event.move.notation(alphabet, through="dots")
-            elif event.kind == "exchange":
-                text = "-" + alphabet.format(event.tiles, brackets=True)
-            elif event.kind in ("pass", "lost_turn"):
-                text = "-"
-            elif event.kind == "withdrawn":
-                text = "--"
-            elif event.kind == "challenge_bonus":
-                text = "(challenge)"
-            elif event.kind in ("end_points", "end_penalty"):
-                text = f"({alphabet.format(event.tiles, brackets=True)})"
-                if event.kind == "end_points":
-                    rack = ""
-            elif event.kind == "time_penalty":
-                text = "(time)"
-            else:
-                text = event.written or f"({event.kind})"
-            record.events.append(gcg.Event(nicks[event.seat], kinds.get(event.kind, "other"),
-                                           text, event.score, event.total, rack,
-                                           notes=list(event.notes), seat=event.seat))
-        if not self.over:
-            for seat, rack_codes in enumerate(self.racks):
-                record.pragmata.append(gcg.Pragma(
-                    f"rack{seat + 1}", format_leave(alphabet, rack_codes),
-                    after=len(record.events)))
-        return record
+        return gcg.record_of(self, lexicon_name=lexicon_name)
 
     @classmethod
-    def from_record(cls, record: Any, lexicon: Lexicon, *, rules: Rules | None = None,
+    def from_record(cls, record: GcgRecord, lexicon: Lexicon, *, rules: Rules | None = None,
                     layout: Layout | str | None = None, seed: int = 0) -> Game:
-        """The game a GCG record tells, to look at or play on. Each event's rack,
-        where the record gives it, is drawn from the bag before the event (the
-        rest of the bag is shuffled by ``seed``: the record does not say its
-        order). Scores are re-scored: a written score that differs is kept, the
-        difference as the event's ``adjustment``. The game ends as the record
-        says: its end-of-game events where it has them, else where the rules end
-        it (`rackety.game.gcg.replay`, which also refuses a record that does not fit
-        the board, naming the line, and any turn after the end)."""
+        """The game a GCG record tells (`rackety.game.gcg.game_of`)."""
         from rackety.game import gcg
 
-        names: list[str] = []
-        for player in record.players:
-            name = player.name or player.nickname
-            names.append(name if name not in names else f"{name}-{len(names) + 1}")
-        game = cls(lexicon, names, rules=rules or Rules(challenge="double"), layout=layout,
-                   seed=seed)
-        replayed = gcg.replay(record, alphabet=game.alphabet, layout=game.position.layout)
-        game.pragmata = [p for p in record.pragmata
-                         if p.name.lower() not in ("lexicon", "incomplete")
-                         and not p.name.lower().startswith(("rack", "player"))]
-        game.auto_end = False
-        alphabet = game.alphabet
-        for number, ev in enumerate(record.events, 1):
-            where = f"{record.source}:{ev.line_number or number}"
-            seat = ev.seat
-            try:
-                rack = alphabet.tokenize(ev.rack, what="rack") if ev.rack else None
-                if ev.kind in gcg.TURN_KINDS and ev.kind != "withdrawn" and \
-                        game.turn != seat:
-                    game.turn = seat  # a record may skip a turn (a lost challenge)
-                    game._sync()
-                if ev.kind == "play":
-                    move = game.position.parse_move(ev.move)
-                    game._hold(seat, rack, [0 if t & BLANK_FLAG else t for t in move.placed])
-                    computed = game.position.score(move)
-                    event = game.play(replace(move, score=ev.score), check=False)
-                    event.adjustment = ev.score - computed
-                elif ev.kind == "exchange":
-                    tiles = alphabet.tokenize(ev.tiles, what="tiles") if ev.tiles else \
-                        game.racks[seat][:ev.exchange_count or 0]
-                    game._hold(seat, rack, tiles)
-                    event = game.play(Move("exchange", tiles=tuple(tiles)), check=False)
-                elif ev.kind == "pass":
-                    game._hold(seat, rack, [])
-                    event = game.play(Move("pass"), check=False)
-                elif ev.kind == "withdrawn":
-                    last = next((e for e in reversed(game.events) if e.kind == "play"), None)
-                    if last is None or not game._undo:
-                        raise RacketyError("a withdrawal (--) with no play before it")
-                    event = game._withdraw(last, None)
-                    event.adjustment = ev.score + last.score
-                    event.score = ev.score
-                    game.scores[seat] += event.adjustment
-                    event.total = game.scores[seat]
-                else:
-                    kind = {"challenge_bonus": "challenge_bonus",
-                            "end_rack_points": "end_points",
-                            "end_rack_penalty": "end_penalty",
-                            "time_penalty": "time_penalty"}.get(ev.kind, "other")
-                    tiles = alphabet.tokenize(ev.tiles, what="tiles") if ev.tiles else []
-                    game._snapshot()
-                    event = game._event(seat, kind, ev.score, rack or (), tiles=tiles)
-                    if kind == "other":
-                        event.written = ev.move
-                    if kind in ("end_points", "end_penalty"):
-                        game.over = True
-            except RacketyError as exc:
-                raise RacketyError(f"{where}: {exc}") from None
-            if ev.total != event.total:  # a written total that does not add up: kept
-                event.carry = ev.total - event.total
-                game.scores[seat] += event.carry
-                event.total = ev.total
-            event.notes = list(ev.notes)
-            game._sync()
-        game.auto_end = True
-        game.over = game.over or replayed.over
-        return game
-
-    def _hold(self, seat: int, rack: Sequence[int] | None, needed: Sequence[int]) -> None:
-        """Make ``seat`` hold ``rack`` (from a record) or at least ``needed``,
-        taking the tiles from the bag."""
-        if rack is not None and len(rack) >= len(needed) and \
-                not Counter(needed) - Counter(rack):
-            want = list(rack)
-        else:
-            want = list(needed)
-        current = Counter(self.racks[seat])
-        if not Counter(want) - current and (rack is None or Counter(want) == current):
-            return
-        keep = list((current & Counter(want)).elements())
-        extra = list((Counter(want) - Counter(keep)).elements())
-        self.bag.extend((current - Counter(keep)).elements())
-        for t in extra:
-            if t in self.bag:
-                self.bag.remove(t)
-                continue
-            # the record says this seat had it: another rack drawn blindly holds it
-            other = next((s for s in range(len(self.racks)) if s != seat and
-                          t in self.racks[s]), None)
-            if other is None or not self.bag:
-                raise RacketyError(f"tile {self.alphabet.format([t])} is not left to draw")
-            self.racks[other].remove(t)
-            self.racks[other].append(self.bag.pop())
-        self.racks[seat] = keep + extra
-        if rack is None:  # unknown rack: fill it up as a player would have
-            need = self.alphabet.rack_size - len(self.racks[seat])
-            self.racks[seat].extend(self.bag.pop() for _ in range(min(need, len(self.bag))))
-        self._sync()
+        return gcg.game_of(record, lexicon, rules=rules, layout=layout, seed=seed)
 
     def to_gcg(self) -> str:
-        """The game as GCG text."""
-        from rackety.game.gcg import write_gcg
+        """The game as GCG text (`rackety.game.gcg.gcg_of`)."""
+        from rackety.game import gcg
 
-        return write_gcg(self.to_record())
+        return gcg.gcg_of(self)
 
     def __repr__(self) -> str:
         state = "over" if self.over else f"{self.players[self.turn]} to move"
@@ -720,11 +639,6 @@ def _rack_text(alphabet: Alphabet, rack: Sequence[int]) -> str:
     from rackety.game.movegen import format_leave
 
     return format_leave(alphabet, rack)
-
-
-def _nickname(name: str) -> str:
-    """A GCG nickname: the name without spaces."""
-    return "_".join(name.split()) or "player"
 
 
 def _alphabet_for(alphabet: Alphabet, layout: Layout | str | None) -> Alphabet:

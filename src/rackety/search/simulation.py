@@ -283,39 +283,3 @@ def _drop(cands: list[Candidate], z: float) -> None:
     for c in alive:
         if c is not leader and c.equity + z * c.stderr < floor:
             c.dropped = True
-
-
-class SimPlayer:
-    """A player that simulates its best static candidates (`simulate`) and plays
-    the best by simulated equity; with an empty bag it plays its static move."""
-
-    def __init__(self, leave: str = "h3", *, candidates: int = 10, plies: int = 2,
-                 iterations: int = 100, seconds: float | None = None, seed: int = 0,
-                 name: str = "sim") -> None:
-        self.leave = leave
-        self.candidates = candidates
-        self.plies = plies
-        self.iterations = iterations
-        self.seconds = seconds
-        self.seed = seed
-        self.name = name
-        self.last_best_score: int | None = None
-        self._turn = 0
-
-    def __repr__(self) -> str:
-        return f"<SimPlayer {self.name}>"
-
-    def choose(self, board: Board, lexicon: Lexicon) -> Move:
-        from rackety.players import StaticPlayer, leave_model
-
-        static = StaticPlayer(leave_model(self.leave, lexicon))
-        move = static.choose(board, lexicon)
-        self.last_best_score = static.last_best_score
-        if board.bag_count == 0:
-            return move
-        self._turn += 1
-        result = simulate(board, lexicon, leave=self.leave, candidates=self.candidates,
-                          plies=self.plies, iterations=self.iterations, seconds=self.seconds,
-                          seed=self.seed * 7919 + self._turn, jobs=1)
-        best = result.best.move
-        return best if best.kind != "pass" or move.kind == "pass" else move

@@ -1,0 +1,84 @@
+"""What every player shares: the `Player` protocol, the `Decision` a player
+returns, and `PlayerBase`, which gives a player ``choose`` from its ``decide``."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from rackety.game.move import Move
+
+if TYPE_CHECKING:
+    from rackety.game.board import Board
+    from rackety.lexicon import Lexicon
+    from rackety.search.endgame import EndgameResult
+    from rackety.search.simulation import SimResult
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A player's decision on one turn: the ``move``, and what the player found
+    deciding it.
+
+    ``best_score`` is the top placement score of the position when the player
+    looked at every placement (None if it did not, or in a solved endgame); a
+    placement scoring less is a sacrifice, in Gordon's tables. ``endgame`` is
+    the `rackety.search.endgame.EndgameResult` of the solve that chose the
+    move, ``simulation`` the `rackety.search.simulation.SimResult` of the
+    simulation.
+
+    >>> move = Move("8H PANDY", score=30, equity=28.0)
+    >>> decision = Decision(move, best_score=32)
+    >>> decision.sacrifice, Decision(move, best_score=30).sacrifice, Decision(move).sacrifice
+    (True, False, False)
+    """
+
+    move: Move
+    best_score: int | None = None
+    endgame: EndgameResult | None = None
+    simulation: SimResult | None = None
+
+    @property
+    def sacrifice(self) -> bool:
+        """Whether the move is a placement scoring less than ``best_score``."""
+        return (self.move.kind == "place" and self.best_score is not None
+                and self.move.score is not None and self.move.score < self.best_score)
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Anything that decides on a move. ``board`` is the position from the
+    player's view: ``board.rack`` is its own rack, the other racks may be
+    unknown, and ``board.bag_count`` says whether an exchange is allowed.
+    ``choose`` is ``decide(board, lexicon).move``."""
+
+    name: str
+
+    def decide(self, board: Board, lexicon: Lexicon) -> Decision: ...
+
+    def choose(self, board: Board, lexicon: Lexicon) -> Move: ...
+
+
+class PlayerBase(ABC):
+    """A player from its ``decide``: ``choose`` is the decision's move."""
+
+    name: str
+
+    @abstractmethod
+    def decide(self, board: Board, lexicon: Lexicon) -> Decision:
+        """The player's decision for ``board`` (its view of the position)."""
+
+    def choose(self, board: Board, lexicon: Lexicon) -> Move:
+        """The move of `decide`."""
+        return self.decide(board, lexicon).move
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+def whole_rack_or_pass(board: Board) -> Move:
+    """Exchange every tile if the bag allows it, else pass."""
+    if board.rack and board.bag_count >= board.alphabet.exchange_min_bag:
+        return Move("exchange", tiles=tuple(board.rack), score=0, alphabet=board.alphabet)
+    return Move("pass", score=0, alphabet=board.alphabet)

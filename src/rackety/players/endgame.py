@@ -1,0 +1,60 @@
+"""`EndgamePlayer`: another player, except that with the bag empty it solves
+the endgame exactly (`rackety.search.endgame`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rackety.players.base import Decision, Player, PlayerBase
+
+if TYPE_CHECKING:
+    from rackety.game.board import Board
+    from rackety.lexicon import Lexicon
+
+ENDGAME_SUFFIX = "+endgame"  # a computer player that solves endgames exactly
+
+
+class EndgamePlayer(PlayerBase):
+    """``inner``, except when the bag is empty: then the endgame is solved
+    exactly (`rackety.search.endgame.solve`, iterative deepening for at most
+    ``seconds``; None: to the end) and the first move of its principal
+    variation is played. With the bag empty the opponent's rack is exactly
+    the tiles the player has not seen (`Board.unseen`), so the player's view,
+    which hides it, gives it too. Three or more players: always ``inner``."""
+
+    def __init__(self, inner: Player, seconds: float | None = 1.0, *,
+                 name: str | None = None) -> None:
+        self.inner = inner
+        self.seconds = seconds
+        self.name = name or f"{inner.name}{ENDGAME_SUFFIX}"
+
+    @staticmethod
+    def endgame_position(board: Board) -> Board | None:
+        """``board`` with both racks known, if it is a two-player endgame (the bag
+        empty, the player's own rack known); else None."""
+        if len(board.racks) != 2 or not board.rack or board.bag_count != 0:
+            return None
+        if board.racks[1]:
+            return board if board.unseen_count == 0 else None
+        unseen = board.unseen()
+        rack = tuple(int(c) for c in range(len(unseen)) for _ in range(int(unseen[c])))
+        if not rack or len(rack) > board.alphabet.rack_size:
+            return None
+        two = board.copy()
+        two.racks = [board.racks[0], rack]
+        return two
+
+    def decide(self, board: Board, lexicon: Lexicon) -> Decision:
+        """The endgame solver's move with the bag empty (``endgame`` the
+        solver's result; no ``best_score``: an endgame move is never counted a
+        sacrifice), else the inner player's decision."""
+        position = self.endgame_position(board)
+        if position is None:
+            return self.inner.decide(board, lexicon)
+        from rackety.search.endgame import solve
+
+        result = solve(position, lexicon, seconds=self.seconds)
+        if result.pv:
+            return Decision(result.pv[0], endgame=result)
+        return replace(self.inner.decide(board, lexicon), endgame=result)

@@ -1,0 +1,30 @@
+"""`GreedyPlayer` (Appel and Jacobson 1988): the highest-scoring placement."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rackety.game.movegen import generate
+from rackety.players.base import Decision, PlayerBase, whole_rack_or_pass
+
+if TYPE_CHECKING:
+    from rackety.game.board import Board
+    from rackety.lexicon import Lexicon
+
+
+class GreedyPlayer(PlayerBase):
+    """Appel and Jacobson's program: the highest-scoring placement. With none,
+    it exchanges its whole rack if the bag allows, else passes."""
+
+    def __init__(self, name: str = "greedy", *, generator: str = "gaddag") -> None:
+        self.name = name
+        self.generator = generator
+
+    def decide(self, board: Board, lexicon: Lexicon) -> Decision:
+        """The top-scoring placement (ties: the first in move-list order), with
+        the top score as ``best_score``."""
+        moves = generate(board, lexicon, mode="best", exchanges=False,
+                         generator=self.generator)
+        best = moves.best()
+        move = best if best is not None and best.kind == "place" else whole_rack_or_pass(board)
+        return Decision(move, best_score=moves.best_score)
