@@ -24,6 +24,7 @@ CHILD = r'''
 import json, sys, time, statistics
 from pathlib import Path
 import numpy as np
+import rackety
 from rackety import Board, Lexicon
 def imp(new, old):
     import importlib
@@ -43,7 +44,8 @@ data = Path(sys.argv[2])
 if what in ("all", "best"):
     lines = (data / "bench/data/midgame400_twl06.cgp").read_text().splitlines()[:100]
     boards = [Board.from_cgp(l) for l in lines]
-    leave = players.shipped_leaves(lex)
+    builtin = getattr(rackety, "Leaves", None)  # the shipped table: Leaves.builtin, or
+    leave = builtin.builtin(lex) if builtin else players.shipped_leaves(lex)  # the old API
     kw = dict(mode="all") if what == "all" else dict(mode="best", leave=leave)
     for b in boards[:5]:
         b.moves(lex, **kw)

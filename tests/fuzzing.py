@@ -3,7 +3,7 @@ fuzzer (``tools/fuzz.py``), issue 12 ("Hostile input").
 
 The contract every reader, command and endpoint meets:
 
-* a library reader (CGP, GCG + replay + `Game.from_record`, KWG, KLV, word
+* a library reader (CGP, GCG + replay + `game_of`, KWG, KLV, word
   lists, move strings, player specs) succeeds or raises `rackety.RacketyError`
   whose message is one line of at most 300 characters; whatever it accepts can
   be used (word tools, move generation, leave values: success or
@@ -1900,8 +1900,8 @@ def _gcg_source(payload: Any) -> Any:
 
 
 def run_gcg(payload: Any, ctx: Context) -> str:
-    from rackety import Board, Game
-    from rackety.game.gcg import read_gcg, replay, write_gcg
+    from rackety import Board
+    from rackety.game.gcg import game_of, read_gcg, replay, write_gcg
 
     data = _gcg_source(payload)
     outcome, record = attempt(lambda: read_gcg(data), "read_gcg")
@@ -1928,8 +1928,8 @@ def run_gcg(payload: Any, ctx: Context) -> str:
             raise ContractError("readback", f"replay position {i} reads back as another board: "
                                             f"{clip(cgp)!r}")
     use(lambda: replay(again), "replay(read_gcg(write_gcg(record)))")
-    from_record, _ = attempt(lambda: Game.from_record(record, ctx.small_lexicon()),
-                             "Game.from_record")
+    from_record, _ = attempt(lambda: game_of(record, ctx.small_lexicon()),
+                             "game_of")
     return "accepted" if from_record == "accepted" else "refused"
 
 

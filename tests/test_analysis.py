@@ -13,7 +13,7 @@ import pytest
 
 from rackety.frontends.analysis import analyze_record, summarize
 from rackety.frontends.cli import main
-from rackety.game.gcg import read_gcg, replay
+from rackety.game.gcg import gcg_of, read_gcg, replay
 from rackety.game.movegen import generate
 
 DATA = Path(__file__).parent / "data" / "gcg"
@@ -37,7 +37,7 @@ def played(twl06: Any, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     for seed in (3, 4, 5):
         game, _stats = play_game(twl06, players, seed=seed, names=["greedy", "h3"])
         path = folder / f"game{seed}.gcg"
-        path.write_text(game.to_gcg(), encoding="utf-8")
+        path.write_text(gcg_of(game), encoding="utf-8")
         paths.append(path)
     return paths
 

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 from rackety import Lexicon
 from rackety.experiments.autoplay import play_game, tournament, wilson
 from rackety.frontends.cli import main
+from rackety.game.gcg import gcg_of
 from rackety.game.heuristics import H1
 from rackety.lexicon.klv import Klv
-from rackety.players import GreedyPlayer, StaticPlayer, make_player
+from rackety.players import Decision, GreedyPlayer, PlayerBase, StaticPlayer, make_player
 
 
 def test_results_do_not_depend_on_the_number_of_processes(twl06: Lexicon) -> None:
@@ -37,7 +38,7 @@ def test_pairs_share_the_bag_with_seats_swapped(twl06: Lexicon) -> None:
     assert table["greedy-1"].sacrifices == 0  # greedy always plays a top score
 
 
-class _Random:
+class _Random(PlayerBase):
     """A player that plays a random legal move (exchanges and passes too)."""
 
     name = "random"
@@ -45,8 +46,8 @@ class _Random:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, board, lexicon):
-        return self.rng.choice(list(board.moves(lexicon)))
+    def decide(self, board, lexicon):
+        return Decision(self.rng.choice(list(board.moves(lexicon))))
 
 
 @settings(max_examples=5, deadline=None)
@@ -130,7 +131,7 @@ def test_compiled_games_are_the_python_games(twl06: Lexicon, seed: int,
             [(e.seat, e.kind, e.score) for e in game.events]
         assert compiled.check(fast) is None
         replayed = fast.game(twl06, game.players, seed=game_seed_)
-        assert replayed.to_gcg() == game.to_gcg()
+        assert gcg_of(replayed) == gcg_of(game)
 
 
 def test_the_compiled_check_catches_what_is_wrong(twl06: Lexicon) -> None:

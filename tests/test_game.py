@@ -162,7 +162,7 @@ def test_super_board_game_with_one_option(twl06: Lexicon) -> None:
 # ------------------------------------------------------------------- GCG
 from pathlib import Path  # noqa: E402
 
-from rackety.game.gcg import read_gcg, replay, write_gcg  # noqa: E402
+from rackety.game.gcg import game_of, gcg_of, read_gcg, record_of, replay, write_gcg  # noqa: E402
 
 DATA = Path(__file__).parent / "data" / "gcg"
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "gcg"
@@ -205,9 +205,9 @@ def _played_game(twl06: Lexicon, seed: int, rule: str = "double") -> Game:
 def test_games_round_trip_through_gcg(twl06: Lexicon, seed: int, rule: str) -> None:
     game = _played_game(twl06, seed, rule)
     assert game.problems() == []
-    text = game.to_gcg()
-    again = Game.from_record(read_gcg(text), twl06)
-    assert again.to_gcg() == text
+    text = gcg_of(game)
+    again = game_of(read_gcg(text), twl06)
+    assert gcg_of(again) == text
     assert again.problems() == []
     assert (again.position.grid == game.position.grid).all()
     assert again.scores == game.scores
@@ -219,10 +219,10 @@ def test_games_round_trip_through_gcg(twl06: Lexicon, seed: int, rule: str) -> N
 def test_hand_written_records_become_games(twl06: Lexicon) -> None:
     for path in sorted(DATA.glob("*.gcg")):
         record = read_gcg(path)
-        game = Game.from_record(record, twl06)
+        game = game_of(record, twl06)
         assert game.problems() == [], path.name
         assert [e.total for e in game.events] == [e.total for e in record.events]
-        assert write_gcg(game.to_record()).count("\n>") == write_gcg(record).count("\n>")
+        assert write_gcg(record_of(game)).count("\n>") == write_gcg(record).count("\n>")
         kinds = {e.kind for e in game.events}
         if path.name == "double_challenge.gcg":
             assert {"withdrawn", "exchange", "end_points"} <= kinds
@@ -236,9 +236,9 @@ def test_corpus_records_become_games(twl06: Lexicon) -> None:
         record = read_gcg(path)
         if record.lexicon is None and "polish" in path.name:
             continue  # Polish tiles: no Polish lexicon here
-        game = Game.from_record(record, twl06)
+        game = game_of(record, twl06)
         assert (game.position.grid == replay(record).final.grid).all(), path.name
-        back = game.to_record()
+        back = record_of(game)
         assert [(e.kind, e.score, e.total, e.notes) for e in back.events] == \
             [(e.kind, e.score, e.total, e.notes) for e in record.events], path.name
         assert game.problems() == [], path.name
@@ -252,10 +252,10 @@ def test_records_and_games_convert_in_the_gcg_module(twl06: Lexicon, tmp_path: P
     record = read_gcg(DATA / "double_challenge.gcg")
     game = gcg.game_of(record, twl06)
     # the Game methods are the gcg functions
-    assert Game.from_record(record, twl06).to_gcg() == gcg.gcg_of(game)
-    assert game.to_record() == gcg.record_of(game)
+    assert gcg_of(game_of(record, twl06)) == gcg.gcg_of(game)
+    assert record_of(game) == gcg.record_of(game)
     gcg.save_game(game, tmp_path / "game.gcg")
-    assert (tmp_path / "game.gcg").read_text(encoding="utf-8") == game.to_gcg()
+    assert (tmp_path / "game.gcg").read_text(encoding="utf-8") == gcg_of(game)
     assert gcg.nickname("Ann Lee") == "Ann_Lee" and gcg.nickname(" ") == "player"
 
 
@@ -265,21 +265,21 @@ def test_a_record_game_follows_its_replay(twl06: Lexicon) -> None:
     text = (DATA / "double_challenge.gcg").read_text(encoding="utf-8")
     # a rack written in lower case reads as its letters, as the replay reads it
     lower = read_gcg(text.replace(">ann: EIOPRSW D8", ">ann: eioprsw D8"))
-    game = Game.from_record(lower, twl06)
+    game = game_of(lower, twl06)
     assert sorted(game.events[2].rack) == sorted(game.alphabet.tokenize("EIOPRSW"))
     assert game.problems() == []
     # an exchange of a number of tiles gives back tiles of the rack written
-    counted = Game.from_record(read_gcg(text.replace("-FQV +0", "-3 +0")), twl06)
+    counted = game_of(read_gcg(text.replace("-FQV +0", "-3 +0")), twl06)
     exchange = counted.events[1]
     assert len(exchange.tiles) == 3
     assert not Counter(exchange.tiles) - Counter(counted.alphabet.tokenize("EFGOQVX"))
     assert counted.problems() == []
     # a rack's end-of-game penalty ends the game (a turn after it is refused)
     head = "#player1 a A\n#player2 b B\n>a: AEHLRTD 8D HALTED +28 28\n"
-    ended = Game.from_record(read_gcg(head + ">b: XYZ (XYZ) -26 -26\n"), twl06)
+    ended = game_of(read_gcg(head + ">b: XYZ (XYZ) -26 -26\n"), twl06)
     assert ended.over and ended.scores == [28, -26]
     with pytest.raises(RacketyError, match="the game ended on line 4"):
-        Game.from_record(read_gcg(head + ">b: XYZ (XYZ) -26 -26\n>a: Q - +0 28\n"), twl06)
+        game_of(read_gcg(head + ">b: XYZ (XYZ) -26 -26\n>a: Q - +0 28\n"), twl06)
     # a withdrawal takes back the play just before it, in the replay and the game
     with pytest.raises(RacketyError, match=r"<gcg>:5: '--' withdraws the play just before"):
-        Game.from_record(read_gcg(head + ">b: ABC - +0 0\n>a: AEHLRTD -- -28 0\n"), twl06)
+        game_of(read_gcg(head + ">b: ABC - +0 0\n>a: AEHLRTD -- -28 0\n"), twl06)

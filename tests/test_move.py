@@ -302,9 +302,10 @@ BOARD = {(7, 3): "W", (7, 4): "O", (7, 5): "R", (7, 6): "D"}  # 8D WORD
     ("9A W[OR", "move '9A W[OR': '[' without a closing ']'"),
     ("exch", "move 'exch': an exchange needs the tiles exchanged"),
     ("-", None),
-    ("-abc", "move '-abc': exchanged tiles are written as on a rack, '?' for a blank, "
-     "no lower case"),
-    ("-AEIOUXYZ", "move '-AEIOUXYZ': 8 tiles exchanged, more than the rack size 7"),
+    ("-abc", "move '-abc': tiles exchanged 'abc': a blank on a rack is '?', not a "
+     "lower-case letter"),
+    ("-AEIOUXYZ", "move '-AEIOUXYZ': tiles exchanged 'AEIOUXYZ': 8 tiles, more than the "
+     "rack size 7"),
     ("--", "move '--': '--' (a withdrawn phony) is a game event, not a move"),
     ("", "move '': empty"),
 ])

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackety import Board, Lexicon, RacketyError
-from rackety.game.movegen import cross_sets, derived_cross_sets, format_leave, generate
+from rackety.game.movegen import cross_sets, format_leave, generate
 
 EMPTY = "/".join(["15"] * 15)
 BAG = ("AAAAAAAAABBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRRSSSSTTTTTT"
@@ -53,7 +53,7 @@ def test_cross_sets_updated_incrementally_equal_a_fresh_computation(twl06: Lexic
         fresh = cross_sets(board.grid, twl06)
         for name in ("tiles", "xset", "xscore", "xhas"):
             assert np.array_equal(getattr(kept, name), getattr(fresh, name)), name
-        assert derived_cross_sets(board, twl06) is kept
+        assert board.cross_sets(twl06) is kept
 
 
 def _leave_function(seed: int):

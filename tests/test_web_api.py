@@ -12,10 +12,9 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rackety import Game
 from rackety.frontends.web.app import MAX_BODY, create_app
 from rackety.frontends.web.store import ELO_K, INITIAL_RATING, Store
-from rackety.game.gcg import read_gcg
+from rackety.game.gcg import game_of, read_gcg
 
 DATA = Path(__file__).parent / "data"
 EMPTY = "/".join(["15"] * 15)
@@ -231,7 +230,7 @@ def test_a_whole_game_rated_and_recorded(tmp_path: Path, twl06: Any) -> None:
         response = client.get(f"/api/games/{state['id']}/gcg")
         assert response.status_code == 200
         assert "attachment" in response.headers["content-disposition"]
-        game = Game.from_record(read_gcg(response.text), twl06)
+        game = game_of(read_gcg(response.text), twl06)
         assert game.scores == scores and game.problems() == []
         # a finished game takes no more moves
         _error(client.post(f"/api/games/{state['id']}/pass"), 409)

@@ -5,7 +5,7 @@ blank, 1..n the letters in the order of the data file. On a board or in a move a
 blank standing for letter t is ``BLANK_FLAG | t``. The data files in
 ``rackety/data/alphabets`` are facts, not code: adding a language adds a file.
 
-Text becomes tiles by one rule, implemented once in `_tokenize_lines`:
+Text becomes tiles by one rule, implemented once in `tokenize_lines`:
 
 * ``[LABEL]`` is the tile with that label (``[CH]``, ``[L·L]``); lower case inside
   the brackets is a blank standing for it.
@@ -38,7 +38,7 @@ BLANK_FLAG = 0x80
 MAX_TILES = 64  # codes stay below 64 so a set of tiles fits one 64-bit mask
 MAX_BINGO_BONUS = 10_000  # a move's score, bonus included, stays far inside an int32
 
-# error kinds reported by _tokenize_lines
+# error kinds reported by tokenize_lines
 ERR_NONE = 0
 ERR_UNKNOWN = 1
 ERR_UNCLOSED = 2
@@ -64,8 +64,8 @@ _ALIASES = {
 }
 
 
-def _tokenize_lines(cps, lower, blanks, t_char, t_first, t_next, t_plain, t_any,
-                    out_codes, out_start, out_len, out_line, out_err, out_kind):
+def tokenize_lines(cps, lower, blanks, t_char, t_first, t_next, t_plain, t_any,
+                    out_codes, out_start, out_len, out_line, out_err, out_kind) -> int:
     """Split code points into lines and each line into tile codes.
 
     Written for numba: every argument is an int, a bool or an indexable of ints.
@@ -328,6 +328,19 @@ class Alphabet:
         return f"Alphabet({self.name!r})"
 
     # ------------------------------------------------------------ text <-> codes
+    def rack(self, text: str, *, what: str = "rack") -> tuple[int, ...]:
+        """The tiles of a rack (or of tiles exchanged) written as on a rack: a
+        blank is ``?``, never a lower-case letter, and no more tiles than a rack
+        holds. Errors name ``what``."""
+        codes = self.tokenize(text, blanks=True, what=what)
+        if any(c & BLANK_FLAG for c in codes):
+            raise RacketyError(f"{what} {clip(text)!r}: a blank on a rack is '?', not a "
+                               "lower-case letter")
+        if len(codes) > self.rack_size:
+            raise RacketyError(f"{what} {clip(text)!r}: {len(codes)} tiles, more than the "
+                               f"rack size {self.rack_size}")
+        return tuple(codes)
+
     def tokenize(self, text: str, *, blanks: bool = True, what: str = "text") -> list[int]:
         """Tile codes of ``text``. With ``blanks``, ``?`` is an undesignated blank
         (code 0) and a lower-case letter a blank standing for it (``BLANK_FLAG | code``);
@@ -344,7 +357,7 @@ class Alphabet:
                 low.append(is_lower)
         codes = [0] * len(cps)
         length, err, kind = [0], [0], [0]
-        if _tokenize_lines(cps, low, blanks, *self._trie, codes, [0], length, [0], err,
+        if tokenize_lines(cps, low, blanks, *self._trie, codes, [0], length, [0], err,
                            kind) == 0:
             return []
         if kind[0] != ERR_NONE:

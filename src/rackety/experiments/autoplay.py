@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from rackety.backends import fault_point, imap_tasks
 from rackety.errors import RacketyError
 from rackety.files import writable_folder
+from rackety.game.gcg import gcg_of
 from rackety.game.referee import Game, Rules
 from rackety.players import Player
 
@@ -258,8 +259,8 @@ def _play_compiled(compiled: Any, job: _Job, lexicon: Lexicon, index: int,
     gcg = None
     if job.keep_gcg:
         names = [_names(job.specs)[p] for p in order]
-        gcg = fast.game(lexicon, names, seed=seed, rules=job.rules, layout=job.layout,
-                        alphabet=job.alphabet).to_gcg()
+        gcg = gcg_of(fast.game(lexicon, names, seed=seed, rules=job.rules, layout=job.layout,
+                               alphabet=job.alphabet))
     return GameResult(index, seed, order, stats, gcg)
 
 
@@ -278,7 +279,7 @@ def _play_indices(job: _Job, indices: Sequence[int]) -> list[GameResult]:
         game, stats = play_game(lexicon, [players[p] for p in order], seed=seed,
                                 rules=job.rules, layout=job.layout, alphabet=job.alphabet,
                                 names=[_names(job.specs)[p] for p in order], check=job.check)
-        gcg = game.to_gcg() if job.keep_gcg else None
+        gcg = gcg_of(game) if job.keep_gcg else None
         out.append(GameResult(index, seed, order, stats, gcg))
     return out
 

@@ -24,10 +24,9 @@ import numpy as np
 
 from rackety.game.leaves import Bank, as_table
 from rackety.game.move import Move
-from rackety.game.movegen import kernel_consts, multipliers, points_of
+from rackety.game.movegen import Work, kernel_consts, multipliers, points_of
 from rackety.game.referee import Game, Rules
-from rackety.kernels.fields import F_HEAP, M_DIR, M_FIRST, M_LANE, M_LEN, M_THROUGH, META, ST_SIZE
-from rackety.kernels.generate import scratch
+from rackety.kernels.fields import M_DIR, M_FIRST, M_LANE, M_LEN, M_THROUGH, META
 from rackety.kernels.selfplay import (
     EV_END_PENALTY,
     EV_END_POINTS,
@@ -44,7 +43,7 @@ if TYPE_CHECKING:
 
 MAX_EVENTS = 1024
 __all__ = ["CHECKS", "EV_END_PENALTY", "EV_END_POINTS", "EV_EXCHANGE", "EV_PASS", "EV_PLAY",
-           "Compiled", "FastGame", "Work", "seat_tables"]
+           "Compiled", "FastGame", "seat_tables"]
 
 
 class FastGame:
@@ -100,20 +99,6 @@ class FastGame:
         for move in self.moves(game.alphabet):
             game.play(move, check=False)
         return game
-
-
-class Work:
-    """The buffers one compiled game (or rollout) works in, allocated once: the
-    generator's state, its output and scratch (`rackety.kernels.generate`), and
-    the decision's (`rackety.kernels.selfplay.decide`)."""
-
-    def __init__(self, size: int, rack_size: int, cap: int = 4096) -> None:
-        self.arrays = (np.zeros(ST_SIZE, np.int64),
-                       np.zeros(F_HEAP + 1 + (1 << rack_size), np.float64),
-                       (np.empty((cap, META), np.int32), np.empty((cap, size), np.uint8),
-                        np.empty(cap, np.float64)),
-                       scratch(size, rack_size), np.zeros(64, np.int64),
-                       np.zeros(4, np.int64), np.zeros(2, np.float64))
 
 
 def seat_tables(players: list[Any], alphabet: Alphabet) -> tuple[np.ndarray, Bank]:

@@ -271,11 +271,9 @@ def _model(leave: Any, lexicon: Any) -> Any:
     if leave is None:
         return None
     if isinstance(leave, str):
-        if leave.strip().lower() == "none":
-            return None
-        from rackety.players import leave_model
+        from rackety.frontends.common import resolve_leave
 
-        return leave_model(leave, lexicon)
+        return resolve_leave(leave, lexicon)
     return leave
 
 

@@ -387,27 +387,21 @@ class _Lexicons:
         return self.loaded[key]
 
 
-def _move_json(board: Any, move: Any) -> dict[str, Any]:
-    from rackety.game.movegen import format_leave
-
-    return {"move": board.notation(move), "score": move.score,
-            "leave": format_leave(board.alphabet, move.leave or ()),
-            "equity": round(float(move.equity or 0.0), 4)}
-
-
 def _analyse(board: Any, lexicon: Any, cgp: str, top: int, count_only: bool, best: bool,
              generator: str) -> dict[str, Any]:
+    from rackety.frontends.common import move_json
+
     if best:
         moves = board.moves(lexicon, mode="best", generator=generator)
         chosen = moves.best()
-        return {"cgp": cgp, "moves": [_move_json(board, chosen)] if chosen else []}
+        return {"cgp": cgp, "moves": [move_json(board, chosen)] if chosen else []}
     if count_only:
         moves = board.moves(lexicon, mode="count", generator=generator)
         return {"cgp": cgp, "count": moves.count, "best_score": moves.best_score}
     moves = board.moves(lexicon, generator=generator)
     return {"cgp": cgp, "count": moves.count, "best_score": moves.best_score,
             "best_moves": sorted(board.notation(m) for m in moves.top_scoring()),
-            "moves": [_move_json(board, m) for m in moves[:top]]}
+            "moves": [move_json(board, m) for m in moves[:top]]}
 
 
 def _print_analysis(board: Any, result: dict[str, Any]) -> None:
@@ -988,9 +982,9 @@ def _analysis_tasks(paths: tuple[str, ...], source: str | None, leave: str,
     tasks; with ``player``, the nicknames it matches in each record."""
     from rackety.files import read_bytes
     from rackety.frontends.analysis import seats_of
+    from rackety.frontends.common import resolve_leave
     from rackety.game.gcg import MAX_GCG, read_gcg, replay
     from rackety.lexicon.sources import builtin
-    from rackety.players import leave_model
 
     tasks: list[Any] = []
     wanted: list[set[str] | None] = []
@@ -1005,8 +999,7 @@ def _analysis_tasks(paths: tuple[str, ...], source: str | None, leave: str,
         alphabet = rep.alphabet.name
         if (lexicon_source, alphabet) not in checked:
             lexicon = _load(lexicon_source, alphabet, False)
-            if leave.strip().lower() != "none":
-                leave_model(leave, lexicon)  # a bad leave spec fails here, in one line
+            resolve_leave(leave, lexicon)  # a bad leave spec fails here, in one line
             checked.add((lexicon_source, alphabet))
         seats = seats_of(record, player)
         wanted.append(None if seats is None else {record.players[s].nickname for s in seats})

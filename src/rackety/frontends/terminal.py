@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rackety.errors import RacketyError
+from rackety.game.gcg import game_of, read_gcg, record_of, save_gcg
 from rackety.game.movegen import format_leave
 from rackety.game.referee import Game, IllegalMoveError, Rules, describe
 
@@ -136,27 +137,25 @@ class TerminalGame:
     def undo(self) -> None:
         """Back to the person's previous turn."""
         game = self.game
-        if not game._undo:
+        if not game.can_undo:
             raise IllegalMoveError("nothing to undo")
         game.undo()
-        while game.turn != self.human and game._undo:
+        while game.turn != self.human and game.can_undo:
             game.undo()
 
     def save(self, path: str) -> None:
         if not path:
             raise RacketyError("save: give a file name, e.g. save game.gcg")
-        from rackety.game.gcg import save_gcg
 
-        save_gcg(self.game.to_record(), path)
+        save_gcg(record_of(self.game), path)
         self.write(f"saved {path}")
 
     def load(self, path: str) -> None:
         if not path:
             raise RacketyError("load: give a file name, e.g. load game.gcg")
-        from rackety.game.gcg import read_gcg
 
         record = read_gcg(path)
-        game = Game.from_record(record, self.lexicon, rules=self.game.rules)
+        game = game_of(record, self.lexicon, rules=self.game.rules)
         if len(game.players) != len(self.game.players):
             raise RacketyError(f"{path}: a game of {len(game.players)} players, this one has "
                                f"{len(self.game.players)}")
@@ -172,7 +171,7 @@ class _Rendered:
         self.last = last
 
     def __rich__(self) -> Any:
-        return self.board._rich_text(self.last)
+        return self.board.rich_text(self.last)
 
     def __str__(self) -> str:
         return str(self.board)

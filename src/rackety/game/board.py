@@ -37,6 +37,9 @@ from rackety.game.move import Move, parse_move, square_name
 if TYPE_CHECKING:
     from rich.text import Text
 
+    from rackety.game.movegen import CrossSets, LeaveFunction, MoveList
+    from rackety.lexicon import Lexicon
+
 # premium symbols of boards.json (the legend of MAGPIE, Macondo and liwords layouts)
 LETTER_PREMIUMS = {"'": 2, '"': 3, "^": 4}
 WORD_PREMIUMS = {"-": 2, "=": 3, "~": 4}
@@ -297,7 +300,7 @@ class Board:
         if len(rack_texts) > MAX_PLAYERS:
             raise RacketyError(f"{source}: {len(rack_texts)} racks, more than {MAX_PLAYERS} "
                                "players")
-        racks = [self._parse_rack(r, alpha, source) for r in rack_texts]
+        racks = [alpha.rack(r, what=f"{source}: rack") for r in rack_texts]
         score_texts = fields[2].split("/")
         if len(score_texts) != len(racks):
             raise RacketyError(f"{source}: {len(racks)} racks but {len(score_texts)} scores")
@@ -360,17 +363,6 @@ class Board:
                                    f"expected {size}")
             grid[r] = squares
         return grid
-
-    @staticmethod
-    def _parse_rack(text: str, alphabet: Alphabet, source: str) -> tuple[int, ...]:
-        codes = alphabet.tokenize(text, blanks=True, what=f"{source}: rack")
-        if any(c & BLANK_FLAG for c in codes):
-            raise RacketyError(f"{source}: rack {clip(text)!r} has a lower-case letter; a blank on "
-                               "a rack is '?'")
-        if len(codes) > alphabet.rack_size:
-            raise RacketyError(f"{source}: rack {clip(text)!r} has {len(codes)} tiles, more than "
-                               f"the rack size {alphabet.rack_size}")
-        return tuple(codes)
 
     def _used(self) -> np.ndarray:
         """Tiles on the board and on the known racks, counted per code (a blank on
@@ -451,12 +443,31 @@ class Board:
                 and self.zero_turns == other.zero_turns
                 and self.options == other.options)
 
-    def copy(self) -> Board:
-        """An independent copy (derived data is not copied)."""
+    def copy(self, *, racks: Sequence[Sequence[int]] | None = None) -> Board:
+        """An independent copy (derived data is not copied). With ``racks``, the
+        same position holding those racks instead (a player's view), which
+        shares this board's cross sets: its tiles are the same."""
         board = object.__new__(Board)
-        board._set(self.alphabet, self.layout, self.grid.copy(), list(self.racks),
+        board._set(self.alphabet, self.layout, self.grid.copy(),
+                   list(self.racks) if racks is None else [tuple(r) for r in racks],
                    list(self.scores), self.zero_turns, dict(self.options))
+        if racks is not None:
+            board._derived = self._derived
         return board
+
+    def cross_sets(self, lexicon: Lexicon) -> CrossSets:
+        """The board's cross sets for ``lexicon``, computed once and kept with
+        the board (`play` hands its child them, updated)."""
+        from rackety.game.movegen import cross_sets
+
+        entry = self._derived.get("cross_sets")
+        # the grid is a public array: a board edited in place is computed afresh
+        if entry is not None and entry[0] is lexicon and np.array_equal(entry[1].tiles[0],
+                                                                         self.grid):
+            return entry[1]
+        xs = cross_sets(self.grid, lexicon)
+        self._derived["cross_sets"] = (lexicon, xs)
+        return xs
 
     # ---------------------------------------------------------- properties
     @property
@@ -522,13 +533,21 @@ class Board:
         """A move in players' notation, in this board's alphabet."""
         return move.notation(self.alphabet, through=through)
 
-    def moves(self, lexicon: Any, **kwargs: Any) -> Any:
-        """Every legal move of the player to move (see `rackety.game.movegen`)."""
+    def moves(self, lexicon: Lexicon, *, mode: str = "all", top: int = 10,
+              leave: LeaveFunction | None = None, generator: str = "gaddag",
+              exchanges: bool = True, exact_best_score: bool = False) -> MoveList:
+        """The legal moves of the player to move, by equity (`rackety.game.movegen.generate`:
+        ``mode`` all, top, best or count; ``leave`` a `rackety.Leaves`, a heuristic,
+        a function of the leave's text or a mapping)."""
         from rackety.game.movegen import generate
 
-        return generate(self, lexicon, **kwargs)
+        return generate(self, lexicon, mode=mode, top=top, leave=leave, generator=generator,
+                        exchanges=exchanges, exact_best_score=exact_best_score)
 
-    def _check_placement(self, move: Move) -> None:
+    def check_shape(self, move: Move) -> None:
+        """Check a placement's shape on this board: on it, each tile marked as
+        already there is there and each other square empty; raises
+        `RacketyError` naming the square."""
         size = self.layout.size
 
         def where() -> str:
@@ -553,7 +572,7 @@ class Board:
         checked."""
         if move.kind != "place":
             return 0
-        self._check_placement(move)
+        self.check_shape(move)
         points = _points(self.alphabet)
         grid = self.grid
         size = self.layout.size
@@ -603,7 +622,7 @@ class Board:
         if move.kind == "place":
             points = move.score if move.score is not None else self.score(move)
             if move.score is not None:
-                self._check_placement(move)
+                self.check_shape(move)
             grid = grid.copy()
             for (r, c), tile in zip(move.placed_squares(), move.placed, strict=True):
                 grid[r, c] = tile
@@ -633,10 +652,12 @@ class Board:
     def _derive_child(self, child: Board, move: Move) -> None:
         """Hand ``child`` this board's cross sets, updated for ``move`` (only the
         lanes the move touched are recomputed)."""
-        if self._derived:
-            from rackety.game.movegen import derive_child
+        entry = self._derived.get("cross_sets")
+        if entry is not None:
+            from rackety.game.movegen import update_cross_sets
 
-            derive_child(self, child, move)
+            child._derived["cross_sets"] = (entry[0], update_cross_sets(entry[1], move,
+                                                                        entry[0]))
 
     # ---------------------------------------------------------- rendering
     def _square_text(self, r: int, c: int) -> str:
@@ -671,7 +692,7 @@ class Board:
         lines.extend(self._player_lines())
         return "\n".join(lines)
 
-    def _rich_text(self, highlight: Iterable[tuple[int, int]] | Move | None = None) -> Text:
+    def rich_text(self, highlight: Iterable[tuple[int, int]] | Move | None = None) -> Text:
         from rich.text import Text
 
         marked = _highlight_set(highlight)
@@ -702,7 +723,7 @@ class Board:
         return text
 
     def __rich__(self) -> Text:
-        return self._rich_text()
+        return self.rich_text()
 
     def render(self, color: bool = True,
                highlight: Iterable[tuple[int, int]] | Move | None = None) -> str:
@@ -715,7 +736,7 @@ class Board:
         console = Console(file=buffer, force_terminal=color, no_color=not color,
                           color_system="truecolor" if color else None,
                           width=max(80, 4 + 4 * self.layout.size), highlight=False)
-        console.print(self._rich_text(highlight))
+        console.print(self.rich_text(highlight))
         return buffer.getvalue()
 
     def svg(self, size: int = 400,

@@ -8,7 +8,7 @@ writes it back (UTF-8, one canonical spacing), and `replay` plays it on a
 `rackety.game.board.Board`, re-scoring every play and keeping each position and
 what each event does (`Step`). `game_of` makes the replay a
 `rackety.game.referee.Game` to look at or play on, and `record_of` a game a record
-again (`Game.from_record` and `Game.to_record` call them).
+again (`game_of` and `record_of`).
 
 >>> record = read_gcg('''#player1 ann Ann
 ... #player2 bob Bob

@@ -47,13 +47,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rackety.alphabet import Alphabet
-from rackety.errors import RacketyError
+from rackety.errors import RacketyError, clip
 from rackety.game.leaves import Leaves
 from rackety.kernels.leaves import heuristic_value
+
+if TYPE_CHECKING:
+    from rackety.lexicon import Lexicon
 
 # Gordon's table, per letter: H1, H2 and H2's duplication penalty ("?" is the blank).
 H1_VALUES: dict[str, float] = {
@@ -175,3 +179,20 @@ H1 = RackHeuristic("h1", H1_VALUES)
 H2 = RackHeuristic("h2", H2_VALUES, H2_DUPLICATION)
 H3 = RackHeuristic("h3", H2_VALUES, H2_DUPLICATION, Balance())
 HEURISTICS: dict[str, RackHeuristic] = {"h1": H1, "h2": H2, "h3": H3}
+
+
+def leave_model(spec: str, lexicon: Lexicon) -> RackHeuristic | Leaves:
+    """The leave model of a static player's spec: ``h1``, ``h2``, ``h3`` or
+    ``leaves:FILE.klv2`` (a KLV2 or KLV file in the lexicon's alphabet)."""
+    key = spec.strip()
+    if key.lower() in HEURISTICS:
+        model = HEURISTICS[key.lower()]
+        model.tables(lexicon.alphabet)  # refuses an alphabet that is not A-Z now
+        return model
+    if key.lower().startswith("leaves:"):
+        path = key[len("leaves:"):].strip()
+        if not path:
+            raise RacketyError("player 'leaves:': give the leave file, as leaves:FILE.klv2")
+        return Leaves.load(path, lexicon.alphabet)
+    raise RacketyError(f"{clip(spec)!r} is not a leave model: expected h1, h2, h3 or "
+                       "leaves:FILE.klv2")

@@ -291,14 +291,8 @@ def _parse_text(text: str, board: Board | None, alphabet: Alphabet, source: str)
 def _parse_exchange(body: str, alphabet: Alphabet, where: str) -> Move:
     if not body:
         raise RacketyError(f"{where}: an exchange needs the tiles exchanged")
-    codes = alphabet.tokenize(body, blanks=True, what=f"{where}: tiles")
-    if any(c & BLANK_FLAG for c in codes):
-        raise RacketyError(f"{where}: exchanged tiles are written as on a rack, "
-                           "'?' for a blank, no lower case")
-    if len(codes) > alphabet.rack_size:
-        raise RacketyError(f"{where}: {len(codes)} tiles exchanged, more than the rack "
-                           f"size {alphabet.rack_size}")
-    return Move("exchange", tiles=tuple(codes), alphabet=alphabet)
+    codes = alphabet.rack(body, what=f"{where}: tiles exchanged")
+    return Move("exchange", tiles=codes, alphabet=alphabet)
 
 
 def _split_word(word: str, where: str) -> list[tuple[str, str]]:

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, overload, runtime_checkable
 
 import numpy as np
 
@@ -374,7 +374,13 @@ class MoveList(Sequence[Move]):
         return Move("exchange" if is_exchange else "pass", tiles=traded, score=0,
                     equity=equity, leave=kept, alphabet=self.board.alphabet)
 
-    def __getitem__(self, i: Any) -> Any:
+    @overload
+    def __getitem__(self, i: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Move]: ...
+
+    def __getitem__(self, i: int | slice) -> Move | list[Move]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         if i < 0:
@@ -432,7 +438,7 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
                            "codes; move generation handles at most 63")
     if generator == "gaddag" and not lexicon.has_gaddag:
         raise RacketyError(f"lexicon {lexicon.name} has no GADDAG; use generator='dawg'")
-    xs = derived_cross_sets(board, lexicon)
+    xs = board.cross_sets(lexicon)
     alphabet = board.alphabet
     rack = [int(c) for c in board.rack]
     tables = _rack_tables(alphabet, rack, leave)
@@ -454,28 +460,6 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
             others = [o for o in others if o[0] >= cut]
     return MoveList(board, meta, tiles, eq, others, total, best if total else None, tables,
                     stats)
-
-
-def derived_cross_sets(board: Board, lexicon: Lexicon) -> CrossSets:
-    """The board's cross sets for ``lexicon``, computed once and kept with the
-    board (and passed on, updated, to the boards `Board.play` makes)."""
-    derived = board._derived
-    entry = derived.get("cross_sets")
-    # the grid is a public array: a board edited in place is computed afresh
-    if entry is not None and entry[0] is lexicon and np.array_equal(entry[1].tiles[0],
-                                                                     board.grid):
-        return entry[1]
-    xs = cross_sets(board.grid, lexicon)
-    derived["cross_sets"] = (lexicon, xs)
-    return xs
-
-
-def derive_child(parent: Board, child: Board, move: Move) -> None:
-    """Give ``child`` (``parent`` after ``move``) the parent's cross sets,
-    updated incrementally."""
-    entry = parent._derived.get("cross_sets")
-    if entry is not None:
-        child._derived["cross_sets"] = (entry[0], update_cross_sets(entry[1], move, entry[0]))
 
 
 # an exchange or the pass, before it is asked for as a `Move`:
@@ -537,8 +521,6 @@ __all__ = [
     "MoveList",
     "board_consts",
     "cross_sets",
-    "derive_child",
-    "derived_cross_sets",
     "format_leave",
     "full_mask",
     "generate",
@@ -548,3 +530,17 @@ __all__ = [
     "points_of",
     "update_cross_sets",
 ]
+
+
+class Work:
+    """The buffers one compiled game (or rollout) works in, allocated once: the
+    generator's state, its output and scratch (`rackety.kernels.generate`), and
+    the decision's (`rackety.kernels.selfplay.decide`)."""
+
+    def __init__(self, size: int, rack_size: int, cap: int = 4096) -> None:
+        self.arrays = (np.zeros(_f.ST_SIZE, np.int64),
+                       np.zeros(_f.F_HEAP + 1 + (1 << rack_size), np.float64),
+                       (np.empty((cap, _f.META), np.int32), np.empty((cap, size), np.uint8),
+                        np.empty(cap, np.float64)),
+                       _k.scratch(size, rack_size), np.zeros(64, np.int64),
+                       np.zeros(4, np.int64), np.zeros(2, np.float64))

@@ -53,7 +53,6 @@ from rackety.game.move import Move, square_name
 from rackety.lexicon.kwg import DAWG_ROOT
 
 if TYPE_CHECKING:
-    from rackety.game.gcg import GcgRecord
     from rackety.lexicon import Lexicon
 
 CHALLENGE_RULES = ("void", "single", "double", "5pt", "10pt")
@@ -197,12 +196,9 @@ class Game:
         """The position as ``seat`` (default: the player to move) sees it: its
         own rack first if it is to move, the other racks unknown (empty)."""
         seat = self.turn if seat is None else seat
-        board = self._position.copy()
         n = len(self.players)
-        board.racks = [tuple(self.racks[s]) if s == seat else ()
-                       for s in ((self.turn + i) % n for i in range(n))]
-        board._derived = self._position._derived  # same tiles: share the cross sets
-        return board
+        return self._position.copy(racks=[self.racks[s] if s == seat else ()
+                                          for s in ((self.turn + i) % n for i in range(n))])
 
     def _sync(self) -> None:
         """Racks, scores and the scoreless-turn count into the position, in CGP
@@ -301,6 +297,11 @@ class Game:
                                     [list(r) for r in self.racks], list(self.scores),
                                     self.turn, self.zero_turns, self.over, len(self.events),
                                     self.rng_state))
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is a turn to take back."""
+        return bool(self._undo)
 
     def undo(self) -> None:
         """Take back the last turn (with the end-of-game events it caused)."""
@@ -408,7 +409,7 @@ class Game:
             if not (0 <= r < size and 0 <= c < size):
                 raise IllegalMoveError(f"{move.notation(alphabet)} runs off the board")
         try:
-            board._check_placement(move)
+            board.check_shape(move)
         except RacketyError as exc:
             raise IllegalMoveError(str(exc)) from None
         if not move.placed:
@@ -569,27 +570,6 @@ class Game:
         nxt = index + 1
         return nxt < len(self.events) and self.events[nxt].kind == "withdrawn"
 
-    # --------------------------------------------------------------- GCG
-    def to_record(self, *, lexicon_name: str | None = None) -> GcgRecord:
-        """The game as a GCG record (`rackety.game.gcg.record_of`)."""
-        from rackety.game import gcg
-
-        return gcg.record_of(self, lexicon_name=lexicon_name)
-
-    @classmethod
-    def from_record(cls, record: GcgRecord, lexicon: Lexicon, *, rules: Rules | None = None,
-                    layout: Layout | str | None = None, seed: int = 0) -> Game:
-        """The game a GCG record tells (`rackety.game.gcg.game_of`)."""
-        from rackety.game import gcg
-
-        return gcg.game_of(record, lexicon, rules=rules, layout=layout, seed=seed)
-
-    def to_gcg(self) -> str:
-        """The game as GCG text (`rackety.game.gcg.gcg_of`)."""
-        from rackety.game import gcg
-
-        return gcg.gcg_of(self)
-
     def __repr__(self) -> str:
         state = "over" if self.over else f"{self.players[self.turn]} to move"
         scores = ", ".join(f"{p} {s}" for p, s in zip(self.players, self.scores, strict=True))
@@ -703,7 +683,7 @@ def _phonies(board: Board, move: Move, lexicon: Lexicon) -> list[str]:
     flat = np.fromiter((t for w in words for t in w), np.int64)
     lens = np.fromiter((len(w) for w in words), np.int64)
     found = np.zeros(len(words), np.int64)
-    contains_many(lexicon.nodes, lexicon._root(DAWG_ROOT), flat, lens, found)
+    contains_many(lexicon.nodes, lexicon.root(DAWG_ROOT), flat, lens, found)
     return [board.alphabet.format(w) for w, ok in zip(words, found, strict=True) if not ok]
 
 

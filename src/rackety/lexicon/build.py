@@ -35,7 +35,8 @@ import numpy as np
 from numba import njit
 
 from rackety.errors import RacketyError
-from rackety.lexicon.kwg import ARC_MASK, MAX_NODES
+from rackety.kernels.bits import ARC, IS_END
+from rackety.lexicon.kwg import MAX_NODES
 from rackety.lexicon.wordlist import WordList
 
 _SEED = np.uint64(0x9E3779B97F4A7C15)
@@ -232,8 +233,8 @@ def _layout(start, keys, n_states, host, offset, dawg_root, gaddag_root):
                     queue[tail] = c
                     tail += 1
     nodes = np.zeros(next_pos, np.uint32)
-    nodes[0] = np.uint32(1 << 22)
-    nodes[1] = np.uint32(1 << 22)
+    nodes[0] = np.uint32(IS_END)
+    nodes[1] = np.uint32(IS_END)
     if dawg_root != _EMPTY:
         nodes[0] |= np.uint32(run_pos[host[dawg_root]] + offset[dawg_root])
     if gaddag_root >= 0 and gaddag_root != _EMPTY:
@@ -251,7 +252,7 @@ def _layout(start, keys, n_states, host, offset, dawg_root, gaddag_root):
                 arc = run_pos[host[c]] + offset[c]
             v = ((key & 0xFF) << 24) | (((key >> 8) & 1) << 23) | arc
             if j == m - 1:
-                v |= 1 << 22
+                v |= IS_END
             nodes[p + j] = np.uint32(v)
     return nodes
 
@@ -312,7 +313,7 @@ def build_kwg(words: WordList, *, gaddag: bool = True,
     nodes = _layout(start, keys, n_states, host, offset, dawg_root, gaddag_root)
     if not gaddag:
         nodes = np.delete(nodes, 1)
-        arcs = nodes & ARC_MASK
+        arcs = nodes & ARC
         nodes = np.where(arcs > 1, nodes - 1, nodes).astype(np.uint32)
     t5 = clock()
     if len(nodes) > MAX_NODES:

@@ -25,9 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-_ARC = 0x3FFFFF
-_END = 0x400000
-_ACC = 0x800000
+from rackety.kernels.bits import ACCEPTS, ARC, IS_END
+
 SATURATED = 1 << 61  # a count at this value means "this many or more"
 
 
@@ -51,8 +50,8 @@ def measure(nodes: np.ndarray, start: int, count: np.ndarray, longest: np.ndarra
             top -= 1
             continue
         node = np.int64(nodes[i])
-        a = node & _ARC
-        last = (node & _END) != 0
+        a = node & ARC
+        last = (node & IS_END) != 0
         pending = False
         if a != 0 and state[a] != 2:
             if state[a] == 1:
@@ -72,7 +71,7 @@ def measure(nodes: np.ndarray, start: int, count: np.ndarray, longest: np.ndarra
             state[i] = 1
             continue
         separator = (node >> 24) == 0
-        c = np.int64(1) if (node & _ACC) != 0 else np.int64(0)
+        c = np.int64(1) if (node & ACCEPTS) != 0 else np.int64(0)
         length = np.int64(0) if separator else np.int64(1)
         seps = np.int64(1) if separator else np.int64(0)
         total = np.int64(0)

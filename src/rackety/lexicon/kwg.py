@@ -21,20 +21,16 @@ import numpy as np
 
 from rackety.errors import RacketyError
 from rackety.files import read_bytes, write_atomic
+from rackety.kernels.bits import ACCEPTS, ARC, DAWG_ROOT, GADDAG_ROOT, IS_END
 from rackety.lexicon.wordlist import MAX_WORD_LENGTH
 
-ARC_MASK = np.uint32(0x3FFFFF)
-IS_END = np.uint32(1 << 22)
-ACCEPTS = np.uint32(1 << 23)
 MAX_NODES = 1 << 22
 MAX_WORDS = 1 << 23  # well above any real lexicon (Polish has about 3 million words)
-DAWG_ROOT = 0  # pseudo-node whose arc is the DAWG root
-GADDAG_ROOT = 1  # pseudo-node whose arc is the GADDAG root, when there is one
 
 
 def accepts(node: int) -> bool:
     """Whether the string read up to this node, its tile included, is in the set."""
-    return bool(node & 0x800000)
+    return bool(node & ACCEPTS)
 
 
 def has_gaddag(nodes: np.ndarray) -> bool:
@@ -65,7 +61,7 @@ def validate(nodes: np.ndarray, source: str, alphabet_size: int = 64, *,
     if n > MAX_NODES:
         raise RacketyError(f"{source}: {n:,} nodes, more than a KWG can address")
     tiles = nodes >> np.uint32(24)
-    arcs = nodes & ARC_MASK
+    arcs = nodes & ARC
     ends = (nodes & IS_END) != 0
     accepting = (nodes & ACCEPTS) != 0
 
@@ -181,7 +177,7 @@ def seek(nodes: np.ndarray, index: int, t: int) -> int:
         nt = node >> 24
         if nt == t:
             return index
-        if nt > t or node & 0x400000:
+        if nt > t or node & IS_END:
             return -1
         index += 1
 
@@ -190,7 +186,7 @@ def follow(nodes: np.ndarray, start: int, tiles: list[int]) -> int:
     """The node reached by reading ``tiles`` from pseudo-node ``start``, or -1."""
     index = start
     for t in tiles:
-        index = seek(nodes, int(nodes[index]) & 0x3FFFFF, t)
+        index = seek(nodes, int(nodes[index]) & ARC, t)
         if index < 0:
             return -1
     return index
@@ -199,12 +195,12 @@ def follow(nodes: np.ndarray, start: int, tiles: list[int]) -> int:
 def children(nodes: np.ndarray, index: int) -> list[tuple[int, bool]]:
     """(tile, accepts) of each edge leaving the node at ``index``."""
     out = []
-    i = int(nodes[index]) & 0x3FFFFF
+    i = int(nodes[index]) & ARC
     if i == 0:
         return out
     while True:
         node = int(nodes[i])
-        out.append((node >> 24, bool(node & 0x800000)))
-        if node & 0x400000:
+        out.append((node >> 24, bool(node & ACCEPTS)))
+        if node & IS_END:
             return out
         i += 1

@@ -24,6 +24,7 @@ import numpy as np
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError, clip
 from rackety.files import exists, read_bytes
+from rackety.kernels.bits import ARC
 from rackety.lexicon import cache as _cache
 from rackety.lexicon import kwg as _kwg
 from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin, builtin_path
@@ -101,7 +102,7 @@ class Lexicon:
             nodes.flags.writeable = False  # one numba type for every lexicon
         if not checked:
             counts = _kwg.validate(nodes, source or name, alphabet.size)
-            word_count = int(counts[int(nodes[_kwg.DAWG_ROOT]) & 0x3FFFFF])
+            word_count = int(counts[int(nodes[_kwg.DAWG_ROOT]) & ARC])
         self.nodes = nodes
         self.alphabet = alphabet
         self.name = name
@@ -237,7 +238,7 @@ class Lexicon:
     def __len__(self) -> int:
         if self._word_count is None:
             counts = _kwg.validate(self.nodes, self.source, self.alphabet.size)
-            self._word_count = int(counts[self._root(_kwg.DAWG_ROOT)])
+            self._word_count = int(counts[self.root(_kwg.DAWG_ROOT)])
         return self._word_count
 
     def info(self) -> dict[str, Any]:
@@ -246,8 +247,10 @@ class Lexicon:
                 "words": len(self), "nodes": self.node_count, "bytes": self.nbytes,
                 "gaddag": self.has_gaddag}
 
-    def _root(self, pseudo: int) -> int:
-        return int(self.nodes[pseudo]) & 0x3FFFFF
+    def root(self, pseudo: int) -> int:
+        """The first node of the DAWG (``pseudo`` = `kwg.DAWG_ROOT`) or the GADDAG
+        (`kwg.GADDAG_ROOT`): the arc index its pseudo-node points to."""
+        return int(self.nodes[pseudo]) & ARC
 
     # ------------------------------------------------------------- words
     def _word_tiles(self, word: str | Iterable[int]) -> list[int] | None:
@@ -278,7 +281,7 @@ class Lexicon:
         """Every word's tile codes, one word after another, and each word's length."""
         from rackety.lexicon.query import enumerate_strings
 
-        return enumerate_strings(self.nodes, self._root(_kwg.DAWG_ROOT), 1024)
+        return enumerate_strings(self.nodes, self.root(_kwg.DAWG_ROOT), 1024)
 
     def _rack(self, rack: str, what: str = "rack") -> np.ndarray:
         codes = self.alphabet.tokenize(rack.upper().replace(" ", ""), blanks=True, what=what)
@@ -297,7 +300,7 @@ class Lexicon:
         from rackety.lexicon.query import anagram_walk
 
         counts = self._rack(rack)
-        flat, lens = anagram_walk(self.nodes, self._root(_kwg.DAWG_ROOT), counts,
+        flat, lens = anagram_walk(self.nodes, self.root(_kwg.DAWG_ROOT), counts,
                                   max(min_length, 1), not subsets)
         words = self._decode(flat, lens)
         if subsets:
@@ -323,7 +326,7 @@ class Lexicon:
         elif rack is not None:
             max_len = min(sum(1 for e in elems if e > 0) + int(counts.sum()), max_len)
         pat = np.asarray(elems, np.int64)
-        root = self._root(_kwg.DAWG_ROOT)
+        root = self.root(_kwg.DAWG_ROOT)
         if rack is None:
             flat, lens = pattern_set_walk(self.nodes, root, pat, max(max_len, 1))
         else:  # what the wildcards take comes from the rack: each way is walked
@@ -416,7 +419,7 @@ class Lexicon:
         counts = self._rack(_PHRASE_SEPARATORS.sub("", phrase), what="phrase")
         total = int(counts.sum())
         # the candidates: every word of at least min_length tiles the phrase spells
-        flat, lens = anagram_walk(self.nodes, self._root(_kwg.DAWG_ROOT), counts.copy(),
+        flat, lens = anagram_walk(self.nodes, self.root(_kwg.DAWG_ROOT), counts.copy(),
                                   max(min_length, 1), False)
         picks, per_result, stopped = multi_search(flat, lens, counts,
                                                   max_words or max(total, 1),
@@ -443,6 +446,6 @@ class Lexicon:
         tiles = np.asarray(self.alphabet.word(word), np.int64)
         if len(tiles) == 0:
             raise RacketyError("word is empty")
-        flat, lens, dist = suggest_walk(self.nodes, self._root(_kwg.DAWG_ROOT), tiles, distance)
+        flat, lens, dist = suggest_walk(self.nodes, self.root(_kwg.DAWG_ROOT), tiles, distance)
         words = self._decode(flat, lens)
         return sorted(zip(words, dist.tolist(), strict=True), key=lambda wd: (wd[1], wd[0]))

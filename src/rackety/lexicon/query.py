@@ -16,9 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-_ARC = 0x3FFFFF
-_END = 0x400000
-_ACC = 0x800000
+from rackety.kernels.bits import ACCEPTS, ARC, IS_END
 
 WILD_ONE = -1  # '?' in a pattern: exactly one tile
 WILD_ANY = -2  # '*' in a pattern: zero or more tiles
@@ -57,14 +55,14 @@ def contains_many(nodes: np.ndarray, start: int, flat: np.ndarray, lens: np.ndar
                 nt = node >> 24
                 if nt == t:
                     break
-                if nt > t or node & 0x400000:
+                if nt > t or node & IS_END:
                     ok = 0
                     break
                 i += 1
             if ok == 0:
                 break
-            arc = node & 0x3FFFFF
-        if ok == 1 and (lens[w] == 0 or not node & 0x800000):
+            arc = node & ARC
+        if ok == 1 and (lens[w] == 0 or not node & ACCEPTS):
             ok = 0
         out[w] = ok
         pos += lens[w]
@@ -91,13 +89,13 @@ def enumerate_strings(nodes: np.ndarray, start: int,
             depth -= 1
             continue
         node = np.int64(nodes[i])
-        edge[depth] = -1 if (node & _END) != 0 else i + 1
+        edge[depth] = -1 if (node & IS_END) != 0 else i + 1
         path[depth] = node >> 24
-        if (node & _ACC) != 0:
+        if (node & ACCEPTS) != 0:
             out, lens = _emit(out, lens, n_out, n_words, path, depth + 1)
             n_out += depth + 1
             n_words += 1
-        a = node & _ARC
+        a = node & ARC
         if a != 0 and depth < max_len - 1:
             depth += 1
             edge[depth] = a
@@ -164,7 +162,7 @@ def anagram_walk(nodes: np.ndarray, start: int, counts: np.ndarray, min_len: int
             depth -= 1
             continue
         node = np.int64(nodes[i])
-        edge[depth] = -1 if (node & _END) != 0 else i + 1
+        edge[depth] = -1 if (node & IS_END) != 0 else i + 1
         t = node >> 24
         kind = _take(counts, t)
         if kind == 0:
@@ -172,11 +170,11 @@ def anagram_walk(nodes: np.ndarray, start: int, counts: np.ndarray, min_len: int
         used[depth] = kind
         path[depth] = t | (0x80 if kind == 2 else 0)
         length = depth + 1
-        if (node & _ACC) != 0 and (length == total if exact else length >= min_len):
+        if (node & ACCEPTS) != 0 and (length == total if exact else length >= min_len):
             out, lens = _emit(out, lens, n_out, n_words, path, length)
             n_out += length
             n_words += 1
-        a = node & _ARC
+        a = node & ARC
         if a != 0 and length < total:
             depth += 1
             edge[depth] = a
@@ -234,7 +232,7 @@ def pattern_set_walk(nodes: np.ndarray, start: int, pat: np.ndarray,
             depth -= 1
             continue
         node = np.int64(nodes[i])
-        edge[depth] = -1 if (node & _END) != 0 else i + 1
+        edge[depth] = -1 if (node & IS_END) != 0 else i + 1
         t = node >> 24
         before = state[depth]
         moved = ((before & (match[t] | wild)) << one) | (before & stars)
@@ -242,11 +240,11 @@ def pattern_set_walk(nodes: np.ndarray, start: int, pat: np.ndarray,
         if after == 0:
             continue
         path[depth] = t
-        if (node & _ACC) != 0 and (after & done) != 0:
+        if (node & ACCEPTS) != 0 and (after & done) != 0:
             out, lens = _emit(out, lens, n_out, n_words, path, depth + 1)
             n_out += depth + 1
             n_words += 1
-        a = node & _ARC
+        a = node & ARC
         if a != 0 and depth + 1 < max_len and (after & ~done) != 0:
             depth += 1
             edge[depth] = a
@@ -293,7 +291,7 @@ def pattern_walk(nodes: np.ndarray, start: int, pat: np.ndarray, counts: np.ndar
             top -= 1
             continue
         node = np.int64(nodes[i])
-        f_edge[top] = -1 if (node & _END) != 0 else i + 1
+        f_edge[top] = -1 if (node & IS_END) != 0 else i + 1
         t = node >> 24
         p = f_pos[top]
         d = f_depth[top]
@@ -313,11 +311,11 @@ def pattern_walk(nodes: np.ndarray, start: int, pat: np.ndarray, counts: np.ndar
             flag = 0x80 if kind == 2 else 0
         path[d] = t | flag
         q = p if elem == WILD_ANY else p + 1
-        if (node & _ACC) != 0 and (q == m or (q == m - 1 and pat[q] == WILD_ANY)):
+        if (node & ACCEPTS) != 0 and (q == m or (q == m - 1 and pat[q] == WILD_ANY)):
             out, lens = _emit(out, lens, n_out, n_words, path, d + 1)
             n_out += d + 1
             n_words += 1
-        a = node & _ARC
+        a = node & ARC
         if a != 0 and q < m and d + 1 < max_len:
             top += 1
             f_edge[top] = a
@@ -506,7 +504,7 @@ def suggest_walk(nodes: np.ndarray, start: int, query: np.ndarray,
             depth -= 1
             continue
         node = np.int64(nodes[i])
-        edge[depth] = -1 if (node & _END) != 0 else i + 1
+        edge[depth] = -1 if (node & IS_END) != 0 else i + 1
         t = node >> 24
         path[depth] = t
         r = depth + 1
@@ -524,13 +522,13 @@ def suggest_walk(nodes: np.ndarray, start: int, query: np.ndarray,
             if v < best:
                 best = v
         d = rows[r, m]
-        if (node & _ACC) != 0 and 0 < d <= max_dist:
+        if (node & ACCEPTS) != 0 and 0 < d <= max_dist:
             out, lens = _emit(out, lens, n_out, n_words, path, r)
             dist = _grow(dist, n_words + 1)
             dist[n_words] = d
             n_out += r
             n_words += 1
-        a = node & _ARC
+        a = node & ARC
         if a != 0 and best <= max_dist and r < max_len:
             depth += 1
             edge[depth] = a

@@ -5,7 +5,7 @@ ignored. Every word must spell with the alphabet's tiles (after its accent
 folding) and be 2 to `MAX_WORD_LENGTH` tiles long (the largest board's side). A
 bad word is an error naming ``file:line``, or with ``skip_invalid`` it is dropped
 and counted. The whole list is tokenized in one compiled pass of the alphabet's
-own tokenizer (`rackety.alphabet._tokenize_lines`).
+own tokenizer (`rackety.alphabet.tokenize_lines`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from rackety.alphabet import ERR_NONE, Alphabet, _tokenize_lines
+from rackety.alphabet import ERR_NONE, Alphabet, tokenize_lines
 from rackety.errors import RacketyError, clip, read_error
 
 MIN_WORD_LENGTH = 2
@@ -30,7 +30,7 @@ def _compiled_tokenizer() -> Any:
     if _tokenize_jit is None:
         from numba import njit
 
-        _tokenize_jit = njit(cache=True)(_tokenize_lines)
+        _tokenize_jit = njit(cache=True)(tokenize_lines)
     return _tokenize_jit
 
 

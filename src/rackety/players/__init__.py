@@ -21,7 +21,7 @@ decision's move.
 ``+endgame``), the words the command line uses. ``static`` is the default
 computer opponent: a `StaticPlayer` with the leave table shipped for the
 lexicon (``rackety/data/leaves/<lexicon name>.klv2``, trained by
-``rackety leaves train``; see `shipped_leaves`), or H3 when none is shipped.
+``rackety leaves train``; see `rackety.Leaves.builtin`), or H3 when none is shipped.
 
 >>> from rackety import Board, Lexicon
 >>> lexicon = Lexicon.from_words(["PANDY", "PAY", "AY", "YA", "DAY", "PA"])
@@ -37,7 +37,7 @@ from rackety.players.base import Decision, Player, PlayerBase
 from rackety.players.endgame import ENDGAME_SUFFIX, EndgamePlayer
 from rackety.players.greedy import GreedyPlayer
 from rackety.players.human import HumanPlayer
-from rackety.players.registry import PLAYER_SPECS, leave_model, make_player, shipped_leaves
+from rackety.players.registry import PLAYER_SPECS, leave_model, make_player
 from rackety.players.sim import SimPlayer
 from rackety.players.static import StaticPlayer, static_choice, static_decision
 
@@ -59,7 +59,6 @@ __all__ = [
     "StaticPlayer",
     "leave_model",
     "make_player",
-    "shipped_leaves",
     "static_choice",
     "static_decision",
 ]

@@ -1,15 +1,15 @@
-"""Players by name: `make_player` from the short specs the command line uses,
-and the leave models of static players (`leave_model`, `shipped_leaves`)."""
+"""Players by name: `make_player` from the short specs the command line uses
+(a static player's leave model by `rackety.game.heuristics.leave_model`)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rackety.errors import RacketyError, clip, parse_int
-from rackety.game.heuristics import HEURISTICS
-from rackety.game.movegen import LeaveModel
+from rackety.game.heuristics import HEURISTICS, leave_model
+from rackety.game.leaves import Leaves
 from rackety.players.base import Player
 from rackety.players.endgame import ENDGAME_SUFFIX, EndgamePlayer
 from rackety.players.greedy import GreedyPlayer
@@ -29,53 +29,9 @@ def _write_stdout(text: str) -> None:
     sys.stdout.flush()
 
 
-def leave_model(spec: str, lexicon: Lexicon) -> LeaveModel:
-    """The leave model of a static player's spec: ``h1``, ``h2``, ``h3`` or
-    ``leaves:FILE.klv2`` (a KLV2 or KLV file in the lexicon's alphabet)."""
-    key = spec.strip()
-    if key.lower() in HEURISTICS:
-        model = HEURISTICS[key.lower()]
-        model.tables(lexicon.alphabet)  # refuses an alphabet that is not A-Z now
-        return model
-    if key.lower().startswith("leaves:"):
-        from rackety.lexicon.klv import Klv
-
-        path = key[len("leaves:"):].strip()
-        if not path:
-            raise RacketyError("player 'leaves:': give the leave file, as leaves:FILE.klv2")
-        return Klv.load(path, lexicon.alphabet)
-    raise RacketyError(f"{clip(spec)!r} is not a leave model: expected h1, h2, h3 or "
-                       "leaves:FILE.klv2")
-
-
-_shipped: dict[tuple[str, str], Any] = {}
-
-
-def shipped_leaves(lexicon: Lexicon) -> Any:
-    """The leave table shipped for ``lexicon`` (by its name: ``TWL06`` reads
-    ``rackety/data/leaves/TWL06.klv2``) as a `Klv`, or None if there is none
-    (or its alphabet is not the lexicon's). Loaded once per process, so every
-    seat shares one table (and plays compiled)."""
-    from importlib import resources
-
-    key = (lexicon.name, lexicon.alphabet.identity)
-    if key not in _shipped:
-        from rackety.lexicon.klv import Klv
-
-        path = resources.files("rackety") / "data" / "leaves" / f"{lexicon.name}.klv2"
-        klv = None
-        if path.is_file():
-            try:
-                klv = Klv.from_bytes(path.read_bytes(), lexicon.alphabet, source=str(path))
-            except RacketyError:  # a lexicon of that name in another alphabet
-                klv = None
-        _shipped[key] = klv
-    return _shipped[key]
-
-
 def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Player:
     """A player from its spec: ``static`` (the shipped leave table of the
-    lexicon, `shipped_leaves`, else H3), ``greedy``, ``h1``, ``h2``, ``h3`` (Gordon's
+    lexicon, `rackety.Leaves.builtin`, else H3), ``greedy``, ``h1``, ``h2``, ``h3`` (Gordon's
     heuristics), ``leaves:FILE.klv2`` (static with a KLV2 file), ``sim`` or
     ``sim:N`` (Monte Carlo simulation over H3, N rollouts a candidate, 100 by
     default) or ``human`` (standard input and output). The name defaults to
@@ -91,7 +47,7 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Play
         inner = make_player(base, lexicon)
         return EndgamePlayer(inner, name=name or f"{inner.name}{ENDGAME_SUFFIX}")
     if key == "static":
-        table = shipped_leaves(lexicon)
+        table = Leaves.builtin(lexicon)
         return StaticPlayer(table if table is not None else leave_model("h3", lexicon),
                             name or "static")
     if key == "greedy":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rackety.game.heuristics import leave_model
 from rackety.players.base import Decision, PlayerBase
 from rackety.players.static import static_decision
 
@@ -35,7 +36,6 @@ class SimPlayer(PlayerBase):
         """The best candidate by simulated equity (``simulation`` the result),
         with the static player's ``best_score``; never a pass the static player
         would not make."""
-        from rackety.players.registry import leave_model  # which imports this module
         from rackety.search.simulation import simulate
 
         static = static_decision(board, lexicon, leave_model(self.leave, lexicon))

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rackety.errors import RacketyError
+from rackety.game.heuristics import leave_model
 
 if TYPE_CHECKING:
     from rackety.game.board import Board
@@ -53,7 +54,6 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10, leave: s
     """Solve the position (one tile in the bag) for its best ``candidates``
     tile placements by static equity. ``seconds``: the time limit of each
     endgame solve (None: exact)."""
-    from rackety.players import leave_model
     from rackety.search.endgame import solve
 
     if len(board.racks) != 2:

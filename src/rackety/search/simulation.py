@@ -40,9 +40,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rackety.errors import RacketyError
-from rackety.experiments.selfplay import Work
+from rackety.game.heuristics import leave_model
 from rackety.game.leaves import Bank, as_table
-from rackety.game.movegen import board_consts, derived_cross_sets
+from rackety.game.movegen import Work, board_consts
 from rackety.kernels.fields import META
 from rackety.kernels.rollouts import rollouts
 from rackety.kernels.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
@@ -106,7 +106,7 @@ class _Setup:
     def __init__(self, board: Board, lexicon: Lexicon, model: Any,
                  candidates: list[Move]) -> None:
         self.lexicon = lexicon
-        xs = derived_cross_sets(board, lexicon)
+        xs = board.cross_sets(lexicon)
         self.position = (xs.tiles, xs.cross)
         self.consts = board_consts(board)
         self.work = Work(board.size, board.alphabet.rack_size)
@@ -165,7 +165,6 @@ def _batch(args: tuple[str, str, str, str, str, list[str], int, int, int, int, l
     """A batch of rollouts in a worker process."""
     from rackety.game.board import Board
     from rackety.lexicon import Lexicon
-    from rackety.players import leave_model
 
     source, alphabet, layout, cgp, spec, moves, plies, seed, first, last, active = args
     key = (source, alphabet, layout, cgp, spec, tuple(moves))
@@ -200,7 +199,6 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "h3", candidates: i
     batches as Ray tasks (``jobs`` of them a batch, default 8) on the cluster at
     ``address``. The rollouts are numbered and seeded by number, so the result
     is the same whatever runs them."""
-    from rackety.players import leave_model
 
     if plies < 0:
         raise RacketyError("plies: 0 or more")

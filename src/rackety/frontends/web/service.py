@@ -23,17 +23,26 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from rackety.alphabet import BLANK_FLAG, Alphabet
+from rackety.alphabet import Alphabet
 from rackety.errors import RacketyError, clip
 from rackety.files import exists
+from rackety.frontends.common import (
+    alphabet_json,
+    board_json,
+    move_json,
+    position_json,
+    resolve_leave,
+    tile_code,
+    tile_json,
+)
 from rackety.frontends.web.store import Store
 from rackety.game.board import Board, Layout
+from rackety.game.gcg import game_of, gcg_of, read_gcg, record_of, write_gcg
 from rackety.game.move import Move
 from rackety.game.movegen import format_leave, generate
 from rackety.game.referee import Game, IllegalMoveError, Rules, describe, placement
 from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin_path
 
-PREMIUM_NAMES = {"=": "TW", "-": "DW", '"': "TL", "'": "DL", "~": "QW", "^": "QL", " ": ""}
 LEVELS = {
     "static": "Static equity: the trained leave table (H3 where there is none)",
     "greedy": "Greedy: the highest score",
@@ -122,77 +131,6 @@ class Lexicons:
         return lexicon
 
 
-# ------------------------------------------------------------------- shapes
-def tile_json(alphabet: Alphabet, code: int) -> dict[str, Any]:
-    """A tile as the page draws it."""
-    base = code & ~BLANK_FLAG
-    blank = base == 0 or bool(code & BLANK_FLAG)
-    letter = "?" if base == 0 else alphabet.tiles[base].label
-    return {"letter": letter, "points": 0 if blank else alphabet.tiles[base].points,
-            "blank": blank}
-
-
-def board_json(board: Board) -> dict[str, Any]:
-    """The board: premiums, tiles, labels."""
-    size = board.size
-    alphabet = board.alphabet
-    layout = board.layout
-    grid = board.grid
-    return {
-        "size": size,
-        "start": list(layout.start),
-        "premiums": [[PREMIUM_NAMES.get(layout.premium(r, c), "") for c in range(size)]
-                     for r in range(size)],
-        "squares": [[tile_json(alphabet, int(grid[r, c])) if grid[r, c] else None
-                     for c in range(size)] for r in range(size)],
-        "columns": [_column_name(c) for c in range(size)],
-        "rows": [str(r + 1) for r in range(size)],
-    }
-
-
-def _column_name(c: int) -> str:
-    from rackety.game.move import square_name
-
-    return square_name(0, c)[1:]  # "1H" -> "H"
-
-
-def move_json(board: Board, move: Move, *, detail: bool = False) -> dict[str, Any]:
-    """A move in the fixed form ``{"move", "score", "leave", "equity"}``; with
-    ``detail`` also its kind and the squares and tiles it places."""
-    out: dict[str, Any] = {
-        "move": board.notation(move), "score": int(move.score or 0),
-        "leave": format_leave(board.alphabet, move.leave or ()),
-        "equity": round(float(move.equity if move.equity is not None else move.score or 0), 4)}
-    if detail:
-        out["kind"] = move.kind
-        placed = move.kind == "place"
-        squares = move.placed_squares() if placed else []
-        out["squares"] = [list(sq) for sq in squares]
-        out["tiles"] = [{"row": r, "col": c, **tile_json(board.alphabet, t)}
-                        for (r, c), t in zip(squares, move.placed if placed else (),
-                                             strict=True)]
-    return out
-
-
-def alphabet_json(alphabet: Alphabet) -> list[dict[str, Any]]:
-    """The letters a blank may stand for, with their points."""
-    return [{"letter": t.label, "points": t.points} for t in alphabet.tiles[1:]]
-
-
-def tile_code(alphabet: Alphabet, letter: str, blank: bool, where: str) -> int:
-    """The board code of a tile the page places: a letter, a blank standing for one."""
-    text = letter.strip()
-    if not text or text == "?":
-        raise RacketyError(f"{where}: a tile needs a letter (a blank needs the letter it "
-                           "stands for)")
-    if len(text) > 1:
-        text = f"[{text}]"
-    codes = alphabet.tokenize(text, blanks=False, what=where)
-    if len(codes) != 1 or codes[0] == 0:
-        raise RacketyError(f"{where}: {letter!r} is not one tile of {alphabet.name}")
-    return codes[0] | (BLANK_FLAG if blank else 0)
-
-
 def _as_text(text: str) -> str:
     """GCG text as `read_gcg` must take it: as text, never as a file name (it
     reads a one-line string without ``#`` or ``>`` as a path)."""
@@ -201,22 +139,6 @@ def _as_text(text: str) -> str:
     except UnicodeEncodeError:
         raise RacketyError("gcg: not valid Unicode text") from None
     return text if "\n" in text else text + "\n"
-
-
-def leave_for(spec: str | None, lexicon: Any, leaves: dict[str, str]) -> Any:
-    """The leave model a request names: ``none``, ``h1``, ``h2``, ``h3`` or
-    ``leaves:NAME`` (a table the server was started with)."""
-    from rackety.players import leave_model
-
-    key = (spec or "h3").strip().lower()
-    if key == "none":
-        return None
-    if key in ("h1", "h2", "h3"):
-        return leave_model(key, lexicon)
-    if key.startswith("leaves:") and key[7:] in leaves:
-        return leave_model(f"leaves:{leaves[key[7:]]}", lexicon)
-    raise RacketyError(f"leave {spec!r}: expected none, h1, h2, h3"
-                       + "".join(f", leaves:{n}" for n in leaves))
 
 
 # -------------------------------------------------------------------- games
@@ -291,7 +213,7 @@ class Service:
 
         level = seat.level or DEFAULT_LEVEL
         if level == "sim":  # a time budget, which make_player's sim:N does not take
-            from rackety.search.simulation import SimPlayer
+            from rackety.players.sim import SimPlayer
 
             return SimPlayer("h3", seconds=seat.seconds or 2.0, iterations=100_000,
                              seed=seed, name=seat.name)
@@ -337,7 +259,7 @@ class Service:
                 raise RacketyError(f"player {row.name!r} is a {row.kind} player, not a "
                                    f"{seat.kind} one")
             ids.append(row.id)
-        game_id = self.store.create_game(config, ids, gcg=game.to_gcg())
+        game_id = self.store.create_game(config, ids, gcg=gcg_of(game))
         live = Live(game_id, game, seats, config["human"], "playing", config)
         self._attach_players(live, lexicon)
         with self._lock:
@@ -370,9 +292,8 @@ class Service:
 
     def _new_game(self, config: dict[str, Any], lexicon: Any) -> Game:
         if "gcg" in config:  # a game taken up from a record
-            from rackety.game.gcg import read_gcg
 
-            return Game.from_record(read_gcg(_as_text(config["gcg"]), source="gcg"), lexicon,
+            return game_of(read_gcg(_as_text(config["gcg"]), source="gcg"), lexicon,
                                     rules=Rules(challenge=config["challenge"]),
                                     seed=config["seed"])
         return Game(lexicon, [s["name"] for s in config["seats"]],
@@ -395,9 +316,8 @@ class Service:
         config = row.config
         lexicon = self.lexicons.get(self.lexicons.name_for(config.get("lexicon")))
         if row.status == "record":
-            from rackety.game.gcg import read_gcg
 
-            game = Game.from_record(read_gcg(_as_text(row.gcg), source=f"game {game_id}"),
+            game = game_of(read_gcg(_as_text(row.gcg), source=f"game {game_id}"),
                                     lexicon)
             seats = [Seat(n, "human") for n in game.players]
             live = Live(game_id, game, seats, None, "record", config)
@@ -433,7 +353,7 @@ class Service:
 
     def _record(self, live: Live, action: dict[str, Any]) -> None:
         game = live.game
-        self.store.add_action(live.id, live.actions, action, gcg=game.to_gcg(),
+        self.store.add_action(live.id, live.actions, action, gcg=gcg_of(game),
                               scores=list(game.scores), turn=game.turn, over=game.over)
         live.actions += 1
         if game.over:
@@ -560,7 +480,7 @@ class Service:
                        for e in game.events):
                 raise ConflictError("nothing of yours to undo")
             count = 0
-            while game._undo and (count == 0 or game.turn != human):
+            while game.can_undo and (count == 0 or game.turn != human):
                 game.undo()
                 count += 1
             self._record(live, {"kind": "undo", "count": count})
@@ -576,18 +496,17 @@ class Service:
             if game.turn != live.human:
                 raise ConflictError("it is not your turn")
             view = game.view()
-            model = leave_for("h3", game.lexicon, self.leaves)
+            model = resolve_leave("h3", game.lexicon, files=False)
             moves = generate(view, game.lexicon, mode="top", top=top, leave=model)
             return {"moves": [move_json(view, m, detail=True) for m in list(moves)[:top]]}
 
     def gcg(self, game_id: int) -> str:
         """The game's record as GCG text. While the game is in play the computer
         players' racks are left out (they would show what they hold)."""
-        from rackety.game.gcg import write_gcg
 
         live = self.live(game_id)
         with live.lock:
-            record = live.game.to_record()
+            record = record_of(live.game)
             if self._hides_racks(live):
                 for event in record.events:
                     if event.seat != live.human:
@@ -614,17 +533,16 @@ class Service:
         """Store a GCG record: as a record to view and analyse, or, with
         ``play_as`` (a player's nickname or name), as a game to go on with, the
         other seats taken by computer levels (``opponents``, H3 by default)."""
-        from rackety.game.gcg import read_gcg
 
         text = _as_text(text)
         record = read_gcg(text, source="gcg")
         name = self._record_lexicon(lexicon, record)
         lex = self.lexicons.get(name)
         if play_as is None:
-            game = Game.from_record(record, lex)
+            game = game_of(record, lex)
             config = {"lexicon": name, "layout": game.position.layout.name,
                       "alphabet": game.alphabet.name, "record": True}
-            game_id = self.store.import_record(config, list(game.players), game.to_gcg(),
+            game_id = self.store.import_record(config, list(game.players), gcg_of(game),
                                                list(game.scores))
             live = Live(game_id, game, [Seat(n, "human") for n in game.players], None,
                         "record", config)
@@ -730,10 +648,7 @@ class Service:
     def position(self, cgp: str) -> tuple[Board, dict[str, Any]]:
         # ld names a built-in alphabet only: nothing in a request is read as a path
         board = Board.from_cgp(cgp, source="cgp", files=False)
-        alphabet = board.alphabet
-        return board, {"cgp": board.cgp(), "board": board_json(board),
-                       "racks": [[tile_json(alphabet, t) for t in r] for r in board.racks],
-                       "scores": list(board.scores), "bag": board.bag_count}
+        return board, position_json(board)
 
     def analyze(self, cgp: str, lexicon: str | None, top: int, leave: str | None,
                 detail: bool) -> dict[str, Any]:
@@ -743,7 +658,7 @@ class Service:
         lex = self.lexicons.for_board(lexicon, board)
         if not board.rack:
             raise RacketyError("cgp: the player to move has no rack to analyse")
-        model = leave_for(leave, lex, self.leaves)
+        model = resolve_leave(leave, lex, named=self.leaves, files=False)
         moves = generate(board, lex, leave=model)
         out: dict[str, Any] = {"count": moves.count,
                                "moves": [move_json(board, m, detail=detail)
@@ -785,7 +700,7 @@ class Service:
         if lex.alphabet.identity != rep.alphabet.identity:
             raise RacketyError(f"lexicon {lex.name} is in alphabet {lex.alphabet.name}; the "
                                f"record is in {rep.alphabet.name}")
-        model = leave_for(leave, lex, self.leaves)
+        model = resolve_leave(leave, lex, named=self.leaves, files=False)
         analysis = analyze_record(record, lex, leave=model, replayed=rep)
         turns = []
         lost: dict[int, list[float]] = {}

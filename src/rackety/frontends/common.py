@@ -1,0 +1,125 @@
+"""What the front ends share (the CLI, the terminal game and the web app): the
+JSON shapes of tiles, boards, positions and moves, and the reading of a leave
+spec. One shape each, so ``rackety moves --json`` and the web app's
+``/api/analyze`` answer moves alike."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rackety.alphabet import BLANK_FLAG, Alphabet
+from rackety.errors import RacketyError, clip
+from rackety.game.board import Board
+from rackety.game.heuristics import HEURISTICS, leave_model
+from rackety.game.move import Move, square_name
+from rackety.game.movegen import format_leave
+
+#: the premium squares' names on the page, by their layout symbols
+PREMIUM_NAMES = {"=": "TW", "-": "DW", '"': "TL", "'": "DL", "~": "QW", "^": "QL", " ": ""}
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from rackety.game.movegen import LeaveModel
+    from rackety.lexicon import Lexicon
+
+
+def resolve_leave(spec: str | None, lexicon: Lexicon, *, named: Mapping[str, str] | None = None,
+                  files: bool = True) -> LeaveModel | None:
+    """The leave model a spec names: ``none`` (None), ``h1``, ``h2``, ``h3`` (the
+    default), ``leaves:NAME`` for a table in ``named`` (name to file, the web
+    app's tables) or, when ``files`` allows it, ``leaves:FILE.klv2``. A spec that
+    names none of these is refused in one line listing what it may be."""
+    named = named or {}
+    key = (spec or "h3").strip()
+    low = key.lower()
+    if low == "none":
+        return None
+    if low in HEURISTICS:
+        return leave_model(low, lexicon)
+    if low.startswith("leaves:"):
+        name = key[7:].strip()
+        if name in named or name.lower() in named:
+            return leave_model(f"leaves:{named.get(name) or named[name.lower()]}", lexicon)
+        if files:
+            return leave_model(key, lexicon)
+    choices = ["none", *HEURISTICS] + [f"leaves:{n}" for n in named]
+    if files:
+        choices.append("leaves:FILE.klv2")
+    raise RacketyError(f"leave {clip(spec or '')!r}: expected {', '.join(choices)}")
+
+
+def tile_json(alphabet: Alphabet, code: int) -> dict[str, Any]:
+    """A tile as the page draws it."""
+    base = code & ~BLANK_FLAG
+    blank = base == 0 or bool(code & BLANK_FLAG)
+    letter = "?" if base == 0 else alphabet.tiles[base].label
+    return {"letter": letter, "points": 0 if blank else alphabet.tiles[base].points,
+            "blank": blank}
+
+
+def board_json(board: Board) -> dict[str, Any]:
+    """The board: premiums, tiles, labels."""
+    size = board.size
+    alphabet = board.alphabet
+    layout = board.layout
+    grid = board.grid
+    return {
+        "size": size,
+        "start": list(layout.start),
+        "premiums": [[PREMIUM_NAMES.get(layout.premium(r, c), "") for c in range(size)]
+                     for r in range(size)],
+        "squares": [[tile_json(alphabet, int(grid[r, c])) if grid[r, c] else None
+                     for c in range(size)] for r in range(size)],
+        "columns": [_column_name(c) for c in range(size)],
+        "rows": [str(r + 1) for r in range(size)],
+    }
+
+
+def _column_name(c: int) -> str:
+    return square_name(0, c)[1:]  # "1H" -> "H"
+
+
+def move_json(board: Board, move: Move, *, detail: bool = False) -> dict[str, Any]:
+    """A move in the fixed form ``{"move", "score", "leave", "equity"}``; with
+    ``detail`` also its kind and the squares and tiles it places."""
+    out: dict[str, Any] = {
+        "move": board.notation(move), "score": int(move.score or 0),
+        "leave": format_leave(board.alphabet, move.leave or ()),
+        "equity": round(float(move.equity if move.equity is not None else move.score or 0), 4)}
+    if detail:
+        out["kind"] = move.kind
+        placed = move.kind == "place"
+        squares = move.placed_squares() if placed else []
+        out["squares"] = [list(sq) for sq in squares]
+        out["tiles"] = [{"row": r, "col": c, **tile_json(board.alphabet, t)}
+                        for (r, c), t in zip(squares, move.placed if placed else (),
+                                             strict=True)]
+    return out
+
+
+def alphabet_json(alphabet: Alphabet) -> list[dict[str, Any]]:
+    """The letters a blank may stand for, with their points."""
+    return [{"letter": t.label, "points": t.points} for t in alphabet.tiles[1:]]
+
+
+def tile_code(alphabet: Alphabet, letter: str, blank: bool, where: str) -> int:
+    """The board code of a tile the page places: a letter, a blank standing for one."""
+    text = letter.strip()
+    if not text or text == "?":
+        raise RacketyError(f"{where}: a tile needs a letter (a blank needs the letter it "
+                           "stands for)")
+    if len(text) > 1:
+        text = f"[{text}]"
+    codes = alphabet.tokenize(text, blanks=False, what=where)
+    if len(codes) != 1 or codes[0] == 0:
+        raise RacketyError(f"{where}: {letter!r} is not one tile of {alphabet.name}")
+    return codes[0] | (BLANK_FLAG if blank else 0)
+
+
+def position_json(board: Board) -> dict[str, Any]:
+    """A position: its CGP, the board, the racks, the scores and the bag count."""
+    alphabet = board.alphabet
+    return {"cgp": board.cgp(), "board": board_json(board),
+            "racks": [[tile_json(alphabet, t) for t in r] for r in board.racks],
+            "scores": list(board.scores), "bag": board.bag_count}

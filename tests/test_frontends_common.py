@@ -1,0 +1,63 @@
+"""The front ends' one layer (`rackety.frontends.common`): the CLI and the web
+app answer moves in one shape, and read leave specs by one rule."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rackety import Board, RacketyError
+from rackety.frontends import common
+from rackety.frontends.cli import main
+from rackety.frontends.web.app import create_app
+from rackety.game.heuristics import H2
+
+OPENING = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0"
+
+
+def test_the_cli_and_the_web_answer_moves_in_one_shape(capsys, tmp_path: Path, twl06):
+    assert main(["moves", "--lexicon", "TWL06", "--cgp", OPENING, "--json", "--top", "5"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    with TestClient(create_app(tmp_path / "app.sqlite", warm=False)) as client:
+        web = client.post("/api/analyze", json={"cgp": OPENING, "lexicon": "TWL06", "top": 5,
+                                                "leave": "none"}).json()
+    board = Board.from_cgp(OPENING)
+    moves = board.moves(twl06)
+    expected = [common.move_json(board, m) for m in moves[:5]]
+    assert cli["moves"] == expected == web["moves"]
+    assert set(expected[0]) == {"move", "score", "leave", "equity"}
+    detail = common.move_json(board, moves[0], detail=True)
+    assert {k: detail[k] for k in expected[0]} == expected[0]
+    assert len(detail["tiles"]) == moves[0].n_placed == len(detail["squares"])
+
+
+def test_a_position_in_json(twl06):
+    board = Board.from_cgp("15/15/15/15/15/15/15/7CAT5/15/15/15/15/15/15/15 AEINRS?/ 10/3 0")
+    shape = common.position_json(board)
+    assert shape["cgp"] == board.cgp() and shape["scores"] == [10, 3]
+    assert shape["bag"] == board.bag_count
+    assert [t["letter"] for t in shape["racks"][0]] == list("AEINRS?")
+    square = shape["board"]["squares"][7][7]
+    assert square == {"letter": "C", "points": 3, "blank": False}
+    assert shape["board"]["premiums"][7][7] == "DW" and shape["board"]["columns"][0] == "A"
+
+
+def test_leave_specs_are_read_by_one_rule(tmp_path: Path, twl06):
+    assert common.resolve_leave("none", twl06) is None
+    assert common.resolve_leave(" H2 ", twl06) is H2
+    assert common.resolve_leave(None, twl06) is common.resolve_leave("h3", twl06)
+    path = tmp_path / "mine.klv2"
+    path.write_bytes(common.resolve_leave("h1", twl06).table(twl06.alphabet).to_bytes())
+    by_file = common.resolve_leave(f"leaves:{path}", twl06)
+    by_name = common.resolve_leave("leaves:mine", twl06, named={"mine": str(path)}, files=False)
+    assert by_file is not None and by_name is not None
+    assert by_file.to_bytes() == by_name.to_bytes() == path.read_bytes()
+    for spec, files in (("h4", True), (f"leaves:{path}", False), ("leaves:other", False)):
+        with pytest.raises(RacketyError) as err:
+            common.resolve_leave(spec, twl06, named={"mine": str(path)}, files=files)
+        message = str(err.value)
+        assert "\n" not in message and message.startswith("leave ")
+        assert ("leaves:FILE.klv2" in message) == files and "leaves:mine" in message
