@@ -158,7 +158,7 @@ def play_game(kwg, gaddag, consts, bag, rng_state, greedy, base, voff, bank, eve
     the rack before the turn in ``[0]``, the tiles in the bag before it in
     ``[1]``, the rack in ``[2:2 + [0]]``; leave training reads the leaves kept
     from it)). ``work``: the caller's buffers (`Work` in
-    `rackety.experiments.selfplay`): the generator's state, its output and
+    `rackety.game.movegen`): the generator's state, its output and
     scratch, and the decision's."""
     ev_seat, ev_kind, ev_score, ev_best, ev_meta, ev_tiles, ev_rack = events
     points = consts[2]
