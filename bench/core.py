@@ -7,7 +7,11 @@ by round, CPU time, medians.
 Measures (TWL06, one core): all moves and best move (shipped leaves) in µs per
 position over the first 100 midgame positions of bench/data; greedy, static
 and `leaves:FILE,static` self-play in games per CPU second; 2-ply simulation
-rollouts per CPU second; the median CPU seconds of the oracle's small endgames.
+rollouts per CPU second; the median CPU seconds of the oracle's small
+endgames, and the total over its public endgames (those the reference solves
+within 5 s); eight one-tile pre-endgames (the small endgames with a tile back
+in the bag); static games played through the Python referee (`Game`), games
+per CPU second.
 """
 
 from __future__ import annotations
@@ -84,9 +88,12 @@ elif what == "sim":
                                 confidence=0.9999999)
         n += sum(c.iterations for c in r.candidates)
     print(json.dumps(n / (cpu() - t)))
-elif what == "endgame":
-    cases = [json.loads(l) for l in (data / "tests/data/endgame_twl06_small.jsonl")
+elif what in ("endgame", "endgame29"):
+    name = "endgame_twl06_small" if what == "endgame" else "endgame_twl06_public"
+    cases = [json.loads(l) for l in (data / f"tests/data/{name}.jsonl")
              .read_text().splitlines() if l.strip()]
+    if what == "endgame29":
+        cases = [c for c in cases if c["search_cpu_s"] <= 5]
     times = []
     endgame.solve(Board.from_cgp(cases[0]["cgp"]), lex)
     for c in cases:
@@ -94,14 +101,40 @@ elif what == "endgame":
         t = cpu()
         endgame.solve(b, lex)
         times.append(cpu() - t)
-    print(json.dumps(statistics.median(times)))
+    print(json.dumps(statistics.median(times) if what == "endgame" else sum(times)))
+elif what == "preendgame":
+    preendgame = imp("rackety.search.preendgame", "rackety.preendgame")
+    cases = [json.loads(l) for l in (data / "tests/data/endgame_twl06_small.jsonl")
+             .read_text().splitlines() if l.strip()]
+    boards = []
+    for c in cases:
+        b = Board.from_cgp(c["cgp"])
+        if len(b.racks[1]) >= 2:  # one of the opponent's tiles back in the bag
+            b.racks[1] = tuple(b.racks[1][:-1])
+            boards.append(b)
+    preendgame.preendgame(boards[0], lex, candidates=2)
+    t = cpu()
+    for b in boards[:8]:
+        preendgame.preendgame(b, lex, candidates=5)
+    print(json.dumps(cpu() - t))
+elif what == "referee":
+    autoplay = imp("rackety.experiments.autoplay", "rackety.autoplay")
+    ps = [players.make_player("static", lex) for _ in range(2)]
+    autoplay.play_game(lex, ps, seed=0)
+    t = cpu()
+    for i in range(20):
+        autoplay.play_game(lex, ps, seed=i + 1)
+    print(json.dumps(20 / (cpu() - t)))
 '''
 MEASURES = [("all", "all moves, µs/position", False),
             ("best", "best move with leaves, µs/pos", False),
             ("greedy", "greedy self-play, games/CPU s", True),
             ("static", "static self-play, games/CPU s", True),
             ("mixed", "leaves:FILE,static self-play, games/CPU s", True),
-            ("sim", "2-ply rollouts/CPU s", True), ("endgame", "endgame median CPU s", False)]
+            ("sim", "2-ply rollouts/CPU s", True), ("endgame", "endgame median CPU s", False),
+            ("endgame29", "public endgames (<= 5 s) total CPU s", False),
+            ("preendgame", "8 pre-endgames x 5 candidates, CPU s", False),
+            ("referee", "static games through the referee/CPU s", True)]
 
 
 def run(src: str, what: str, klv: str) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -283,3 +284,26 @@ def test_a_record_game_follows_its_replay(twl06: Lexicon) -> None:
     # a withdrawal takes back the play just before it, in the replay and the game
     with pytest.raises(RacketyError, match=r"<gcg>:5: '--' withdraws the play just before"):
         game_of(read_gcg(head + ">b: ABC - +0 0\n>a: AEHLRTD -- -28 0\n"), twl06)
+
+
+def test_the_checker_finds_what_does_not_add_up(twl06: Lexicon) -> None:
+    # a score the rules do not give, as a record may write it
+    game = Game(twl06, ["Ann", "Ben"], seed=3)
+    best = game.view().moves(twl06, mode="best").best()
+    assert best is not None and best.kind == "place" and best.score is not None
+    game.play(replace(best, score=best.score + 1), check=False)
+    name = best.notation(game.alphabet)
+    assert game.problems() == [f"event 1 ({name}): scored {best.score + 1}, the plain "
+                               f"scorer says {best.score}"]
+    # a phony let through unchecked under the void rule
+    words = Lexicon.from_words(["TAIL", "TALE", "LATE", "ZA", "AI", "TA", "AT"])
+    game = Game(words, ["Ann", "Ben"], seed=94)
+    game.play(game.parse("8H PO"), check=False)
+    assert game.problems() == ["event 1 (8H PO): PO is not in words"]
+    # a play off its own board: the checker names it and does not crash
+    game = Game(words, ["Ann", "Ben"], seed=94)
+    game.play(game.parse("8H TAIL"))
+    game.events[0] = replace(game.events[0], move=game.parse("9H TAIL"))
+    assert game.problems() == ["event 1 (9H TAIL): not connected to the board (or the first "
+                               "play misses the start square)",
+                               "the board is not what the plays add up to"]

@@ -62,7 +62,8 @@ def generate_from_arrays(grid, rack, lexicon, *, letter_mult, word_mult, start, 
     """Every tile placement of a bare position (no `Board`, no `Layout`: the
     premiums are random arrays) as (row, col, down, tiles, through, score),
     through the kernels' public entry."""
-    from rackety.game.movegen import cross_sets, full_mask, points_of
+    from rackety.game.movegen import cross_sets
+    from rackety.game.state import full_mask, points_of
     from rackety.kernels import fields as f
     from rackety.kernels import generate as k
 
@@ -75,9 +76,8 @@ def generate_from_arrays(grid, rack, lexicon, *, letter_mult, word_mult, start, 
     rules[[f.G_N, f.G_RACK_SIZE, f.G_BINGO, f.G_START_ROW, f.G_START_COL, f.G_BOTH_DIRS,
            f.G_FULL_MASK]] = (n, RACK_SIZE, bingo_bonus, start[0], start[1], 0,
                               full_mask(lexicon.alphabet))
-    consts = k.consts(np.ascontiguousarray(np.stack([lm, lm.T])),
-                      np.ascontiguousarray(np.stack([wm, wm.T])), points_of(lexicon.alphabet),
-                      rules)
+    consts = (np.ascontiguousarray(np.stack([lm, lm.T])),
+              np.ascontiguousarray(np.stack([wm, wm.T])), points_of(lexicon.alphabet), rules)
     counts = np.bincount(np.array(rack, np.int64), minlength=64).astype(np.int64)
     st = np.zeros(f.ST_SIZE, np.int64)
     fs = np.zeros(f.F_HEAP + 1 + 256, np.float64)

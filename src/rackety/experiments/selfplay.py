@@ -24,9 +24,10 @@ import numpy as np
 
 from rackety.game.leaves import Bank, as_table
 from rackety.game.move import Move
-from rackety.game.movegen import Work, kernel_consts, multipliers, points_of
+from rackety.game.movegen import Work
 from rackety.game.referee import Game, Rules
-from rackety.kernels.fields import M_DIR, M_FIRST, M_LANE, M_LEN, M_THROUGH, META
+from rackety.game.state import kernel_consts, move_of_row, multipliers, points_of
+from rackety.kernels.fields import M_LEN, META, GameState
 from rackety.kernels.selfplay import (
     EV_END_PENALTY,
     EV_END_POINTS,
@@ -77,14 +78,7 @@ class FastGame:
             kind = int(self.kind[i])
             length = int(self.meta[i, M_LEN])
             if kind == EV_PLAY:
-                d, lane, first = (int(self.meta[i, j]) for j in (M_DIR, M_LANE,
-                                                                  M_FIRST))
-                through = int(self.meta[i, M_THROUGH])
-                r, c = (first, lane) if d else (lane, first)
-                out.append(Move("place", r, c, bool(d),
-                                tuple(int(t) for t in self.tiles[i, :length]),
-                                tuple(bool(through >> j & 1) for j in range(length)),
-                                score=int(self.score[i]), alphabet=alphabet))
+                out.append(move_of_row(self.meta[i], self.tiles[i], alphabet))
             elif kind == EV_EXCHANGE:
                 out.append(Move("exchange", tiles=tuple(int(t) for t in self.tiles[i, :length]),
                                 score=0, alphabet=alphabet))
@@ -169,12 +163,13 @@ class Compiled:
         self.distribution = np.zeros(64, np.int64)
         for tile in self.alphabet.tiles:
             self.distribution[tile.code] = tile.count
+        self.state = GameState.allocate(width, len(players), int(self.distribution.sum()))
 
     def play(self, seed: int) -> FastGame:
         """One game from the bag of ``seed``."""
         bag, state = Game.shuffled_bag(self.alphabet, seed)
-        n = play_game(self.lexicon.nodes, self.lexicon.has_gaddag, self.consts, bag.copy(),
-                      np.uint64(state), self.greedy, self.base, self.voff, self.bank,
+        n = play_game(self.lexicon.nodes, self.lexicon.has_gaddag, self.consts, self.state,
+                      bag, np.uint64(state), self.greedy, self.base, self.voff, self.bank,
                       self.buffers, self.work.arrays)
         if n < 0:
             raise RuntimeError(f"game with seed {seed}: more than {MAX_EVENTS} events")

@@ -20,8 +20,8 @@ import click
 
 from rackety.backends import backend_options
 from rackety.errors import RacketyError, clip, one_line, parse_int
-from rackety.files import exists, writable_file, writable_folder
-from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin
+from rackety.files import writable_file, writable_folder
+from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON
 
 _stderr_console = None
 _DECIMAL = re.compile(r"[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]{1,3})?")
@@ -365,26 +365,13 @@ def _position(cgp: str, alphabet: str | None, board_name: str | None,
     return Board.from_cgp(cgp, alphabet=alphabet, layout=board_name, source=source)
 
 
-class _Lexicons:
-    """Lexicons by source and alphabet, loaded once per command."""
+def _lexicons(source: str | None, skip_invalid: bool = False) -> Any:
+    """The command line's lexicons (`rackety.frontends.common.Lexicons`): ``source``
+    (``--lexicon``) wins over a position's ``lex``; any built-in or file."""
+    from rackety.frontends.common import Lexicons
 
-    def __init__(self, source: str | None, skip_invalid: bool) -> None:
-        self.source = source
-        self.skip_invalid = skip_invalid
-        self.loaded: dict[tuple[str, str], Any] = {}
-
-    def for_board(self, board: Any) -> Any:
-        # --lexicon wins over the CGP's lex; TWL06 when neither says
-        source = self.source or board.lexicon_name or DEFAULT_LEXICON
-        key = (source, board.alphabet.identity)
-        if key not in self.loaded:
-            if (self.source is None and board.lexicon_name and builtin(source) is None
-                    and not exists(source)):
-                raise RacketyError(
-                    f"the position names lexicon {clip(source)!r}, which is not built in "
-                    f"({', '.join(BUILT_INS)}); give one with --lexicon")
-            self.loaded[key] = _load(source, board.alphabet.name, self.skip_invalid)
-        return self.loaded[key]
+    return Lexicons(files=True, preferred=source,
+                    load=lambda name, alphabet: _load(name, alphabet, skip_invalid))
 
 
 def _analyse(board: Any, lexicon: Any, cgp: str, top: int, count_only: bool, best: bool,
@@ -454,10 +441,10 @@ def moves_command(source: str | None, cgp: str | None, cgp_file: str | None,
         raise click.UsageError("give exactly one of --cgp and --cgp-file")
     if count_only and best:
         raise click.UsageError("--count-only and --best do not go together")
-    lexicons = _Lexicons(source, skip_invalid)
+    lexicons = _lexicons(source, skip_invalid)
     if cgp is not None:
         board = _position(cgp, alphabet, board_name)
-        lexicon = lexicons.for_board(board)
+        lexicon = lexicons.for_board(board, strict=True)
         with _status("generating"):
             result = _analyse(board, lexicon, cgp.strip(), top, count_only, best, generator)
         if as_json:
@@ -483,8 +470,8 @@ def moves_command(source: str | None, cgp: str | None, cgp_file: str | None,
                 if not line or line.startswith("#"):
                     continue
                 board = _position(line, alphabet, board_name, source=f"{name}:{number}")
-                result = _analyse(board, lexicons.for_board(board), line, top, count_only,
-                                  best, generator)
+                lexicon = lexicons.for_board(board, strict=True)
+                result = _analyse(board, lexicon, line, top, count_only, best, generator)
                 if as_json:
                     _emit_json(result)
                 else:
@@ -777,9 +764,9 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
     from rackety.search.simulation import simulate
 
     board = _position(cgp, alphabet, board_name)
-    lexicons = _Lexicons(source, False)
-    lexicon = lexicons.for_board(board)
-    lexicon_source = source or board.lexicon_name or DEFAULT_LEXICON
+    lexicons = _lexicons(source)
+    lexicon = lexicons.for_board(board, strict=True)
+    lexicon_source = lexicons.name_for(None, board.lexicon_name, strict=True)
     total = iterations if iterations is not None else (None if seconds else 1000)
     with _progress(counted=False) as bar:
         task = bar.add_task("rollouts", total=total)
@@ -835,7 +822,7 @@ def endgame_command(source: str | None, cgp: str, alphabet: str | None,
 
     board = _position(cgp, alphabet, board_name)
     check_position(board)
-    lexicon = _Lexicons(source, False).for_board(board)
+    lexicon = _lexicons(source).for_board(board, strict=True)
     with _status("solving"):
         result = solve(board, lexicon, seconds=seconds, tt_bits=tt_bits)
     if as_json:
@@ -872,7 +859,7 @@ def preendgame_command(source: str | None, cgp: str, alphabet: str | None,
     from rackety.search.preendgame import preendgame
 
     board = _position(cgp, alphabet, board_name)
-    lexicon = _Lexicons(source, False).for_board(board)
+    lexicon = _lexicons(source).for_board(board, strict=True)
     with _status("solving") as status:
         result = preendgame(board, lexicon, candidates=candidates, seconds=seconds,
                             progress=lambda done, total: status.update(
@@ -984,8 +971,8 @@ def _analysis_tasks(paths: tuple[str, ...], source: str | None, leave: str,
     from rackety.frontends.analysis import seats_of
     from rackety.frontends.common import resolve_leave
     from rackety.game.gcg import MAX_GCG, read_gcg, replay
-    from rackety.lexicon.sources import builtin
 
+    lexicons = _lexicons(source)
     tasks: list[Any] = []
     wanted: list[set[str] | None] = []
     checked: set[tuple[str, str]] = set()
@@ -994,8 +981,7 @@ def _analysis_tasks(paths: tuple[str, ...], source: str | None, leave: str,
         data = read_bytes(path, "GCG file", MAX_GCG)
         record = read_gcg(data, source=path)
         rep = replay(record)
-        own = (record.lexicon or "").strip()
-        lexicon_source = source or (own if own and builtin(own) else DEFAULT_LEXICON)
+        lexicon_source = lexicons.name_for(None, record.lexicon)
         alphabet = rep.alphabet.name
         if (lexicon_source, alphabet) not in checked:
             lexicon = _load(lexicon_source, alphabet, False)

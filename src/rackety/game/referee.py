@@ -42,6 +42,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -50,6 +51,26 @@ from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError
 from rackety.game.board import Board, Layout
 from rackety.game.move import Move, square_name
+from rackety.game.state import (
+    CrossSets,
+    bag_of,
+    kernel_consts,
+    rack_of,
+    set_bag,
+    set_rack,
+    write_row,
+)
+from rackety.kernels.fields import (
+    END_OUT,
+    END_SCORELESS,
+    G_TWICE,
+    GS_OVER,
+    GS_SCORE,
+    GS_TURN,
+    GS_ZERO,
+    META,
+    GameState,
+)
 from rackety.lexicon.kwg import DAWG_ROOT
 
 if TYPE_CHECKING:
@@ -109,15 +130,8 @@ class Event:
 
 @dataclass
 class _Snapshot:
-    position: Board
-    bag: list[int]
-    racks: list[list[int]]
-    scores: list[int]
-    turn: int
-    zero_turns: int
-    over: bool
+    state: GameState  # a copy of the compiled state
     events: int
-    rng_state: int = 0
 
 
 class Game:
@@ -144,83 +158,136 @@ class Game:
         self.players = list(players)
         self.rules = rules or Rules()
         self.alphabet = alpha
-        # the bag's shuffles come from splitmix64 (`shuffle`), which the compiled
-        # self-play (`rackety.experiments.selfplay`) implements bit for bit: same seed, same game
-        self.rng_state = (random.SystemRandom().getrandbits(63) if seed is None
-                          else int(seed)) & MASK64
         empty = Board.empty(alpha, layout, players=len(players))
         if self.rules.bingo_bonus is not None:
             empty.options["bb"] = str(self.rules.bingo_bonus)
         self.bingo_bonus = empty.bingo_bonus
         self.exchange_min_bag = (alpha.exchange_min_bag if self.rules.exchange_min_bag is None
                                  else self.rules.exchange_min_bag)
+        # the bag's shuffles come from splitmix64 (`rackety.kernels.rules.shuffle`), the
+        # compiled self-play's too: same seed, same game
+        rng = (random.SystemRandom().getrandbits(63) if seed is None else int(seed)) & MASK64
         if bag is None:
-            shuffled, self.rng_state = self.shuffled_bag(alpha, self.rng_state)
-            tiles = shuffled.tolist()
+            tiles, rng = self.shuffled_bag(alpha, rng)
         else:
-            tiles = [int(t) for t in bag]
-            if Counter(tiles) != Counter(t.code for t in alpha.tiles for _ in range(t.count)):
+            tiles = np.array([int(t) for t in bag], np.int64)
+            if Counter(tiles.tolist()) != Counter(t.code for t in alpha.tiles
+                                                  for _ in range(t.count)):
                 raise RacketyError("bag: not the alphabet's tile distribution")
-        self.bag: list[int] = tiles  # drawn from the end
-        self.racks: list[list[int]] = [[] for _ in players]  # by seat
-        self.scores = [0] * len(players)
-        self.turn = 0
-        self.zero_turns = 0
-        self.over = False
         self.events: list[Event] = []
         self.pragmata: list[Any] = []  # GCG pragmata a record brought (title, id ...)
         self.auto_end = True  # end the game by the rules (off while a record is replayed)
         self._undo: list[_Snapshot] = []
-        self._position = empty
-        for seat in range(len(players)):
-            self._draw(seat)
-        self._sync()
+        self._empty = empty
+        self._board: Board | None = None  # the position, made from the state when asked
+        # the compiled game (`rackety.kernels.rules` plays on it): board, cross sets,
+        # racks, bag, scores, turn, scoreless turns
+        self._consts = kernel_consts(
+            alpha, empty.layout, bingo=self.bingo_bonus, exchange_min=self.exchange_min_bag,
+            max_scoreless=self.rules.max_scoreless,
+            twice=self.rules.playout == "twice" and len(players) == 2, players=len(players))
+        self._state = GameState.allocate(empty.size, len(players), len(tiles))
+        self._row = np.zeros((1, META), np.int32)  # a placement as the kernels read it
+        self._word = np.zeros((1, empty.size), np.uint8)
+        rules_kernels().start(lexicon.nodes, lexicon.has_gaddag, self._consts, self._state,
+                              tiles, np.uint64(rng))
 
     @staticmethod
     def shuffled_bag(alphabet: Alphabet, seed: int) -> tuple[np.ndarray, int]:
         """The full bag of ``alphabet`` shuffled from ``seed`` (drawn from the
         end) and the shuffle's state after it: a game's bag, whoever plays it."""
-        from rackety.kernels import rules  # numba only once a game starts, not on import
-
         bag = np.array([t.code for t in alphabet.tiles for _ in range(t.count)], np.int64)
-        state = int(rules.shuffle(bag, len(bag), np.uint64(int(seed) & MASK64)))
+        state = int(rules_kernels().shuffle(bag, len(bag), np.uint64(int(seed) & MASK64)))
         return bag, state
 
     # ------------------------------------------------------------ state
     @property
     def position(self) -> Board:
         """The position with every rack known (the referee's view)."""
-        return self._position
+        if self._board is None:
+            self._board = self._board_of(self._state)
+        return self._board
+
+    def _board_of(self, gs: GameState) -> Board:
+        """The position of a state: the player to move's rack and score first, as
+        in CGP, with the state's cross sets for the game's lexicon."""
+        n = len(self.players)
+        turn = int(gs.ints[GS_TURN])
+        order = [(turn + i) % n for i in range(n)]
+        board = self._empty.copy()
+        board.grid = gs.tiles[0].copy()
+        board.racks = [tuple(rack_of(gs, s)) for s in order]
+        board.scores = [int(gs.ints[GS_SCORE + s]) for s in order]
+        board.zero_turns = int(gs.ints[GS_ZERO])
+        board.adopt_cross_sets(self.lexicon, CrossSets(gs.tiles.copy(), gs.cross.copy()))
+        return board
 
     def view(self, seat: int | None = None) -> Board:
         """The position as ``seat`` (default: the player to move) sees it: its
         own rack first if it is to move, the other racks unknown (empty)."""
         seat = self.turn if seat is None else seat
         n = len(self.players)
-        return self._position.copy(racks=[self.racks[s] if s == seat else ()
-                                          for s in ((self.turn + i) % n for i in range(n))])
+        racks = self.racks
+        return self.position.copy(racks=[racks[s] if s == seat else ()
+                                         for s in ((self.turn + i) % n for i in range(n))])
+
+    @property
+    def bag(self) -> tuple[int, ...]:
+        """The tiles in the bag, drawn from the end."""
+        return tuple(bag_of(self._state))
+
+    @property
+    def racks(self) -> list[tuple[int, ...]]:
+        """The racks by seat, each in the order drawn."""
+        return [tuple(rack_of(self._state, s)) for s in range(len(self.players))]
+
+    @property
+    def scores(self) -> list[int]:
+        """The scores by seat."""
+        return self._state.ints[GS_SCORE:GS_SCORE + len(self.players)].tolist()
+
+    @property
+    def turn(self) -> int:
+        """The seat to move."""
+        return int(self._state.ints[GS_TURN])
+
+    @property
+    def zero_turns(self) -> int:
+        """Scoreless turns in a row."""
+        return int(self._state.ints[GS_ZERO])
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return bool(self._state.ints[GS_OVER])
+
+    @over.setter
+    def over(self, value: bool) -> None:
+        self._state.ints[GS_OVER] = 1 if value else 0
+
+    @property
+    def rng_state(self) -> int:
+        """The state of the bag's shuffle (splitmix64)."""
+        return int(self._state.rng[0])
 
     def _sync(self) -> None:
-        """Racks, scores and the scoreless-turn count into the position, in CGP
-        order (the player to move first)."""
-        n = len(self.players)
-        order = [(self.turn + i) % n for i in range(n)]
-        self._position.racks = [tuple(self.racks[s]) for s in order]
-        self._position.scores = [self.scores[s] for s in order]
-        self._position.zero_turns = self.zero_turns
+        """The state changed: the position is made afresh when next asked for."""
+        self._board = None
 
     def set_rack(self, seat: int, tiles: Sequence[int] | str) -> None:
         """Give ``seat`` these tiles from the bag, its rack going back into the
         bag (for puzzles and tests; the tiles stay conserved)."""
         codes = self.alphabet.tokenize(tiles, what="rack") if isinstance(tiles, str) \
             else [int(t) for t in tiles]
-        pool = Counter(self.bag) + Counter(self.racks[seat])
+        bag = list(self.bag)
+        pool = Counter(bag) + Counter(self.racks[seat])
         if Counter(codes) - pool or len(codes) > self.alphabet.rack_size:
             raise RacketyError(f"rack {self.alphabet.format(codes)}: not in the bag")
-        self.bag.extend(self.racks[seat])
+        bag.extend(self.racks[seat])
         for t in codes:
-            self.bag.remove(t)
-        self.racks[seat] = list(codes)
+            bag.remove(t)
+        set_bag(self._state, bag)
+        set_rack(self._state, seat, codes)
         self._sync()
 
     def hold(self, seat: int, rack: Sequence[int] | None, needed: Sequence[int] = ()) -> None:
@@ -238,25 +305,29 @@ class Game:
             return
         keep = current & want
         extra = list((want - keep).elements())
-        self.bag.extend((current - keep).elements())
+        bag = list(self.bag)
+        racks = [list(r) for r in self.racks]
+        bag.extend((current - keep).elements())
         for t in extra:
-            if t in self.bag:
-                self.bag.remove(t)
+            if t in bag:
+                bag.remove(t)
                 continue
-            other = next((s for s in range(len(self.racks)) if s != seat and
-                          t in self.racks[s]), None)
-            if other is None or not self.bag:
+            other = next((s for s in range(len(racks)) if s != seat and t in racks[s]), None)
+            if other is None or not bag:
                 raise RacketyError(f"tile {self.alphabet.format([t])} is not left to draw")
-            self.racks[other].remove(t)
-            self.racks[other].append(self.bag.pop())
-        self.racks[seat] = list(keep.elements()) + extra
+            racks[other].remove(t)
+            racks[other].append(bag.pop())
+        racks[seat] = list(keep.elements()) + extra
+        set_bag(self._state, bag)
+        for s, tiles in enumerate(racks):
+            set_rack(self._state, s, tiles)
         if rack is None:
-            self._draw(seat)
+            rules_kernels().draw(self._state, seat, self.alphabet.rack_size)
         self._sync()
 
     def set_turn(self, seat: int) -> None:
         """Make ``seat`` the player to move (a record may skip a turn)."""
-        self.turn = seat
+        self._state.ints[GS_TURN] = seat
         self._sync()
 
     def add_event(self, seat: int, kind: str, score: int, rack: Sequence[int] = (),
@@ -279,24 +350,15 @@ class Game:
             event.adjustment += diff
             event.score = score
             event.total += diff
-            self.scores[event.seat] += diff
+            self._state.ints[GS_SCORE + event.seat] += diff
         if total is not None and total != event.total:
             event.carry += total - event.total
-            self.scores[event.seat] += total - event.total
+            self._state.ints[GS_SCORE + event.seat] += total - event.total
             event.total = total
         self._sync()
 
-    def _draw(self, seat: int) -> list[int]:
-        need = self.alphabet.rack_size - len(self.racks[seat])
-        drawn = [self.bag.pop() for _ in range(min(need, len(self.bag)))]
-        self.racks[seat].extend(drawn)
-        return drawn
-
     def _snapshot(self) -> None:
-        self._undo.append(_Snapshot(self._position, list(self.bag),
-                                    [list(r) for r in self.racks], list(self.scores),
-                                    self.turn, self.zero_turns, self.over, len(self.events),
-                                    self.rng_state))
+        self._undo.append(_Snapshot(self._state.copy(), len(self.events)))
 
     @property
     def can_undo(self) -> bool:
@@ -310,20 +372,19 @@ class Game:
         self._restore(self._undo.pop())
 
     def _restore(self, snap: _Snapshot) -> None:
-        self._position = snap.position
-        self.bag = list(snap.bag)
-        self.racks = [list(r) for r in snap.racks]
-        self.scores = list(snap.scores)
-        self.turn = snap.turn
-        self.zero_turns = snap.zero_turns
-        self.over = snap.over
-        self.rng_state = snap.rng_state
+        self._state.load(snap.state)
         del self.events[snap.events:]
         self._sync()
 
     def _event(self, seat: int, kind: str, score: int, rack: Sequence[int],
                move: Move | None = None, tiles: Sequence[int] = ()) -> Event:
-        self.scores[seat] += score
+        """An event of ``seat``, its ``score`` added to the seat's."""
+        self._state.ints[GS_SCORE + seat] += score
+        return self._scored(seat, kind, score, rack, move, tiles)
+
+    def _scored(self, seat: int, kind: str, score: int, rack: Sequence[int],
+                move: Move | None = None, tiles: Sequence[int] = ()) -> Event:
+        """An event of ``seat`` whose ``score`` the rules' kernels have added."""
         event = Event(seat, kind, tuple(rack), score, self.scores[seat], move, tuple(tiles))
         self.events.append(event)
         return event
@@ -332,7 +393,7 @@ class Game:
     def parse(self, text: str) -> Move:
         """A move in notation (``8D WORD``, ``exchange ABC``, ``pass``) for the
         player to move."""
-        return self._position.parse_move(text)
+        return self.position.parse_move(text)
 
     def play(self, move: Move | str, *, check: bool = True) -> Event:
         """Play a move for the player to move and draw. ``check=False`` skips the
@@ -342,48 +403,62 @@ class Game:
         if isinstance(move, str):
             move = self.parse(move)
         seat = self.turn
-        rack = list(self.racks[seat])
+        rack = self.racks[seat]
+        rules = rules_kernels()
         if move.kind == "place":
             words = self.check_placement(move) if check else []
             if words and self.rules.challenge == "void":
                 raise IllegalMoveError(_not_words(words, self.lexicon))
-            score = self._position.score(move) if check or move.score is None else move.score
+            score = self.position.score(move) if check or move.score is None else move.score
             if move.score != score:
                 move = replace(move, score=score)
+            if not check:
+                self.position.check_shape(move)
+                missing = Counter(0 if t & BLANK_FLAG else t for t in move.placed) - \
+                    Counter(rack)
+                if missing:
+                    raise RacketyError(f"move {move.notation(self.alphabet)!r}: tile "
+                                       f"{self.alphabet.format(sorted(missing.elements()))} "
+                                       f"is not on the rack {_rack_text(self.alphabet, rack)}")
             self._snapshot()
-            child = self._position.play(move)
-            for tile in move.placed:
-                self.racks[seat].remove(0 if tile & BLANK_FLAG else tile)
-            self._position = child
-            event = self._event(seat, "play", score, rack, move)
-            self.zero_turns = 0
-            self._draw(seat)
-            if not self.racks[seat] and not self.bag and self.auto_end:
-                self._finish_playout(seat)
+            write_row(move, self._row, self._word, 0, score)
+            rules.play(self.lexicon.nodes, self.lexicon.has_gaddag, self._consts, self._state,
+                       self._row, self._word, 0, True)
+            event = self._scored(seat, "play", score, rack, move)
         elif move.kind == "exchange":
             if check:
-                self._check_exchange(move, rack)
+                self._check_exchange(move, list(rack))
             self._snapshot()
-            for tile in move.tiles:
-                self.racks[seat].remove(tile)
-            self._draw(seat)
-            self.bag.extend(move.tiles)
-            self.rng_state = shuffle(self.bag, self.rng_state)
-            event = self._event(seat, "exchange", 0, rack, move, move.tiles)
-            self.zero_turns += 1
+            traded = np.array(move.tiles, np.int64)
+            rules.exchange(self._consts, self._state, traded, len(traded))
+            event = self._scored(seat, "exchange", 0, rack, move, move.tiles)
         else:
             self._snapshot()
-            event = self._event(seat, "pass", 0, rack, move)
-            self.zero_turns += 1
-        if not self.over:
-            self._next_turn()
+            rules.pass_turn(self._state)
+            event = self._scored(seat, "pass", 0, rack, move)
+        self._end_turn(move.kind == "place")
         return event
 
-    def _next_turn(self) -> None:
-        if self.zero_turns >= self.rules.max_scoreless and self.auto_end:
-            self._finish_scoreless()
-        else:
-            self.turn = (self.turn + 1) % len(self.players)
+    def _end_turn(self, played: bool) -> None:
+        """The rules' end of the turn (`rackety.kernels.rules.end_turn`): the next
+        player, or the end of the game with its events."""
+        seat = self.turn
+        before = self.scores
+        racks = self.racks
+        ended = rules_kernels().end_turn(self._consts, self._state, played, self.auto_end)
+        after = self.scores
+        others = [s for s in range(len(self.players)) if s != seat]
+        if ended == END_OUT:
+            twice = bool(self._consts[3][G_TWICE])
+            self._scored(seat, "end_points", after[seat] - before[seat], [],
+                         tiles=[t for s in others for t in racks[s]])
+            if not twice:
+                for s in others:
+                    self._scored(s, "end_penalty", after[s] - before[s], racks[s],
+                                 tiles=racks[s])
+        elif ended == END_SCORELESS:
+            for s in range(len(self.players)):
+                self._scored(s, "end_penalty", after[s] - before[s], racks[s], tiles=racks[s])
         self._sync()
 
     def _check_exchange(self, move: Move, rack: list[int]) -> None:
@@ -402,7 +477,7 @@ class Game:
         rack, in one line, connected, covering the start square first; raises
         `IllegalMoveError` with the reason. Returns the words formed that are not in
         the lexicon (empty when the play is good)."""
-        board = self._position
+        board = self.position
         alphabet = self.alphabet
         size = board.size
         for (r, c) in move.squares():
@@ -441,7 +516,8 @@ class Game:
         if not self.events or self.events[-1].kind != "play" or not self._undo:
             return []
         move = self.events[-1].move
-        return _phonies(self._undo[-1].position, move, self.lexicon) if move else []
+        return _phonies(self._board_of(self._undo[-1].state), move, self.lexicon) \
+            if move else []
 
     def challenge(self) -> Event | None:
         """The player to move challenges the last play. A phony comes off the
@@ -459,7 +535,7 @@ class Game:
         if not self.over and self.turn != challenger:
             raise IllegalMoveError("only the next player may challenge the last play")
         assert last.move is not None
-        before = self._undo[-1].position
+        before = self._board_of(self._undo[-1].state)
         phonies = _phonies(before, last.move, self.lexicon)
         if phonies:
             return self.withdraw(last, _not_words(phonies, self.lexicon))
@@ -473,8 +549,8 @@ class Game:
         if rule == "double" and not self.over:
             self._snapshot()
             event = self._event(challenger, "lost_turn", 0, self.racks[challenger])
-            self.zero_turns += 1
-            self._next_turn()
+            rules_kernels().pass_turn(self._state)
+            self._end_turn(False)
             return event
         return None
 
@@ -482,41 +558,17 @@ class Game:
         """Take the last play (``last``, its event) off the board: its tiles back
         on the rack, the tiles drawn after it back in the bag, its score back;
         the turn is lost. ``note`` goes on the withdrawal's event."""
-        after = _Snapshot(self._position, list(self.bag), [list(r) for r in self.racks],
-                          list(self.scores), self.turn, self.zero_turns, self.over,
-                          len(self.events), self.rng_state)
+        after = _Snapshot(self._state.copy(), len(self.events))
         self._restore(self._undo[-1])  # the board, bag and racks from before the phony
         self._undo.append(after)  # undoing the challenge puts the phony back
-        self.scores[last.seat] += last.score
+        self._state.ints[GS_SCORE + last.seat] += last.score
         self.events.append(last)
         event = self._event(last.seat, "withdrawn", -last.score, last.rack, last.move)
         if note:
             event.notes.append(note)
-        self.zero_turns += 1
-        self._next_turn()
+        rules_kernels().pass_turn(self._state)
+        self._end_turn(False)
         return event
-
-    # ------------------------------------------------------- end of game
-    def _finish_playout(self, seat: int) -> None:
-        points = self.alphabet_points()
-        others = [s for s in range(len(self.players)) if s != seat]
-        left = sum(points[t] for s in others for t in self.racks[s])
-        if self.rules.playout == "twice" and len(self.players) == 2:
-            self._event(seat, "end_points", 2 * left, [], tiles=self.racks[others[0]])
-        else:
-            self._event(seat, "end_points", left, [],
-                        tiles=[t for s in others for t in self.racks[s]])
-            for s in others:
-                value = sum(points[t] for t in self.racks[s])
-                self._event(s, "end_penalty", -value, self.racks[s], tiles=self.racks[s])
-        self.over = True
-
-    def _finish_scoreless(self) -> None:
-        points = self.alphabet_points()
-        for s in range(len(self.players)):
-            value = sum(points[t] for t in self.racks[s])
-            self._event(s, "end_penalty", -value, self.racks[s], tiles=self.racks[s])
-        self.over = True
 
     def alphabet_points(self) -> list[int]:
         """Points of each tile code (the blank scores 0)."""
@@ -529,13 +581,16 @@ class Game:
         return [s for s, v in enumerate(self.scores) if v == best]
 
     def problems(self) -> list[str]:
-        """What does not add up (empty for a sound game): tiles conserved (board,
-        racks and bag are the distribution), every play legal and scored as the
-        plain scorer scores it, each total the sum of its seat's events."""
+        """What does not add up (empty for a sound game), by the independent
+        checker (`rackety.kernels.verify.check_play`, nothing plays by it):
+        tiles conserved (board, racks and bag are the distribution), every
+        play legal, in the lexicon under the void rule and scored as the plain
+        scorer scores it (with a record's adjustment), each total the sum of
+        its seat's events, the board what the plays add up to."""
         out = []
-        grid = self._position.grid
+        grid = self.position.grid
         on_board = [0 if t & BLANK_FLAG else int(t) for t in grid[grid != 0].tolist()]
-        held = on_board + [t for r in self.racks for t in r] + self.bag
+        held = on_board + [t for r in self.racks for t in r] + list(self.bag)
         want = Counter(t.code for t in self.alphabet.tiles for _ in range(t.count))
         if Counter(held) != want:
             out.append(f"tiles not conserved: {dict(Counter(held) - want)} too many, "
@@ -548,21 +603,35 @@ class Game:
                            f"{totals[event.seat]}")
         if totals != self.scores:
             out.append(f"scores {self.scores}, the events add up to {totals}")
-        replay = Board.empty(self.alphabet, self._position.layout, len(self.players))
-        replay.options = dict(self._position.options)
+        # every play again on an empty board, by the independent checker
+        verify = verify_kernels()
+        lm2, wm2, points, _rules = self._consts
+        start_row, start_col = self._empty.layout.start
+        board = np.zeros_like(grid)
+        meta, word = np.zeros_like(self._row), np.zeros_like(self._word)
+        empty = True
         for i, event in enumerate(self.events):
-            if event.kind == "play" and event.move is not None:
-                if self._withdrawn_after(i):
-                    continue
-                expected = replay.score(event.move) + event.adjustment
-                if expected != event.score:
-                    out.append(f"event {i + 1} ({event.move.notation(self.alphabet)}): "
-                               f"scored {event.score}, the plain scorer says {expected}")
-                bad = _phonies(replay, event.move, self.lexicon)
-                if bad and self.rules.challenge == "void":
-                    out.append(f"event {i + 1}: {_not_words(bad, self.lexicon)}")
-                replay = replay.play(replace(event.move, score=expected))
-        if not np.array_equal(replay.grid, grid):
+            if event.kind != "play" or event.move is None or self._withdrawn_after(i):
+                continue
+            name = f"event {i + 1} ({event.move.notation(self.alphabet)})"
+            write_row(event.move, meta, word)
+            code, score, words = verify.check_play(
+                self.lexicon.nodes, board, lm2[0], wm2[0], points, start_row, start_col,
+                self.alphabet.rack_size, self.bingo_bonus, empty, meta, word, 0)
+            if code:
+                out.append(f"{name}: {verify.CHECKS[int(code)]}")
+                continue
+            empty = False
+            if score + event.adjustment != event.score:
+                out.append(f"{name}: scored {event.score}, the plain scorer says "
+                           f"{score + event.adjustment}")
+            if not words and self.rules.challenge == "void":
+                before = board.copy()
+                for (r, c) in event.move.placed_squares():
+                    before[r, c] = 0
+                bad = _phonies_on(before, self.alphabet, event.move, self.lexicon)
+                out.append(f"{name}: {_not_words(bad, self.lexicon)}")
+        if not np.array_equal(board, grid):
             out.append("the board is not what the plays add up to")
         return out
 
@@ -577,6 +646,21 @@ class Game:
 
 
 MASK64 = (1 << 64) - 1
+
+
+def rules_kernels() -> ModuleType:
+    """The rules' kernels (`rackety.kernels.rules`), which every game plays by:
+    imported when a game starts, so ``import rackety`` does not load numba."""
+    from rackety.kernels import rules
+
+    return rules
+
+
+def verify_kernels() -> ModuleType:
+    """The independent checker (`rackety.kernels.verify`), imported when used."""
+    from rackety.kernels import verify
+
+    return verify
 
 
 def describe(game: Game, event: Event) -> str:
@@ -600,18 +684,6 @@ def describe(game: Game, event: Event) -> str:
     if event.kind == "lost_turn":
         return f"{does('lose')} a turn: the play challenged was good"
     return f"{name}: {event.kind.replace('_', ' ')} {event.score:+d}"
-
-
-def shuffle(items: list[int], state: int) -> int:
-    """Fisher-Yates shuffle of ``items`` in place from ``state`` by the rules'
-    kernel (`rackety.kernels.rules.shuffle`, splitmix64), the one shuffle of the
-    referee, self-play and simulation; the new state."""
-    from rackety.kernels import rules  # numba only once a game starts, not on import
-
-    array = np.array(items, np.int64)
-    state = int(rules.shuffle(array, len(array), np.uint64(state & MASK64)))
-    items[:] = array.tolist()
-    return state
 
 
 def _rack_text(alphabet: Alphabet, rack: Sequence[int]) -> str:
@@ -675,7 +747,13 @@ def formed_words(grid: np.ndarray, squares: Sequence[tuple[int, int]],
 
 
 def _phonies(board: Board, move: Move, lexicon: Lexicon) -> list[str]:
-    words = formed_words(board.grid, move.placed_squares(), move.placed)
+    return _phonies_on(board.grid, board.alphabet, move, lexicon)
+
+
+def _phonies_on(grid: np.ndarray, alphabet: Alphabet, move: Move, lexicon: Lexicon
+                ) -> list[str]:
+    """The words ``move`` forms on ``grid`` that are not in ``lexicon``."""
+    words = formed_words(grid, move.placed_squares(), move.placed)
     if not words:
         return []
     from rackety.lexicon.query import contains_many
@@ -684,7 +762,7 @@ def _phonies(board: Board, move: Move, lexicon: Lexicon) -> list[str]:
     lens = np.fromiter((len(w) for w in words), np.int64)
     found = np.zeros(len(words), np.int64)
     contains_many(lexicon.nodes, lexicon.root(DAWG_ROOT), flat, lens, found)
-    return [board.alphabet.format(w) for w, ok in zip(words, found, strict=True) if not ok]
+    return [alphabet.format(w) for w, ok in zip(words, found, strict=True) if not ok]
 
 
 def _not_words(words: list[str], lexicon: Lexicon) -> str:

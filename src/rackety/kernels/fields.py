@@ -1,5 +1,6 @@
-"""The move generator's state, by name: one module every kernel that drives
-the generator imports (`rackety.kernels.generate.load_rack` fills it).
+"""The kernels' state, by name: the move generator's (`rackety.kernels.generate.load_rack`
+fills it), the rules of a game (``G_*``) and the game itself (`GameState`,
+``GS_*``), which the rules' kernels (`rackety.kernels.rules`) play.
 
 ``st`` is an int64 array of `ST_SIZE`: the scalars below, the rack (`R_COUNT`,
 `R_PLACE`), the score of every code (`R_POINTS`) and the Appel-Jacobson left
@@ -9,6 +10,12 @@ move is one row of ``meta`` (int32, columns `M_*`), its main word a row of
 ``otiles`` (uint8) and its equity ``oeq``. The per-lane array ``ln[ROWS, N]``
 (rows `TILE` ...) is what the recursion reads for one lane.
 """
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
 
 BLANK_FLAG = 0x80
 
@@ -84,3 +91,62 @@ G_MAX_SCORELESS = 8  # scoreless turns that end the game
 G_TWICE = 9  # going out scores twice the other racks (else: they subtract)
 G_PLAYERS = 10
 G_SIZE = 16
+
+
+# the game: a `GameState`'s ``ints`` (int64 [GS_SIZE])
+GS_TURN = 0  # the seat to move
+GS_ZERO = 1  # scoreless turns in a row
+GS_BAG = 2  # tiles in the bag: bag[:n], drawn from the end
+GS_OVER = 3  # 0 while the game goes on, else how it ended: END_OUT or END_SCORELESS
+GS_EMPTY = 4  # 1 while no tile is on the board
+GS_PLAYERS = 5
+GS_SCORE = 8  # + seat: the seat's score
+GS_RACK = 12  # + seat: tiles on the seat's rack
+GS_SIZE = 16
+MAX_PLAYERS = 4
+RACK_CAP = 64  # a rack's row in ``racks``
+
+END_NONE = 0  # the turn passed on
+END_OUT = 1  # a player played out with the bag empty
+END_SCORELESS = 2  # too many scoreless turns in a row
+
+
+class GameState(NamedTuple):
+    """One game, compiled: what the referee, self-play, rollouts, leave
+    training, the endgame and the pre-endgame play on (`rackety.kernels.rules`).
+
+    ``tiles``: the board in both orientations (uint8 [2, n, n]: [0] by rows,
+    [1] by columns, blank flag on blanks); ``cross``: its cross sets (int64
+    [3, 2, n, n]: xset, xscore, xhas, `rackety.kernels.crosssets`); ``racks``:
+    int64 [players, RACK_CAP], seat s holding ``racks[s, :ints[GS_RACK + s]]``
+    in the order drawn (0 the blank); ``bag``: int64, ``bag[:ints[GS_BAG]]``
+    drawn from the end; ``ints``: the counters by name (``GS_*``); ``rng``:
+    the shuffle's splitmix64 state (uint64 [1])."""
+
+    tiles: np.ndarray
+    cross: np.ndarray
+    racks: np.ndarray
+    bag: np.ndarray
+    ints: np.ndarray
+    rng: np.ndarray
+
+    @classmethod
+    def allocate(cls, n: int, players: int, bag_size: int) -> GameState:
+        """Zeroed arrays for a game of ``players`` on an ``n`` x ``n`` board with
+        a bag of up to ``bag_size`` tiles."""
+        ints = np.zeros(GS_SIZE, np.int64)
+        ints[GS_PLAYERS] = players
+        ints[GS_EMPTY] = 1
+        return cls(np.zeros((2, n, n), np.uint8), np.zeros((3, 2, n, n), np.int64),
+                   np.zeros((players, RACK_CAP), np.int64), np.zeros(bag_size + RACK_CAP,
+                                                                     np.int64),
+                   ints, np.zeros(1, np.uint64))
+
+    def copy(self) -> GameState:
+        """An independent copy (an undo snapshot, a rollout's root)."""
+        return GameState(*(a.copy() for a in self))
+
+    def load(self, other: GameState) -> None:
+        """Make this state ``other`` (same shapes), in place."""
+        for mine, theirs in zip(self, other, strict=True):
+            mine[...] = theirs

@@ -725,14 +725,6 @@ def scratch(n: int, rack_size: int = 16) -> tuple[np.ndarray, np.ndarray, np.nda
             np.zeros(max(64, rack_size + 1), np.float64))
 
 
-def consts(lm2: np.ndarray, wm2: np.ndarray, points: np.ndarray, rules: np.ndarray
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """What `generate` reads of a game that never changes: the letter and word
-    multipliers in both orientations, the score of every code, the rules
-    (`rackety.kernels.fields`, ``G_*``)."""
-    return (lm2, wm2, points, rules)
-
-
 @njit(cache=True, nogil=True)
 def load_rack(st, fs, rules, points, counts, mode, topn, cap, offset, empty, exact_best
               ) -> tuple[int, int]:
@@ -790,9 +782,11 @@ def heap_push(st, fs, equity) -> None:
 
 @njit(cache=True, nogil=True)
 def generate(kwg, consts, position, st, fs, out, scratch, generator) -> None:
-    """Every move (`load_rack` set the mode) of the position: ``consts`` from
-    `consts`, ``position`` = (tiles [2, n, n], cross sets [3, n, n, n] as
-    `rackety.kernels.crosssets` computes them), ``out`` = (meta, otiles, oeq)
+    """Every move (`load_rack` set the mode) of the position: ``consts`` =
+    (letter and word multipliers [2, n, n], points of every code, rules
+    ``G_*``: `rackety.game.state.kernel_consts`), ``position`` = (tiles
+    [2, n, n], cross sets [3, 2, n, n] as `rackety.kernels.crosssets` computes
+    them), ``out`` = (meta, otiles, oeq)
     the caller's buffers, ``scratch`` from `scratch`; ``generator`` `GADDAG`
     (Gordon) or `DAWG` (Appel and Jacobson). The moves go into ``out`` from
     ``st[S_COUNT]``; ``st`` then holds the count, the total and the best score."""

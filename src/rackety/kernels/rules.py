@@ -1,12 +1,19 @@
-"""The rules in the kernels: the bag's shuffle and draws, playing a move into
-the board arrays and the racks, and the end of the game. The compiled
-self-play, the simulation's rollouts, leave training and the referee
-(`rackety.game.referee.Game`, for its shuffle) all play by these functions.
+"""The rules, compiled: one game state (`rackety.kernels.fields.GameState`)
+and the kernels that play on it: a new game, the draw, a placement (the board
+in both orientations, its cross sets recomputed lane by lane, the rack, the
+score), an exchange with the bag's shuffle, a pass, and the end of a turn
+(the game ends when a player plays out with the bag empty, or after too many
+scoreless turns). The referee (`rackety.game.referee.Game`), the compiled
+self-play and leave training, the simulation's rollouts, the endgame (which
+places tiles with `place`) and the pre-endgame all play by these.
 
-A rack is ``rack[:n]`` (int64 codes, 0 the blank) in the order drawn; the bag
-is ``bag[:bag_n]``, drawn from the end. The shuffle is splitmix64 (Steele, Lea
+A rack is ``racks[seat, :n]`` (codes, 0 the blank) in the order drawn; the
+bag is ``bag[:n]``, drawn from the end. The shuffle is splitmix64 (Steele, Lea
 and Flood 2014) driving Fisher-Yates: the same seed, the same game, whichever
-caller shuffles.
+caller shuffles. The end of the game is FORMATS.md section 7: a player who
+plays out gains the face value of the other racks, twice with the ``twice``
+rule (``G_TWICE``), otherwise once while each other player loses their own;
+after the scoreless turns every player loses the face value of their rack.
 """
 
 from __future__ import annotations
@@ -14,14 +21,28 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rackety.kernels.crosssets import update_after_move
+from rackety.kernels.crosssets import cross_all, update_after_move
 from rackety.kernels.fields import (
+    END_NONE,
+    END_OUT,
+    END_SCORELESS,
     G_FULL_MASK,
+    G_MAX_SCORELESS,
     G_RACK_SIZE,
+    G_TWICE,
+    GS_BAG,
+    GS_EMPTY,
+    GS_OVER,
+    GS_PLAYERS,
+    GS_RACK,
+    GS_SCORE,
+    GS_TURN,
+    GS_ZERO,
     M_DIR,
     M_FIRST,
     M_LANE,
     M_LEN,
+    M_SCORE,
     M_THROUGH,
 )
 
@@ -64,55 +85,6 @@ def remove_first(rack: np.ndarray, n: int, tile: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def draw(rack: np.ndarray, rn: int, bag: np.ndarray, bag_n: int, rack_size: int
-         ) -> tuple[int, int]:
-    """Fill the rack from the end of the bag; (tiles on the rack, in the bag)."""
-    while rn < rack_size and bag_n > 0:
-        bag_n -= 1
-        rack[rn] = bag[bag_n]
-        rn += 1
-    return rn, bag_n
-
-
-@njit(cache=True, nogil=True)
-def play(kwg, gaddag, rules, points, tiles, cross, meta, otiles, chosen, rack, rn, bag,
-         bag_n, update) -> tuple[int, int]:
-    """Put placement ``chosen`` (a row of the generator's ``meta``/``otiles``) on
-    the board (both orientations; the cross sets of the lanes it touched
-    recomputed unless ``update`` is false), take its tiles off the rack and
-    draw. Returns (tiles on the rack, tiles in the bag)."""
-    d = meta[chosen, M_DIR]
-    lane = meta[chosen, M_LANE]
-    first = meta[chosen, M_FIRST]
-    length = meta[chosen, M_LEN]
-    through = meta[chosen, M_THROUGH]
-    for j in range(length):
-        code = otiles[chosen, j]
-        if not (through >> j) & 1:
-            tiles[d, lane, first + j] = code
-            tiles[1 - d, first + j, lane] = code
-            rn = remove_first(rack, rn, 0 if code & 0x80 else np.int64(code))
-    if update:
-        update_after_move(kwg, gaddag, tiles, d, lane, first, first + length - 1, points,
-                          rules[G_FULL_MASK], cross[0], cross[1], cross[2])
-    return draw(rack, rn, bag, bag_n, rules[G_RACK_SIZE])
-
-
-@njit(cache=True, nogil=True)
-def exchange(traded, m, rack, rn, bag, bag_n, rack_size, state) -> tuple[int, int, np.uint64]:
-    """Trade ``traded[:m]``: draw first, then the tiles go back and the bag is
-    shuffled. Returns (tiles on the rack, in the bag, shuffle state)."""
-    for i in range(m):
-        rn = remove_first(rack, rn, traded[i])
-    rn, bag_n = draw(rack, rn, bag, bag_n, rack_size)
-    for i in range(m):
-        bag[bag_n] = traded[i]
-        bag_n += 1
-    state = shuffle(bag, bag_n, state)
-    return rn, bag_n, state
-
-
-@njit(cache=True, nogil=True)
 def rack_value(rack, rn, points) -> int:
     """Face value of ``rack[:rn]`` (blanks 0): what a rack counts at the end."""
     value = 0
@@ -121,11 +93,138 @@ def rack_value(rack, rn, points) -> int:
     return value
 
 
+# ------------------------------------------------------------- the state
 @njit(cache=True, nogil=True)
-def going_out(racks, rack_n, seat, points) -> int:
-    """Face value of the racks of every player but ``seat`` (who played out)."""
-    left = 0
-    for other in range(rack_n.shape[0]):
-        if other != seat:
-            left += rack_value(racks[other], rack_n[other], points)
-    return left
+def draw(gs, seat, rack_size) -> int:
+    """Fill the rack of ``seat`` from the end of the bag; the tiles on it."""
+    rn = gs.ints[GS_RACK + seat]
+    bag_n = gs.ints[GS_BAG]
+    while rn < rack_size and bag_n > 0:
+        bag_n -= 1
+        gs.racks[seat, rn] = gs.bag[bag_n]
+        rn += 1
+    gs.ints[GS_RACK + seat] = rn
+    gs.ints[GS_BAG] = bag_n
+    return rn
+
+
+@njit(cache=True, nogil=True)
+def start(kwg, gaddag, consts, gs, bag, rng) -> None:
+    """A new game in ``gs``: the board empty with its cross sets, the bag
+    ``bag`` (drawn from the end), the shuffle's state ``rng``, every score
+    and count 0, seat 0 to move, each seat's rack drawn in seat order."""
+    points = consts[2]
+    rules = consts[3]
+    gs.tiles[:] = 0
+    cross_all(kwg, gaddag, gs.tiles, points, rules[G_FULL_MASK], gs.cross[0], gs.cross[1],
+              gs.cross[2])
+    players = gs.ints[GS_PLAYERS]
+    gs.ints[:] = 0
+    gs.ints[GS_PLAYERS] = players
+    gs.ints[GS_EMPTY] = 1
+    for i in range(bag.shape[0]):
+        gs.bag[i] = bag[i]
+    gs.ints[GS_BAG] = bag.shape[0]
+    gs.rng[0] = rng
+    for seat in range(players):
+        draw(gs, seat, rules[G_RACK_SIZE])
+
+
+@njit(cache=True, nogil=True)
+def place(kwg, gaddag, consts, tiles, cross, meta, otiles, chosen, update) -> None:
+    """Put placement ``chosen`` (a row of the generator's ``meta``/``otiles``) on
+    the board ``tiles`` (both orientations) and, unless ``update`` is false,
+    recompute the cross sets ``cross`` of the lanes it touched."""
+    d = meta[chosen, M_DIR]
+    lane = meta[chosen, M_LANE]
+    first = meta[chosen, M_FIRST]
+    length = meta[chosen, M_LEN]
+    through = meta[chosen, M_THROUGH]
+    for j in range(length):
+        if not (through >> j) & 1:
+            code = otiles[chosen, j]
+            tiles[d, lane, first + j] = code
+            tiles[1 - d, first + j, lane] = code
+    if update:
+        update_after_move(kwg, gaddag, tiles, d, lane, first, first + length - 1, consts[2],
+                          consts[3][G_FULL_MASK], cross[0], cross[1], cross[2])
+
+
+@njit(cache=True, nogil=True)
+def play(kwg, gaddag, consts, gs, meta, otiles, chosen, update) -> int:
+    """The player to move plays placement ``chosen`` for its ``M_SCORE``: the
+    tiles on the board (`place`), off the rack, the score added, the
+    scoreless count reset, the rack refilled. Returns the tiles on the rack."""
+    seat = gs.ints[GS_TURN]
+    place(kwg, gaddag, consts, gs.tiles, gs.cross, meta, otiles, chosen, update)
+    rn = gs.ints[GS_RACK + seat]
+    through = meta[chosen, M_THROUGH]
+    for j in range(meta[chosen, M_LEN]):
+        if not (through >> j) & 1:
+            code = np.int64(otiles[chosen, j])
+            rn = remove_first(gs.racks[seat], rn, 0 if code & 0x80 else code)
+    gs.ints[GS_RACK + seat] = rn
+    gs.ints[GS_SCORE + seat] += meta[chosen, M_SCORE]
+    gs.ints[GS_ZERO] = 0
+    gs.ints[GS_EMPTY] = 0
+    return draw(gs, seat, consts[3][G_RACK_SIZE])
+
+
+@njit(cache=True, nogil=True)
+def exchange(consts, gs, traded, m) -> None:
+    """The player to move trades ``traded[:m]``: it draws first, then the tiles
+    go back into the bag and the bag is shuffled; a scoreless turn."""
+    seat = gs.ints[GS_TURN]
+    rn = gs.ints[GS_RACK + seat]
+    for i in range(m):
+        rn = remove_first(gs.racks[seat], rn, traded[i])
+    gs.ints[GS_RACK + seat] = rn
+    draw(gs, seat, consts[3][G_RACK_SIZE])
+    bag_n = gs.ints[GS_BAG]
+    for i in range(m):
+        gs.bag[bag_n] = traded[i]
+        bag_n += 1
+    gs.ints[GS_BAG] = bag_n
+    gs.rng[0] = shuffle(gs.bag, bag_n, gs.rng[0])
+    gs.ints[GS_ZERO] += 1
+
+
+@njit(cache=True, nogil=True)
+def pass_turn(gs) -> None:
+    """The player to move passes (or loses the turn): a scoreless turn."""
+    gs.ints[GS_ZERO] += 1
+
+
+@njit(cache=True, nogil=True)
+def end_turn(consts, gs, played, auto_end) -> int:
+    """After the turn of the player to move: the end of the game when
+    ``auto_end`` and the rules say so (`END_OUT` when the turn, a placement if
+    ``played``, emptied the rack with the bag empty; `END_SCORELESS` after the
+    rules' scoreless turns), its points added and ``GS_OVER`` set; otherwise
+    (`END_NONE`) the next seat is to move."""
+    rules = consts[3]
+    points = consts[2]
+    seat = gs.ints[GS_TURN]
+    players = gs.ints[GS_PLAYERS]
+    if auto_end and played and gs.ints[GS_RACK + seat] == 0 and gs.ints[GS_BAG] == 0:
+        left = 0
+        for other in range(players):
+            if other != seat:
+                left += rack_value(gs.racks[other], gs.ints[GS_RACK + other], points)
+        if rules[G_TWICE] != 0:
+            gs.ints[GS_SCORE + seat] += 2 * left
+        else:
+            gs.ints[GS_SCORE + seat] += left
+            for other in range(players):
+                if other != seat:
+                    gs.ints[GS_SCORE + other] -= rack_value(gs.racks[other],
+                                                            gs.ints[GS_RACK + other], points)
+        gs.ints[GS_OVER] = END_OUT
+        return END_OUT
+    if auto_end and gs.ints[GS_ZERO] >= rules[G_MAX_SCORELESS]:
+        for s in range(players):
+            gs.ints[GS_SCORE + s] -= rack_value(gs.racks[s], gs.ints[GS_RACK + s], points)
+        gs.ints[GS_OVER] = END_SCORELESS
+        return END_SCORELESS
+    gs.ints[GS_TURN] = (seat + 1) % players
+    return END_NONE

@@ -17,20 +17,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rackety.kernels.crosssets import cross_all
 from rackety.kernels.fields import (
+    END_NONE,
+    END_OUT,
     G_EXCHANGE_MIN,
-    G_FULL_MASK,
-    G_MAX_SCORELESS,
-    G_N,
-    G_PLAYERS,
-    G_RACK_SIZE,
     G_TWICE,
+    GS_BAG,
+    GS_EMPTY,
+    GS_PLAYERS,
+    GS_RACK,
+    GS_SCORE,
+    GS_TURN,
     M_DIR,
     M_FIRST,
     M_LANE,
     M_LEN,
     M_SCORE,
+    MAX_PLAYERS,
     META,
     MODE_TOP,
     R_PLACE,
@@ -40,29 +43,33 @@ from rackety.kernels.fields import (
 )
 from rackety.kernels.generate import GADDAG, generate, heap_push, load_rack
 from rackety.kernels.leaves import table_values
-from rackety.kernels.rules import U64, draw, exchange, going_out, play, rack_value
+from rackety.kernels.rules import U64, end_turn, exchange, pass_turn, play, start
 
 EV_PLAY, EV_EXCHANGE, EV_PASS, EV_END_POINTS, EV_END_PENALTY = range(5)
 
 
 @njit(cache=True, nogil=True)
-def decide(kwg, consts, position, rack, rn, bag_n, empty, greedy, bank, base, voff, st, fs,
-           out, scratch, traded, res, resf) -> int:
-    """The move a static player makes with ``rack[:rn]`` (ties broken as
-    `rackety.game.movegen.MoveList` sorts): returns `EV_PLAY` (the placement is
-    row ``res[0]`` of ``out``), `EV_EXCHANGE` (``res[2]`` tiles in ``traded``)
-    or `EV_PASS`. ``res[1]``: the best placement score (-1: none);
-    ``resf[0]``: the value of the tiles kept."""
+def decide(kwg, consts, gs, greedy, bank, base, voff, st, fs, out, scratch, traded, res,
+           resf) -> int:
+    """The move a static player makes for the player to move of the game
+    ``gs`` (ties broken as `rackety.game.movegen.MoveList` sorts): returns
+    `EV_PLAY` (the placement is row ``res[0]`` of ``out``), `EV_EXCHANGE`
+    (``res[2]`` tiles in ``traded``) or `EV_PASS`. ``res[1]``: the best
+    placement score (-1: none); ``resf[0]``: the value of the tiles kept."""
     points = consts[2]
     rules = consts[3]
+    seat = gs.ints[GS_TURN]
+    rack = gs.racks[seat]
+    rn = gs.ints[GS_RACK + seat]
+    bag_n = gs.ints[GS_BAG]
     meta, _otiles, oeq = out
     counts = scratch[3][3]  # the shadow's tile values, filled after this is read
     for c in range(64):
         counts[c] = 0
     for i in range(rn):
         counts[rack[i]] += 1
-    lv, size = load_rack(st, fs, rules, points, counts, MODE_TOP, 1, meta.shape[0], 0, empty,
-                         not greedy)
+    lv, size = load_rack(st, fs, rules, points, counts, MODE_TOP, 1, meta.shape[0], 0,
+                         gs.ints[GS_EMPTY] != 0, not greedy)
     leaves = fs[lv:lv + size]
     if not greedy:
         table_values(bank[0], bank[1], bank[2], base, voff, counts, leaves)
@@ -83,7 +90,7 @@ def decide(kwg, consts, position, rack, rn, bag_n, empty, greedy, bank, base, vo
                     traded[m] = c
                     m += 1
         heap_push(st, fs, best_exchange_value)
-    generate(kwg, consts, position, st, fs, out, scratch, GADDAG)
+    generate(kwg, consts, (gs.tiles, gs.cross), st, fs, out, scratch, GADDAG)
     # the best stored placement: equity, then score, then direction, lane, first
     # square, then the order found (the order `MoveList` sorts in)
     chosen = -1
@@ -129,26 +136,44 @@ def decide(kwg, consts, position, rack, rn, bag_n, empty, greedy, bank, base, vo
 
 
 @njit(cache=True, nogil=True)
-def _penalty(seat, racks, rack_n, scores, points, events, e):
-    """The event of ``seat`` losing the value of its rack at the end; the
-    number of events after it."""
+def _ending(gs, before, ended, seat, twice, events, e):
+    """The events of the end of the game (`rackety.kernels.rules.end_turn` has
+    scored it; ``before`` holds the scores before): the points of the seat who
+    played out with the tiles they count, then each other rack's loss (none
+    under the ``twice`` rule) in seat order. Returns the number of events."""
     ev_seat, ev_kind, ev_score, _best, ev_meta, ev_tiles, _rack = events
-    for i in range(rack_n[seat]):
-        ev_tiles[e, i] = racks[seat, i]
-    value = rack_value(racks[seat], rack_n[seat], points)
-    ev_seat[e] = seat
-    ev_kind[e] = EV_END_PENALTY
-    ev_meta[e, M_LEN] = rack_n[seat]
-    ev_score[e] = -value
-    scores[seat] -= value
-    return e + 1
+    players = gs.ints[GS_PLAYERS]
+    if ended == END_OUT:
+        m = 0
+        for other in range(players):
+            if other != seat:
+                for i in range(gs.ints[GS_RACK + other]):
+                    ev_tiles[e, m] = gs.racks[other, i]
+                    m += 1
+        ev_seat[e] = seat
+        ev_kind[e] = EV_END_POINTS
+        ev_meta[e, M_LEN] = m
+        ev_score[e] = gs.ints[GS_SCORE + seat] - before[seat]
+        e += 1
+    for other in range(players):
+        if ended == END_OUT and (other == seat or twice):
+            continue
+        for i in range(gs.ints[GS_RACK + other]):
+            ev_tiles[e, i] = gs.racks[other, i]
+        ev_seat[e] = other
+        ev_kind[e] = EV_END_PENALTY
+        ev_meta[e, M_LEN] = gs.ints[GS_RACK + other]
+        ev_score[e] = gs.ints[GS_SCORE + other] - before[other]
+        e += 1
+    return e
 
 
 @njit(cache=True, nogil=True)
-def play_game(kwg, gaddag, consts, bag, rng_state, greedy, base, voff, bank, events, work
+def play_game(kwg, gaddag, consts, gs, bag, rng_state, greedy, base, voff, bank, events, work
               ) -> int:
-    """Play one game; returns the number of events (-1: too many). ``bag`` holds
-    the tiles in draw order (drawn from the end); seat s is greedy when
+    """Play one game in ``gs`` (`rackety.kernels.fields.GameState`, the
+    caller's); returns the number of events (-1: too many). ``bag`` holds the
+    tiles in draw order (drawn from the end); seat s is greedy when
     ``greedy[s]``, else plays its table (``base[s]``, ``voff[s]``) of ``bank``.
 
     ``events`` = (seat, kind (`EV_PLAY` ...), score, best (the best placement
@@ -161,91 +186,45 @@ def play_game(kwg, gaddag, consts, bag, rng_state, greedy, base, voff, bank, eve
     `rackety.game.movegen`): the generator's state, its output and
     scratch, and the decision's."""
     ev_seat, ev_kind, ev_score, ev_best, ev_meta, ev_tiles, ev_rack = events
-    points = consts[2]
-    rules = consts[3]
-    n = rules[G_N]
-    rack_size = rules[G_RACK_SIZE]
-    n_players = rules[G_PLAYERS]
-    twice = rules[G_TWICE] != 0
-    tiles = np.zeros((2, n, n), np.uint8)
-    cross = np.zeros((3, 2, n, n), np.int64)
-    cross_all(kwg, gaddag, tiles, points, rules[G_FULL_MASK], cross[0], cross[1], cross[2])
-    position = (tiles, cross)
-    racks = np.zeros((n_players, 64), np.int64)
-    rack_n = np.zeros(n_players, np.int64)
-    scores = np.zeros(n_players, np.int64)
-    bag_n = bag.shape[0]
-    state = U64(rng_state)
-    for seat in range(n_players):
-        rack_n[seat], bag_n = draw(racks[seat], rack_n[seat], bag, bag_n, rack_size)
+    start(kwg, gaddag, consts, gs, bag, U64(rng_state))
     st, fs, out, scratch, traded, res, resf = work
     meta, otiles, _oeq = out
-    zero_turns = 0
-    seat = 0
+    before = np.zeros(MAX_PLAYERS, np.int64)
     e = 0
-    empty = True
     while True:
-        rack = racks[seat]
-        ev_rack[e, 0] = rack_n[seat]
-        ev_rack[e, 1] = bag_n
-        for i in range(rack_n[seat]):
-            ev_rack[e, 2 + i] = rack[i]
-        do = decide(kwg, consts, position, rack, rack_n[seat], bag_n, empty, greedy[seat] != 0,
-                    bank, base[seat], voff[seat], st, fs, out, scratch, traded, res, resf)
+        seat = gs.ints[GS_TURN]
+        rn = gs.ints[GS_RACK + seat]
+        ev_rack[e, 0] = rn
+        ev_rack[e, 1] = gs.ints[GS_BAG]
+        for i in range(rn):
+            ev_rack[e, 2 + i] = gs.racks[seat, i]
+        do = decide(kwg, consts, gs, greedy[seat] != 0, bank, base[seat], voff[seat], st, fs,
+                    out, scratch, traded, res, resf)
         ev_best[e] = res[1]
         ev_seat[e] = seat
+        ev_kind[e] = do
+        ev_score[e] = 0
         if do == EV_PLAY:
             chosen = res[0]
             for j in range(META):
                 ev_meta[e, j] = meta[chosen, j]
             for j in range(meta[chosen, M_LEN]):
                 ev_tiles[e, j] = otiles[chosen, j]
-            rn, bag_n = play(kwg, gaddag, rules, points, tiles, cross, meta, otiles, chosen,
-                             rack, rack_n[seat], bag, bag_n, True)
-            rack_n[seat] = rn
-            empty = False
-            score = meta[chosen, M_SCORE]
-            scores[seat] += score
-            ev_kind[e] = EV_PLAY
-            ev_score[e] = score
-            e += 1
-            zero_turns = 0
-            if rn == 0 and bag_n == 0:  # played out: the game ends
-                m = 0
-                for other in range(n_players):
-                    if other != seat:
-                        for i in range(rack_n[other]):
-                            ev_tiles[e, m] = racks[other, i]
-                            m += 1
-                left = going_out(racks, rack_n, seat, points)
-                ev_seat[e] = seat
-                ev_kind[e] = EV_END_POINTS
-                ev_meta[e, M_LEN] = m
-                ev_score[e] = 2 * left if twice else left
-                scores[seat] += ev_score[e]
-                e += 1
-                if not twice:
-                    for other in range(n_players):
-                        if other != seat:
-                            e = _penalty(other, racks, rack_n, scores, points, events, e)
-                return e
+            ev_score[e] = meta[chosen, M_SCORE]
+            play(kwg, gaddag, consts, gs, meta, otiles, chosen, True)
+        elif do == EV_EXCHANGE:
+            m = res[2]
+            for i in range(m):
+                ev_tiles[e, i] = traded[i]
+            ev_meta[e, M_LEN] = m
+            exchange(consts, gs, traded, m)
         else:
-            ev_kind[e] = do
-            ev_score[e] = 0
-            if do == EV_EXCHANGE:
-                m = res[2]
-                for i in range(m):
-                    ev_tiles[e, i] = traded[i]
-                ev_meta[e, M_LEN] = m
-                rn, bag_n, state = exchange(traded, m, rack, rack_n[seat], bag, bag_n,
-                                            rack_size, state)
-                rack_n[seat] = rn
-            e += 1
-            zero_turns += 1
-            if zero_turns >= rules[G_MAX_SCORELESS]:  # scoreless turns: each loses its rack
-                for other in range(n_players):
-                    e = _penalty(other, racks, rack_n, scores, points, events, e)
-                return e
-        seat = (seat + 1) % n_players
-        if e + n_players + 2 >= ev_seat.shape[0]:
+            pass_turn(gs)
+        e += 1
+        for s in range(gs.ints[GS_PLAYERS]):
+            before[s] = gs.ints[GS_SCORE + s]
+        ended = end_turn(consts, gs, do == EV_PLAY, True)
+        if ended != END_NONE:
+            return _ending(gs, before, ended, seat, consts[3][G_TWICE] != 0, events, e)
+        if e + gs.ints[GS_PLAYERS] + 2 >= ev_seat.shape[0]:
             return -1

@@ -1,8 +1,11 @@
-"""An independent checker of compiled games, the way perft checks a chess move
-generator: it replays the events of `rackety.kernels.selfplay.play_game` with
-its own plain scorer (main word and cross words scanned on the board, not the
-generator's running sums), its own lexicon look-ups and the rules, and says
-what does not hold. A verification tool: nothing plays by it."""
+"""The independent checker of games, the way perft checks a chess move
+generator: a plain scorer (main word and cross words scanned on the board,
+not the generator's running sums or the cross sets), its own lexicon
+look-ups and the rules' counts, saying what does not hold. A verification
+tool: nothing plays by it. `check_play` checks one placement; `check_game`
+replays the events of a compiled game (`rackety.kernels.selfplay.play_game`)
+with it, and the referee's games (`rackety.game.referee.Game.problems`) are
+checked with it too."""
 
 from __future__ import annotations
 
@@ -36,14 +39,100 @@ def _in_lexicon(kwg, grid, r, c, dr, dc, length):
 
 
 @njit(cache=True, nogil=True)
+def check_play(kwg, grid, lm, wm, points, start_row, start_col, rack_size, bingo, empty, meta,
+               word, e) -> tuple[int, int, bool]:
+    """Placement ``e`` (a row of ``meta`` and ``word``, the generator's columns)
+    on ``grid``: (0, its score by the plain scorer, whether every word it
+    forms is in the lexicon) with its tiles now on ``grid``; or (a check code
+    of `CHECKS`: 1, 3 or 9, 0, False) with ``grid`` unchanged."""
+    n = lm.shape[0]
+    length = meta[e, M_LEN]
+    d = meta[e, M_DIR]
+    lane = meta[e, M_LANE]
+    first = meta[e, M_FIRST]
+    through = meta[e, M_THROUGH]
+    dr, dc = (1, 0) if d == 1 else (0, 1)
+    r0, c0 = (first, lane) if d == 1 else (lane, first)
+    if length < 1 or r0 < 0 or c0 < 0 or r0 + dr * (length - 1) >= n or \
+            c0 + dc * (length - 1) >= n:
+        return 1, 0, False
+    if (r0 - dr >= 0 and c0 - dc >= 0 and grid[r0 - dr, c0 - dc] != 0) or (
+            r0 + dr * length < n and c0 + dc * length < n and
+            grid[r0 + dr * length, c0 + dc * length] != 0):
+        return 9, 0, False
+    placed = 0
+    touches = False
+    covers_start = False
+    for j in range(length):
+        r, c = r0 + dr * j, c0 + dc * j
+        code = np.int64(word[e, j])
+        if (through >> j) & 1:
+            if grid[r, c] == 0 or (np.int64(grid[r, c]) & 0x7F) != (code & 0x7F):
+                return 1, 0, False
+            touches = True
+            continue
+        if grid[r, c] != 0:
+            return 1, 0, False
+        placed += 1
+        if r == start_row and c == start_col:
+            covers_start = True
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= rr < n and 0 <= cc < n and grid[rr, cc] != 0:
+                touches = True
+    if placed == 0 or (empty and not covers_start) or (not empty and not touches):
+        return 3, 0, False
+    # place, then score every word through a new tile by scanning the board
+    for j in range(length):
+        if not (through >> j) & 1:
+            grid[r0 + dr * j, c0 + dc * j] = word[e, j]
+    words = True
+    total = 0
+    main = 0
+    word_mult = 1
+    for j in range(length):
+        r, c = r0 + dr * j, c0 + dc * j
+        value = points[grid[r, c]]
+        if (through >> j) & 1:
+            main += value
+        else:
+            main += value * lm[r, c]
+            word_mult *= wm[r, c]
+            # the cross word through (r, c)
+            pr, pc = dc, dr
+            a = 0
+            while r - (a + 1) * pr >= 0 and c - (a + 1) * pc >= 0 and \
+                    grid[r - (a + 1) * pr, c - (a + 1) * pc] != 0:
+                a += 1
+            b = 0
+            while r + (b + 1) * pr < n and c + (b + 1) * pc < n and \
+                    grid[r + (b + 1) * pr, c + (b + 1) * pc] != 0:
+                b += 1
+            if a + b > 0:
+                cross = 0
+                for k in range(-a, b + 1):
+                    rr, cc = r + k * pr, c + k * pc
+                    cross += value * lm[r, c] if k == 0 else points[grid[rr, cc]]
+                total += cross * wm[r, c]
+                if not _in_lexicon(kwg, grid, r - a * pr, c - a * pc, pr, pc, a + b + 1):
+                    words = False
+    if length >= 2:
+        total += main * word_mult
+        if not _in_lexicon(kwg, grid, r0, c0, dr, dc, length):
+            words = False
+    if placed == rack_size:
+        total += bingo
+    return 0, total, words
+
+
+@njit(cache=True, nogil=True)
 def check_game(kwg, lm, wm, points, start_row, start_col, rack_size, bingo, exchange_min,
                twice, distribution, bag0, rng_state, n_players, ev_seat, ev_kind, ev_score,
                ev_meta, ev_tiles, n_events) -> tuple[int, int]:
     """Replay a game of `play_game` independently of the generator: every play on
     the board, from the rack, connected, every word it forms in the lexicon and its
-    score by a plain scorer (main word and cross words scanned on the board); the
-    exchanges and the end of the game by the rules; the tiles conserved. Returns
-    (0, -1) when all holds, else (check code (`CHECKS`), event index)."""
+    score by the plain scorer (`check_play`); the exchanges and the end of the game
+    by the rules; the tiles conserved. Returns (0, -1) when all holds, else (check
+    code (`CHECKS`), event index)."""
     n = lm.shape[0]
     grid = np.zeros((n, n), np.uint8)
     bag = bag0.copy()
@@ -62,84 +151,21 @@ def check_game(kwg, lm, wm, points, start_row, start_col, rack_size, bingo, exch
         kind = ev_kind[e]
         length = ev_meta[e, M_LEN]
         if kind == EV_PLAY:
-            d = ev_meta[e, M_DIR]
-            lane = ev_meta[e, M_LANE]
-            first = ev_meta[e, M_FIRST]
+            code, score, words = check_play(kwg, grid, lm, wm, points, start_row, start_col,
+                                            rack_size, bingo, empty, ev_meta, ev_tiles, e)
+            if code != 0:
+                return code, e
             through = ev_meta[e, M_THROUGH]
-            dr, dc = (1, 0) if d == 1 else (0, 1)
-            r0, c0 = (first, lane) if d == 1 else (lane, first)
-            if r0 < 0 or c0 < 0 or r0 + dr * (length - 1) >= n or c0 + dc * (length - 1) >= n:
-                return 1, e
-            if (r0 - dr >= 0 and c0 - dc >= 0 and grid[r0 - dr, c0 - dc] != 0) or (
-                    r0 + dr * length < n and c0 + dc * length < n and
-                    grid[r0 + dr * length, c0 + dc * length] != 0):
-                return 9, e
-            placed = 0
-            touches = False
-            covers_start = False
-            for j in range(length):
-                r, c = r0 + dr * j, c0 + dc * j
-                code = ev_tiles[e, j]
-                if (through >> j) & 1:
-                    if grid[r, c] == 0 or (np.int64(grid[r, c]) & 0x7F) != (code & 0x7F):
-                        return 1, e
-                    touches = True
-                    continue
-                if grid[r, c] != 0:
-                    return 1, e
-                tile = 0 if code & 0x80 else code
-                left = remove_first(racks[seat], rack_n[seat], tile)
-                if left == rack_n[seat]:
-                    return 2, e
-                rack_n[seat] = left
-                placed += 1
-                if r == start_row and c == start_col:
-                    covers_start = True
-                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                    if 0 <= rr < n and 0 <= cc < n and grid[rr, cc] != 0:
-                        touches = True
-            if placed == 0 or (empty and not covers_start) or (not empty and not touches):
-                return 3, e
-            # place, then score every word through a new tile by scanning the board
             for j in range(length):
                 if not (through >> j) & 1:
-                    grid[r0 + dr * j, c0 + dc * j] = ev_tiles[e, j]
-            total = 0
-            main = 0
-            word_mult = 1
-            for j in range(length):
-                r, c = r0 + dr * j, c0 + dc * j
-                value = points[grid[r, c]]
-                if (through >> j) & 1:
-                    main += value
-                else:
-                    main += value * lm[r, c]
-                    word_mult *= wm[r, c]
-                    # the cross word through (r, c)
-                    pr, pc = dc, dr
-                    a = 0
-                    while r - (a + 1) * pr >= 0 and c - (a + 1) * pc >= 0 and \
-                            grid[r - (a + 1) * pr, c - (a + 1) * pc] != 0:
-                        a += 1
-                    b = 0
-                    while r + (b + 1) * pr < n and c + (b + 1) * pc < n and \
-                            grid[r + (b + 1) * pr, c + (b + 1) * pc] != 0:
-                        b += 1
-                    if a + b > 0:
-                        cross = 0
-                        for k in range(-a, b + 1):
-                            rr, cc = r + k * pr, c + k * pc
-                            cross += value * lm[r, c] if k == 0 else points[grid[rr, cc]]
-                        total += cross * wm[r, c]
-                        if not _in_lexicon(kwg, grid, r - a * pr, c - a * pc, pr, pc, a + b + 1):
-                            return 5, e
-            if length >= 2:
-                total += main * word_mult
-                if not _in_lexicon(kwg, grid, r0, c0, dr, dc, length):
-                    return 5, e
-            if placed == rack_size:
-                total += bingo
-            if total != ev_score[e]:
+                    code = ev_tiles[e, j]
+                    left = remove_first(racks[seat], rack_n[seat], 0 if code & 0x80 else code)
+                    if left == rack_n[seat]:
+                        return 2, e
+                    rack_n[seat] = left
+            if not words:
+                return 5, e
+            if score != ev_score[e]:
                 return 4, e
             empty = False
             while rack_n[seat] < rack_size and bag_n > 0:

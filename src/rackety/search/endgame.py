@@ -63,10 +63,16 @@ from numba import njit, types
 from rackety.alphabet import BLANK_FLAG
 from rackety.errors import RacketyError
 from rackety.game.move import Move
-from rackety.game.movegen import board_consts, cross_sets, full_mask, multipliers, points_of
-from rackety.kernels.crosssets import update_after_move
+from rackety.game.state import board_consts, move_of_row, state_of
 from rackety.kernels.fields import (
     F_HEAP,
+    G_N,
+    GS_BAG,
+    GS_EMPTY,
+    GS_PLAYERS,
+    GS_RACK,
+    GS_TURN,
+    GS_ZERO,
     M_DIR,
     M_FIRST,
     M_LANE,
@@ -79,10 +85,13 @@ from rackety.kernels.fields import (
     S_COUNT,
     S_OVERFLOW,
     ST_SIZE,
+    GameState,
 )
 from rackety.kernels.generate import GADDAG, generate, load_rack, scratch
+from rackety.kernels.rules import place
 
 if TYPE_CHECKING:
+    from rackety.alphabet import Alphabet
     from rackety.game.board import Board
     from rackety.lexicon import Lexicon
 
@@ -92,12 +101,6 @@ C_CUTS = 1  # lines cut at the depth horizon (or by an incomplete table entry)
 C_BUDGET = 2  # stop when C_NODES passes this
 C_ABORT = 3  # 1: node budget spent, 2: move arena full
 C_N = 4  # board size
-C_FULL = 5  # mask of every letter (what a blank may be)
-C_RACKSIZE = 6
-C_BINGO = 7
-C_START_ROW = 8
-C_START_COL = 9
-C_BOTH_DIRS = 10  # the layout is not symmetric: on an empty board, down plays too
 C_CAP = 12  # rows in the move arena
 C_TTMASK = 13
 C_EMPTY = 14  # the root board is empty
@@ -169,25 +172,25 @@ def _placed_face(meta, otiles, i, points):
 
 
 @njit(cache=True, nogil=True)
-def _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, points, racks, side, zsq, zrack, h,
+def _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, consts, racks, side, zsq, zrack, h,
           ctl):
-    """Move ``i`` into slot ``slot + 1`` (a copy of ``slot``), off the rack of
-    ``side``; returns the hash with the tiles and the rack changed."""
+    """Move ``i`` into slot ``slot + 1`` (a copy of ``slot``) by the rules'
+    `place`, off the rack of ``side``; returns the hash with the tiles and the
+    rack changed."""
     n = ctl[C_N]
+    points = consts[2]
     tiles_s[slot + 1] = tiles_s[slot]
     xs_s[slot + 1] = xs_s[slot]
+    place(kwg, True, consts, tiles_s[slot + 1], xs_s[slot + 1], meta, otiles, i, True)
     d = meta[i, M_DIR]
     lane = meta[i, M_LANE]
     first = meta[i, M_FIRST]
-    length = meta[i, M_LEN]
     through = meta[i, M_THROUGH]
-    for j in range(length):
+    for j in range(meta[i, M_LEN]):
         if (through >> j) & 1:
             continue
         code = np.int64(otiles[i, j])
         pos = first + j
-        tiles_s[slot + 1, d, lane, pos] = code
-        tiles_s[slot + 1, 1 - d, pos, lane] = code
         square = lane * n + pos if d == 0 else pos * n + lane
         h ^= zsq[square, code]
         t = 0 if code & BLANK_FLAG else code
@@ -196,10 +199,6 @@ def _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, points, racks, side, zsq, z
         racks[side, t] = k - 1
         racks[side, R_N] -= 1
         racks[side, R_FACE] -= points[t]
-    child = tiles_s[slot + 1]
-    xs = xs_s[slot + 1]
-    update_after_move(kwg, True, child, d, lane, first, first + length - 1, points,
-                          ctl[C_FULL], xs[0], xs[1], xs[2])
     return h
 
 
@@ -377,8 +376,8 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
                 child_passes = np.int64(1)
             else:
                 child_slot = slot + 1
-                ch = _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, points, racks, side, zsq,
-                           zrack, h, ctl) ^ zmisc[0]
+                ch = _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, (lm2, wm2, points, rules),
+                           racks, side, zsq, zrack, h, ctl) ^ zmisc[0]
                 if passes == 1:
                     ch ^= zmisc[1]
                 child_passes = np.int64(0)
@@ -497,10 +496,6 @@ class EndgameResult:
         return [f"{board.notation(m)} {m.score}" for m in self.pv]
 
 
-def _face(board: Board, rack: tuple[int, ...]) -> int:
-    return sum(board.alphabet.tiles[c].points for c in rack if c)
-
-
 def check_position(board: Board) -> None:
     """Refuse what the solver cannot solve, in one line: other than two
     players, an unknown rack, tiles still in the bag."""
@@ -532,61 +527,67 @@ def solve(board: Board, lexicon: Lexicon, *, seconds: float | None = None,
     if lexicon.alphabet.identity != board.alphabet.identity:
         raise RacketyError(f"lexicon {lexicon.name} is in alphabet {lexicon.alphabet.name}, "
                            f"the position in {board.alphabet.name}")
+    return solve_state(state_of(board, lexicon), board_consts(board), board.alphabet, lexicon,
+                       seconds=seconds, tt_bits=tt_bits, max_depth=max_depth)
+
+
+def solve_state(gs: GameState, consts: tuple[np.ndarray, ...], alphabet: Alphabet,
+                lexicon: Lexicon, *, seconds: float | None = None, tt_bits: int = 22,
+                max_depth: int | None = None) -> EndgameResult:
+    """`solve` on a game state of the rules' kernels (two seats, the bag empty,
+    the seat to move ``ints[GS_TURN]``; ``consts`` its `kernel_consts`), as the
+    pre-endgame hands it over after a play."""
     if not lexicon.has_gaddag:
         raise RacketyError(f"lexicon {lexicon.name} has no GADDAG; the solver needs one")
-    if board.alphabet.size > 63:
-        raise RacketyError(f"alphabet {board.alphabet.name} has {board.alphabet.size} tile "
+    if alphabet.size > 63:
+        raise RacketyError(f"alphabet {alphabet.name} has {alphabet.size} tile "
                            "codes; the solver handles at most 63")
     if not 10 <= tt_bits <= 30:
         raise RacketyError(f"tt_bits {tt_bits}: expected 10 to 30")
-    if max(max(board.racks[0].count(c), board.racks[1].count(c)) for c in set(
-            board.racks[0] + board.racks[1])) > MAX_COUNT:
-        raise RacketyError(f"endgame: more than {MAX_COUNT} copies of a tile on a rack")
-    return _Solver(board, lexicon, tt_bits).run(seconds, max_depth)
+    if int(gs.ints[GS_PLAYERS]) != 2 or int(gs.ints[GS_BAG]) != 0:
+        raise RacketyError("endgame: two players and an empty bag expected")
+    for seat in range(2):
+        rack = gs.racks[seat, :int(gs.ints[GS_RACK + seat])]
+        if len(rack) and np.bincount(rack).max() > MAX_COUNT:
+            raise RacketyError(f"endgame: more than {MAX_COUNT} copies of a tile on a rack")
+    return _Solver(gs, consts, alphabet, lexicon, tt_bits).run(seconds, max_depth)
 
 
 class _Solver:
     """The arrays of one solve, allocated once."""
 
-    def __init__(self, board: Board, lexicon: Lexicon, tt_bits: int) -> None:
-        self.board = board
+    def __init__(self, gs: GameState, consts: tuple[np.ndarray, ...], alphabet: Alphabet,
+                 lexicon: Lexicon, tt_bits: int) -> None:
+        self.alphabet = alphabet
         self.lexicon = lexicon
-        alphabet = board.alphabet
-        layout = board.layout
-        n = layout.size
+        self.lm2, self.wm2, self.points, self.rules = consts
+        n = int(self.rules[G_N])
         self.n = n
-        tiles_total = len(board.racks[0]) + len(board.racks[1])
-        self.passes = 1 if board.zero_turns > 0 else 0
-        self.bound = 2 * tiles_total - self.passes  # the longest possible game, in plies
+        mover = int(gs.ints[GS_TURN])
+        seats = (mover, 1 - mover)  # the solver's sides: 0 the player to move
+        racks = [gs.racks[s, :int(gs.ints[GS_RACK + s])].tolist() for s in seats]
+        self.passes = 1 if gs.ints[GS_ZERO] > 0 else 0
+        self.bound = 2 * (len(racks[0]) + len(racks[1])) - self.passes  # the longest game
         plies = self.bound + 2
-        xs = cross_sets(board.grid, lexicon)
         self.tiles_s = np.zeros((plies + 1, 2, n, n), np.uint8)
-        self.tiles_s[0] = xs.tiles
+        self.tiles_s[0] = gs.tiles
         self.xs_s = np.zeros((plies + 1, 3, 2, n, n), np.int64)
-        self.xs_s[0] = xs.cross
-        self.lm2, self.wm2 = multipliers(layout)
-        self.points = points_of(alphabet)
+        self.xs_s[0] = gs.cross
         self.ln_all, self.anc, self.bnd, self.small, self.bestl = scratch(
             n, alphabet.rack_size)
         self.st = np.zeros(ST_SIZE, np.int64)
         self.fs = np.zeros(F_HEAP + 1 + (1 << alphabet.rack_size), np.float64)
-        self.rules = board_consts(board)[3]
         self._arena(_ARENA_ROWS)
         self.racks0 = np.zeros((2, RACK_WIDTH), np.int64)
         for p in range(2):
-            for c in board.racks[p]:
+            for c in racks[p]:
                 self.racks0[p, c] += 1
-            self.racks0[p, R_N] = len(board.racks[p])
-            self.racks0[p, R_FACE] = _face(board, board.racks[p])
+            self.racks0[p, R_N] = len(racks[p])
+            self.racks0[p, R_FACE] = sum(int(self.points[c]) for c in racks[p])
         ctl = np.zeros(CTL_SIZE, np.int64)
         ctl[C_N] = n
-        ctl[C_FULL] = full_mask(alphabet)
-        ctl[C_RACKSIZE] = alphabet.rack_size
-        ctl[C_BINGO] = board.bingo_bonus
-        ctl[C_START_ROW], ctl[C_START_COL] = layout.start
-        ctl[C_BOTH_DIRS] = 0 if layout.symmetric else 1
         ctl[C_TTMASK] = (1 << min(tt_bits, _TT_START_BITS)) - 1
-        ctl[C_EMPTY] = 0 if board.grid.any() else 1
+        ctl[C_EMPTY] = int(gs.ints[GS_EMPTY])
         self.ctl = ctl
         # Zobrist keys: a fixed seed, so a solve is reproducible
         rng = np.random.default_rng(0x5EED)
@@ -595,8 +596,9 @@ class _Solver:
         self.zrack[:, :, 0] = 0
         self.zmisc = rng.integers(1, 2**63, size=4, dtype=np.uint64)
         h = np.uint64(0)
-        for r, c in zip(*np.nonzero(board.grid), strict=True):
-            h ^= self.zsq[r * n + c, int(board.grid[r, c])]
+        grid = gs.tiles[0]
+        for r, c in zip(*np.nonzero(grid), strict=True):
+            h ^= self.zsq[r * n + c, int(grid[r, c])]
         for p in range(2):
             for c in range(64):
                 h ^= self.zrack[p, c, self.racks0[p, c]]
@@ -661,22 +663,8 @@ class _Solver:
             return int(value), bool(ctl[C_CUTS] == 0)
 
     def pv(self) -> list[Move]:
-        alphabet = self.board.alphabet
-        out = []
-        for t in range(int(self.pv_len[0])):
-            row = [int(x) for x in self.pv_meta[0, t]]
-            d, lane, first, length = row[M_DIR], row[M_LANE], row[M_FIRST], \
-                row[M_LEN]
-            if length == 0:
-                out.append(Move("pass", score=0, alphabet=alphabet))
-                continue
-            through = row[M_THROUGH]
-            r, c = (first, lane) if d else (lane, first)
-            out.append(Move("place", r, c, bool(d),
-                            tuple(int(x) for x in self.pv_tiles[0, t, :length]),
-                            tuple(bool(through >> j & 1) for j in range(length)),
-                            score=row[M_SCORE], alphabet=alphabet))
-        return out
+        return [move_of_row(self.pv_meta[0, t], self.pv_tiles[0, t], self.alphabet)
+                for t in range(int(self.pv_len[0]))]
 
     def run(self, seconds: float | None, max_depth: int | None) -> EndgameResult:
         # a call that stops at once loads (or compiles) the kernels before the clock starts
@@ -712,4 +700,4 @@ class _Solver:
         return EndgameResult(value, pv, reached, exact, int(self.ctl[C_NODES]), elapsed, stats)
 
 
-__all__ = ["EndgameResult", "check_position", "solve"]
+__all__ = ["EndgameResult", "check_position", "solve", "solve_state"]

@@ -5,8 +5,9 @@ the bag, the other seven on the opponent's rack. A play of at least one tile
 empties the bag (the mover draws the last tile), and the rest of the game is
 an endgame with both racks known. So each candidate is judged over every
 possible bag tile (weighted by how many of the unseen tiles it stands for):
-the position after the play and the draw is solved exactly
-(`rackety.search.endgame.solve`, the opponent to move), which gives the final spread
+the play and the draw are made by the rules' kernels
+(`rackety.kernels.rules`) and the game state after them is solved exactly
+(`rackety.search.endgame.solve_state`, the opponent to move), which gives the final spread
 of every draw, hence the candidate's win probability and expected spread.
 Passes and exchanges (an exchange needs a fuller bag) are not candidates.
 When the opponent's rack is known (two racks in the CGP) there is one draw.
@@ -21,6 +22,9 @@ from typing import TYPE_CHECKING
 
 from rackety.errors import RacketyError
 from rackety.game.heuristics import leave_model
+from rackety.game.state import board_consts, rows_of, set_bag, set_rack, state_of
+from rackety.kernels.rules import end_turn, play
+from rackety.search.endgame import solve_state
 
 if TYPE_CHECKING:
     from rackety.game.board import Board
@@ -54,8 +58,6 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10, leave: s
     """Solve the position (one tile in the bag) for its best ``candidates``
     tile placements by static equity. ``seconds``: the time limit of each
     endgame solve (None: exact)."""
-    from rackety.search.endgame import solve
-
     if len(board.racks) != 2:
         raise RacketyError("a pre-endgame is between two players")
     unseen = Counter({c: int(k) for c, k in enumerate(board.unseen().tolist()) if k})
@@ -74,6 +76,9 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10, leave: s
              if m.kind == "place"][:candidates]
     if not moves:
         raise RacketyError("no tile placement to solve")
+    consts = board_consts(board)
+    root = state_of(board, lexicon)
+    meta, words = rows_of(moves, board.size)
     outcomes = []
     total = sum(bag.values())
     for done, move in enumerate(moves):
@@ -81,12 +86,13 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10, leave: s
         wins = 0.0
         spread = 0.0
         for tile, weight in sorted(bag.items()):
-            opp = list(opponent) if opponent else list((unseen - Counter({tile: 1})).elements())
-            after = board.play(move)  # the opponent to move; our rack last
-            mine = list(after.racks[-1]) + [tile]
-            child = after.copy()
-            child.racks = [tuple(opp), tuple(mine)]
-            result = solve(child, lexicon, seconds=seconds)
+            # the play by the rules: the mover draws the bag's last tile, the opponent moves
+            gs = root.copy()
+            set_rack(gs, 1, opponent or list((unseen - Counter({tile: 1})).elements()))
+            set_bag(gs, [tile])
+            play(lexicon.nodes, lexicon.has_gaddag, consts, gs, meta, words, done, True)
+            end_turn(consts, gs, True, True)
+            result = solve_state(gs, consts, board.alphabet, lexicon, seconds=seconds)
             change = (move.score or 0) - result.value
             final = board.scores[0] - board.scores[1] + change
             wins += weight * (1.0 if final > 0 else 0.5 if final == 0 else 0.0)

@@ -42,7 +42,8 @@ import numpy as np
 from rackety.errors import RacketyError
 from rackety.game.heuristics import leave_model
 from rackety.game.leaves import Bank, as_table
-from rackety.game.movegen import Work, board_consts
+from rackety.game.movegen import Work
+from rackety.game.state import board_consts, rows_of, state_of
 from rackety.kernels.fields import META
 from rackety.kernels.rollouts import rollouts
 from rackety.kernels.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
@@ -106,11 +107,11 @@ class _Setup:
     def __init__(self, board: Board, lexicon: Lexicon, model: Any,
                  candidates: list[Move]) -> None:
         self.lexicon = lexicon
-        xs = board.cross_sets(lexicon)
-        self.position = (xs.tiles, xs.cross)
+        # the position for the rollouts: the mover's rack in seat 0, the other's drawn
+        self.root = state_of(board.copy(racks=[board.rack, ()]), lexicon)
+        self.state = self.root.copy()
         self.consts = board_consts(board)
         self.work = Work(board.size, board.alphabet.rack_size)
-        self.rack = np.array(board.rack, np.int64)
         unseen = board.unseen()
         opponent = board.racks[1] if len(board.racks) > 1 else ()
         pool = [c for c, k in enumerate(unseen.tolist()) for _ in range(int(k))]
@@ -119,27 +120,19 @@ class _Setup:
         self.pool = np.array(pool, np.int64)
         self.spread0 = board.scores[0] - max(board.scores[1:], default=0)
         k = len(candidates)
-        n = board.size
-        self.kind = np.zeros(k, np.int64)
-        self.meta = np.zeros((k, META), np.int64)
-        self.tiles = np.zeros((k, n), np.int64)
+        self.kind = np.array([EV_PLAY if m.kind == "place" else EV_EXCHANGE
+                              if m.kind == "exchange" else EV_PASS for m in candidates], np.int64)
+        places = [i for i, m in enumerate(candidates) if m.kind == "place"]
+        self.meta = np.zeros((k, META), np.int32)
+        self.tiles = np.zeros((k, board.size), np.uint8)
+        self.meta[places], self.tiles[places] = rows_of([candidates[i] for i in places],
+                                                        board.size)
         self.traded = np.zeros((k, 64), np.int64)
         self.ntraded = np.zeros(k, np.int64)
         for i, move in enumerate(candidates):
-            if move.kind == "place":
-                self.kind[i] = EV_PLAY
-                d = 1 if move.down else 0
-                lane, first = (move.col, move.row) if move.down else (move.row, move.col)
-                through = sum(1 << j for j, t in enumerate(move.through) if t)
-                self.meta[i, :] = (d, lane, first, len(move.tiles), move.n_placed,
-                                   move.score or 0, through, 0)
-                self.tiles[i, :len(move.tiles)] = move.tiles
-            elif move.kind == "exchange":
-                self.kind[i] = EV_EXCHANGE
+            if move.kind == "exchange":
                 self.ntraded[i] = len(move.tiles)
                 self.traded[i, :len(move.tiles)] = move.tiles
-            else:
-                self.kind[i] = EV_PASS
         bank = Bank([as_table(model, board.alphabet)])
         self.bank = (bank.nodes, bank.counts, bank.values)
 
@@ -149,10 +142,10 @@ class _Setup:
         values = np.zeros((k, last - first))
         wins = np.zeros((k, last - first))
         idx = np.flatnonzero(active)
-        candidates = (self.kind[idx], self.meta[idx].astype(np.int32),
-                      self.tiles[idx].astype(np.uint8), self.traded[idx], self.ntraded[idx])
-        rollouts(self.lexicon.nodes, self.lexicon.has_gaddag, self.consts, self.position,
-                 self.rack, self.pool, self.known_opp, self.spread0, candidates, plies, seed,
+        candidates = (self.kind[idx], self.meta[idx], self.tiles[idx], self.traded[idx],
+                      self.ntraded[idx])
+        rollouts(self.lexicon.nodes, self.lexicon.has_gaddag, self.consts, self.root,
+                 self.state, self.pool, self.known_opp, self.spread0, candidates, plies, seed,
                  first, last, self.bank, 0, 0, self.work.arrays, values, wins)
         return values, wins
 

