@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rackety import Lexicon
+from rackety import Lexicon, Move, RacketyError
 from rackety.game.referee import CHALLENGE_RULES, Game, IllegalMoveError, Rules, placement
 
 
@@ -307,3 +307,15 @@ def test_the_checker_finds_what_does_not_add_up(twl06: Lexicon) -> None:
     assert game.problems() == ["event 1 (9H TAIL): not connected to the board (or the first "
                                "play misses the start square)",
                                "the board is not what the plays add up to"]
+
+
+def test_a_move_taken_unchecked_still_fits_the_rack(twl06: Lexicon) -> None:
+    game = Game(twl06, ["Ann", "Ben"], seed=94)
+    rack = game.racks[0]
+    missing = next(c for c in range(1, 27) if c not in rack)
+    before = _state(game)
+    for move in (Move("exchange", tiles=(missing,)),
+                 Move("place", 7, 7, tiles=(missing, rack[0]))):
+        with pytest.raises(RacketyError, match="not on the rack"):
+            game.play(move, check=False)
+        assert _state(game) == before  # refused before anything changed

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackety import Alphabet, Board, Lexicon, RacketyError
-from rackety.game.movegen import LeaveModel, format_leave, leave_subsets
+from rackety.game.move import format_leave
+from rackety.game.movegen import LeaveModel, leave_subsets
 from rackety.lexicon.klv import Klv
 
 EN = Alphabet.load("english")

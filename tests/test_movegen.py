@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackety import Board, Lexicon, RacketyError
-from rackety.game.movegen import cross_sets, format_leave, generate
+from rackety.game.move import format_leave
+from rackety.game.movegen import cross_sets, generate
 
 EMPTY = "/".join(["15"] * 15)
 BAG = ("AAAAAAAAABBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRRSSSSTTTTTT"

@@ -20,17 +20,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rackety.backends import fault_point, imap_tasks
 from rackety.errors import RacketyError
-from rackety.files import writable_folder
+from rackety.experiments.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY, Compiled
+from rackety.files import writable_folder, write_atomic
 from rackety.game.gcg import gcg_of
 from rackety.game.referee import Game, Rules
-from rackety.players import Player
-
-if TYPE_CHECKING:
-    from rackety.lexicon import Lexicon
+from rackety.lexicon import Lexicon
+from rackety.players import Player, make_player
 
 
 @dataclass
@@ -188,9 +187,6 @@ _worker: dict[str, Any] = {}
 def _setup(job: _Job) -> tuple[Lexicon, list[Any]]:
     key = (job.lexicon, job.alphabet, job.layout, job.specs, job.rules)
     if _worker.get("key") != key:
-        from rackety.lexicon import Lexicon
-        from rackety.players import make_player
-
         lexicon = Lexicon.load(job.lexicon, job.alphabet)
         _worker.clear()  # compiled seatings belong to the players they were made for
         _worker.update(key=key, lexicon=lexicon,
@@ -208,8 +204,6 @@ def _compiled(job: _Job, lexicon: Lexicon, players: list[Any], order: list[int])
     play compiled."""
     key = ("compiled", tuple(order))
     if key not in _worker:
-        from rackety.experiments.selfplay import Compiled
-
         try:
             _worker[key] = Compiled(lexicon, [players[p] for p in order], rules=job.rules,
                                     layout=job.layout, alphabet=job.alphabet)
@@ -221,7 +215,6 @@ def _compiled(job: _Job, lexicon: Lexicon, players: list[Any], order: list[int])
 def _play_compiled(compiled: Any, job: _Job, lexicon: Lexicon, index: int,
                    order: list[int]) -> GameResult:
     """One game in `rackety.experiments.selfplay`, checked there, its statistics from its events."""
-    from rackety.experiments.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
 
     seed = game_seed(job.seed, index)
     t0 = time.perf_counter()
@@ -360,8 +353,6 @@ def _add(summary: PlayerSummary, seat: SeatResult, seats: list[SeatResult]) -> N
 
 
 def _save_gcg(folder: Path, result: GameResult, names: list[str]) -> None:
-    from rackety.files import write_atomic
-
     who = "-".join(names[p] for p in result.order)
     assert result.gcg is not None
     write_atomic(folder / f"game{result.index + 1:05d}-{who}.gcg", result.gcg.encode("utf-8"))

@@ -37,6 +37,7 @@ from rackety.kernels.selfplay import (
     play_game,
 )
 from rackety.kernels.verify import CHECKS, check_game
+from rackety.players import GreedyPlayer, StaticPlayer
 
 if TYPE_CHECKING:
     from rackety.alphabet import Alphabet
@@ -100,7 +101,6 @@ def seat_tables(players: list[Any], alphabet: Alphabet) -> tuple[np.ndarray, Ban
     static player, whatever its leave model, plays from a table
     (`rackety.game.leaves.as_table`). Raises `TypeError` for a player that
     cannot play compiled."""
-    from rackety.players import GreedyPlayer, StaticPlayer
 
     greedy = np.zeros(len(players), np.int64)
     tables = []

@@ -32,7 +32,6 @@ target is used.)
 **The new value** of a leave seen ``n`` times with targets ``y_i``, shrunk toward
 its prior ``P`` (the previous generation's value; at generation 1 the value
 under ``--init``, H3 by default) with ``K = min_count``:
-
     V_new(L) = (sum_i (y_i - b) + K * P(L)) / (n + K)
 
 so a leave seen K times is halfway between its prior and its mean, and a
@@ -57,19 +56,22 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numba import njit
 
+from rackety.backends import imap_tasks
 from rackety.errors import RacketyError
+from rackety.experiments.selfplay import Compiled
+from rackety.game.heuristics import HEURISTICS
 from rackety.game.leaves import LeaveSet, leave_set
 from rackety.kernels.fields import M_LEN, M_THROUGH
 from rackety.kernels.leaves import leave_key
 from rackety.kernels.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
-
-if TYPE_CHECKING:
-    from rackety.lexicon.klv import Klv
+from rackety.lexicon import Lexicon
+from rackety.lexicon.klv import Klv
+from rackety.players import StaticPlayer
 
 SCALE = 65536.0  # fixed point of the sums of targets: exact, so order-free
 KEY_BITS = 6  # bits per tile of a leave's key (codes below 63)
@@ -166,10 +168,6 @@ def play_task(task: _Task) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Play games ``start..stop`` of a generation: (leave indices seen, their
     sums of targets in fixed point, their counts, samples). A top-level function
     for `rackety.backends.run_tasks`."""
-    from rackety.experiments.selfplay import Compiled
-    from rackety.lexicon import Lexicon
-    from rackety.lexicon.klv import Klv
-    from rackety.players import StaticPlayer
 
     lex_key = (task.source, task.alphabet)
     if _worker.get("lexicon_key") != lex_key:
@@ -265,10 +263,6 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
     (module docstring). ``init``: ``h1``, ``h2``, ``h3`` or a KLV/KLV2 file, the
     table of generation 1 and its prior. ``progress(generation, games done,
     games)`` and ``report(Generation)`` are called as the work goes."""
-    from rackety.backends import imap_tasks
-    from rackety.game.heuristics import HEURISTICS
-    from rackety.lexicon import Lexicon
-    from rackety.lexicon.klv import Klv
 
     if games < 1:
         raise RacketyError("games: at least 1")

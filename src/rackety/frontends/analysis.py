@@ -30,8 +30,15 @@ import numpy as np
 
 from rackety.alphabet import BLANK_FLAG
 from rackety.errors import RacketyError
+from rackety.frontends.common import resolve_leave
 from rackety.game.board import Board
+from rackety.game.gcg import read_gcg, replay
 from rackety.game.move import Move
+from rackety.game.movegen import generate
+from rackety.game.referee import formed_words
+from rackety.kernels import fields as _k
+from rackety.lexicon import Lexicon
+from rackety.search.simulation import simulate
 
 #: the events that are a player's turn and can be assessed
 ASSESSED_KINDS = ("play", "exchange", "pass")
@@ -204,7 +211,6 @@ def summarize(turns: Iterable[TurnAnalysis],
 # ----------------------------------------------------------------- analysis
 def phonies(board: Board, move: Move, lexicon: Any) -> tuple[str, ...]:
     """The words ``move`` forms on ``board`` that are not in ``lexicon``."""
-    from rackety.game.referee import formed_words
 
     words = formed_words(board.grid, move.placed_squares(), move.placed)
     return tuple(board.alphabet.format(w) for w in words if w not in lexicon)
@@ -243,8 +249,6 @@ def played_move(board: Board, event: Any, move: Move | None, moves: Any) -> Move
 
 
 def _find_placement(moves: Any, move: Move) -> Move | None:
-    from rackety.kernels import fields as _k
-
     meta = moves.meta
     if not len(meta) or move.kind != "place":
         return None
@@ -260,8 +264,6 @@ def _find_placement(moves: Any, move: Move) -> Move | None:
 
 
 def _bingo_index(moves: Any, rack_size: int) -> int | None:
-    from rackety.kernels import fields as _k
-
     meta = moves.meta
     hits = np.flatnonzero(meta[:, _k.M_PLACED] == rack_size) if len(meta) else []
     return int(hits[0]) if len(hits) else None
@@ -271,8 +273,6 @@ def _model(leave: Any, lexicon: Any) -> Any:
     if leave is None:
         return None
     if isinstance(leave, str):
-        from rackety.frontends.common import resolve_leave
-
         return resolve_leave(leave, lexicon)
     return leave
 
@@ -291,8 +291,6 @@ def analyze_record(record: Any, lexicon: Any, *, leave: Any = "h3",
     ``seats``: assess only these players' turns (the others are listed, with
     their phonies, but not assessed). ``replayed``: the record's
     `rackety.game.gcg.replay`, when the caller has it."""
-    from rackety.game.gcg import replay
-    from rackety.game.movegen import generate
 
     rep = replayed if replayed is not None else replay(record)
     if lexicon.alphabet.identity != rep.alphabet.identity:
@@ -364,7 +362,6 @@ def _equity(move: Move) -> float:
 def _simulate(turn: TurnAnalysis, board: Board, lexicon: Any, moves: Any, leave: str,
               seconds: float, candidates: int, seed: int) -> None:
     """Value the best static candidates and the move played by simulation."""
-    from rackety.search.simulation import simulate
 
     assert turn.played is not None
     cands = list(moves[:candidates])
@@ -392,8 +389,6 @@ _LEXICONS: dict[tuple[str, str], Any] = {}
 
 
 def _lexicon(source: str, alphabet: str) -> Any:
-    from rackety.lexicon import Lexicon
-
     key = (source, alphabet)
     if key not in _LEXICONS:
         _LEXICONS[key] = Lexicon.load(source, alphabet)
@@ -412,7 +407,6 @@ def seats_of(record: Any, player: str | None) -> list[int] | None:
 
 def analyze_task(task: AnalysisTask) -> RecordAnalysis:
     """Read, replay and analyse one record (a task of ``rackety analyze``)."""
-    from rackety.game.gcg import read_gcg, replay
 
     data, source, lexicon_source, alphabet, leave, sim_seconds, player = task
     record = read_gcg(data, source=source)

@@ -16,8 +16,7 @@ from rackety.errors import RacketyError, clip
 from rackety.files import exists
 from rackety.game.board import Board
 from rackety.game.heuristics import HEURISTICS, leave_model
-from rackety.game.move import Move, square_name
-from rackety.game.movegen import format_leave
+from rackety.game.move import Move, format_leave, square_name
 from rackety.lexicon import Lexicon
 from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin, builtin_path
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from rackety.errors import RacketyError
 from rackety.game.gcg import game_of, read_gcg, record_of, save_gcg
-from rackety.game.movegen import format_leave
+from rackety.game.move import format_leave
 from rackety.game.referee import Game, IllegalMoveError, Rules, describe
 
 if TYPE_CHECKING:

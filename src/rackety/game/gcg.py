@@ -57,9 +57,9 @@ from typing import TYPE_CHECKING
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError, clip, parse_int
-from rackety.files import read_bytes
+from rackety.files import read_bytes, write_atomic
 from rackety.game.board import MAX_PLAYERS, SCORE_LIMIT, Board, Layout
-from rackety.game.move import Move
+from rackety.game.move import Move, format_leave
 from rackety.game.referee import Event as GameEvent
 from rackety.game.referee import Game, Rules
 
@@ -589,7 +589,6 @@ def _player_line(name: str, player: Player) -> str:
 
 def save_gcg(record: GcgRecord, path: str | os.PathLike[str]) -> None:
     """Write the record to ``path`` as UTF-8, atomically."""
-    from rackety.files import write_atomic
 
     write_atomic(path, write_gcg(record).encode("utf-8"))
 
@@ -1008,7 +1007,6 @@ def nickname(name: str) -> str:
 def record_of(game: Game, *, lexicon_name: str | None = None) -> GcgRecord:
     """The game as a GCG record: every event with its rack, score, total and
     notes; the racks of an unfinished game as ``#rackN`` pragmata."""
-    from rackety.game.movegen import format_leave
 
     alphabet = game.alphabet
     nicks = [nickname(name) for name in game.players]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -48,7 +48,6 @@ class Move:
 
     A move is made from its notation, as its ``repr`` shows it (so a repr pastes
     back), or from its fields:
-
     >>> Move("8H PANDY", score=30, equity=28.0)
     Move('8H PANDY', score=30, equity=28.0)
     >>> Move("8H PANDY") == Move("place", 7, 7, tiles=(16, 1, 14, 4, 25))
@@ -59,7 +58,6 @@ class Move:
     `parse_move`), a blank is lower case, multi-letter tiles are in brackets,
     and ``exch ABC`` (or ``-ABC``) and ``pass`` (or ``-``) are the other kinds.
     ``alphabet`` is an `Alphabet` or its name; without it, English:
-
     >>> move = Move("N6 OV(E)RLAdE")
     >>> move.down, move.through[:3], move.n_placed
     (True, (False, False, True), 7)
@@ -82,7 +80,6 @@ class Move:
 
     A move whose tiles have no notation that reads back (codes outside the
     alphabet) shows its fields instead:
-
     >>> Move("place", 0, 0, tiles=(40, 1))
     Move('place', row=0, col=0, down=False, tiles=(40, 1))
     """
@@ -246,6 +243,12 @@ class Move:
 
 
 # ------------------------------------------------------------------ parsing
+def format_leave(alphabet: Alphabet, codes: Sequence[int]) -> str:
+    """A leave as text: tiles in alphabet order, blanks (``?``) last."""
+    ordered = sorted(int(c) for c in codes if c) + [0] * sum(1 for c in codes if not c)
+    return alphabet.format(ordered, brackets=True)
+
+
 def parse_move(text: str, board: Board, *, source: str = "move") -> Move:
     """Read a move written by a player (any of the notations above) on ``board``.
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError
-from rackety.game.move import Move
+from rackety.game.move import Move, format_leave
 from rackety.game.state import CrossSets, board_consts, full_mask, move_of_row, points_of
 from rackety.kernels import crosssets as _cs
 from rackety.kernels import fields as _f
@@ -75,12 +75,6 @@ def update_cross_sets(parent: CrossSets, move: Move, lexicon: Lexicon) -> CrossS
 
 
 # ------------------------------------------------------------------- leaves
-def format_leave(alphabet: Alphabet, codes: Sequence[int]) -> str:
-    """A leave as text: tiles in alphabet order, blanks (``?``) last."""
-    ordered = sorted(int(c) for c in codes if c) + [0] * sum(1 for c in codes if not c)
-    return alphabet.format(ordered, brackets=True)
-
-
 @runtime_checkable
 class LeaveModel(Protocol):
     """Leave values for every subset of a rack at once, the fast way to give
@@ -432,7 +426,6 @@ __all__ = [
     "LeaveModel",
     "MoveList",
     "cross_sets",
-    "format_leave",
     "generate",
     "leave_subsets",
     "update_cross_sets",

@@ -50,7 +50,7 @@ import numpy as np
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError
 from rackety.game.board import Board, Layout
-from rackety.game.move import Move, square_name
+from rackety.game.move import Move, format_leave, square_name
 from rackety.game.state import (
     CrossSets,
     bag_of,
@@ -412,14 +412,9 @@ class Game:
             score = self.position.score(move) if check or move.score is None else move.score
             if move.score != score:
                 move = replace(move, score=score)
-            if not check:
+            if not check:  # a move taken as given still fits the board and the rack
                 self.position.check_shape(move)
-                missing = Counter(0 if t & BLANK_FLAG else t for t in move.placed) - \
-                    Counter(rack)
-                if missing:
-                    raise RacketyError(f"move {move.notation(self.alphabet)!r}: tile "
-                                       f"{self.alphabet.format(sorted(missing.elements()))} "
-                                       f"is not on the rack {_rack_text(self.alphabet, rack)}")
+                self._on_rack(move, [0 if t & BLANK_FLAG else t for t in move.placed], rack)
             self._snapshot()
             write_row(move, self._row, self._word, 0, score)
             rules.play(self.lexicon.nodes, self.lexicon.has_gaddag, self._consts, self._state,
@@ -428,6 +423,8 @@ class Game:
         elif move.kind == "exchange":
             if check:
                 self._check_exchange(move, list(rack))
+            else:
+                self._on_rack(move, move.tiles, rack)
             self._snapshot()
             traded = np.array(move.tiles, np.int64)
             rules.exchange(self._consts, self._state, traded, len(traded))
@@ -438,6 +435,13 @@ class Game:
             event = self._scored(seat, "pass", 0, rack, move)
         self._end_turn(move.kind == "place")
         return event
+
+    def _on_rack(self, move: Move, tiles: Sequence[int], rack: Sequence[int]) -> None:
+        missing = Counter(tiles) - Counter(rack)
+        if missing:
+            raise RacketyError(f"move {move.notation(self.alphabet)!r}: tiles "
+                               f"{self.alphabet.format(sorted(missing.elements()))} are not "
+                               f"on the rack {_rack_text(self.alphabet, rack)}")
 
     def _end_turn(self, played: bool) -> None:
         """The rules' end of the turn (`rackety.kernels.rules.end_turn`): the next
@@ -688,7 +692,6 @@ def describe(game: Game, event: Event) -> str:
 
 def _rack_text(alphabet: Alphabet, rack: Sequence[int]) -> str:
     """A rack as people write it: letters in order, blanks last."""
-    from rackety.game.movegen import format_leave
 
     return format_leave(alphabet, rack)
 

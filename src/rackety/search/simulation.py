@@ -34,12 +34,15 @@ import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rackety.backends import run_tasks
 from rackety.errors import RacketyError
+from rackety.game.board import Board
 from rackety.game.heuristics import leave_model
 from rackety.game.leaves import Bank, as_table
 from rackety.game.movegen import Work
@@ -47,12 +50,10 @@ from rackety.game.state import board_consts, rows_of, state_of
 from rackety.kernels.fields import META
 from rackety.kernels.rollouts import rollouts
 from rackety.kernels.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
+from rackety.lexicon import Lexicon
 
 if TYPE_CHECKING:
-    from rackety.game.board import Board
     from rackety.game.move import Move
-    from rackety.lexicon import Lexicon
-
 
 
 # ------------------------------------------------------------------ Python side
@@ -156,8 +157,6 @@ _worker: dict[str, Any] = {}
 def _batch(args: tuple[str, str, str, str, str, list[str], int, int, int, int, list[bool]]
            ) -> tuple[np.ndarray, np.ndarray]:
     """A batch of rollouts in a worker process."""
-    from rackety.game.board import Board
-    from rackety.lexicon import Lexicon
 
     source, alphabet, layout, cgp, spec, moves, plies, seed, first, last, active = args
     key = (source, alphabet, layout, cgp, spec, tuple(moves))
@@ -171,8 +170,6 @@ def _batch(args: tuple[str, str, str, str, str, list[str], int, int, int, int, l
 
 
 def _scored(board: Board, move: Move) -> Move:
-    from dataclasses import replace
-
     return replace(move, score=board.score(move)) if move.kind == "place" else move
 
 
@@ -233,8 +230,6 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "h3", candidates: i
                 if pool is not None:
                     parts = list(pool.map(_batch, tasks))
                 else:
-                    from rackety.backends import run_tasks
-
                     parts = run_tasks(_batch, tasks, backend=backend, address=address)
                 values = np.concatenate([p[0] for p in parts], axis=1)
                 wins = np.concatenate([p[1] for p in parts], axis=1)
@@ -259,7 +254,6 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "h3", candidates: i
 
 def _z(confidence: float) -> float:
     """The two-sided normal quantile for ``confidence`` (0.99 -> 2.576)."""
-    from statistics import NormalDist
 
     return NormalDist().inv_cdf(0.5 + confidence / 2)
 

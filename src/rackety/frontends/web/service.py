@@ -24,6 +24,7 @@ from typing import Any
 
 from rackety.alphabet import Alphabet
 from rackety.errors import RacketyError
+from rackety.frontends.analysis import analyze_record
 from rackety.frontends.common import (
     Lexicons,
     alphabet_json,
@@ -36,10 +37,13 @@ from rackety.frontends.common import (
 )
 from rackety.frontends.web.store import Store
 from rackety.game.board import Board, Layout
-from rackety.game.gcg import game_of, gcg_of, read_gcg, record_of, write_gcg
-from rackety.game.move import Move
-from rackety.game.movegen import format_leave, generate
+from rackety.game.gcg import game_of, gcg_of, read_gcg, record_of, replay, write_gcg
+from rackety.game.move import Move, format_leave
+from rackety.game.movegen import generate
 from rackety.game.referee import Game, IllegalMoveError, Rules, describe, placement
+from rackety.players import make_player
+from rackety.players.sim import SimPlayer
+from rackety.search.simulation import simulate
 
 LEVELS = {
     "static": "Static equity: the trained leave table (H3 where there is none)",
@@ -140,11 +144,8 @@ class Service:
 
     # ---------------------------------------------------------- players
     def _computer(self, seat: Seat, lexicon: Any, seed: int) -> Any:
-        from rackety.players import make_player
-
         level = seat.level or DEFAULT_LEVEL
         if level == "sim":  # a time budget, which make_player's sim:N does not take
-            from rackety.players.sim import SimPlayer
 
             return SimPlayer("h3", seconds=seat.seconds or 2.0, iterations=100_000,
                              seed=seed, name=seat.name)
@@ -247,7 +248,6 @@ class Service:
         config = row.config
         lexicon = self.lexicons.get(self.lexicons.name_for(config.get("lexicon")))
         if row.status == "record":
-
             game = game_of(read_gcg(_as_text(row.gcg), source=f"game {game_id}"),
                                     lexicon)
             seats = [Seat(n, "human") for n in game.players]
@@ -599,7 +599,6 @@ class Service:
     def simulate(self, cgp: str, lexicon: str | None, candidates: int, seconds: float,
                  plies: int) -> dict[str, Any]:
         """Simulate the best static candidates for a time budget."""
-        from rackety.search.simulation import simulate
 
         board, _shape = self.position(cgp)
         lex = self.lexicons.for_board(board, lexicon)
@@ -618,8 +617,6 @@ class Service:
     def analyze_gcg(self, text: str, lexicon: str | None, leave: str | None) -> dict[str, Any]:
         """Every turn of a record: the board before it, the move played, the best
         move by static equity and the equity lost (`rackety.frontends.analysis`)."""
-        from rackety.frontends.analysis import analyze_record
-        from rackety.game.gcg import read_gcg, replay
 
         record = read_gcg(_as_text(text), source="gcg")
         rep = replay(record)
