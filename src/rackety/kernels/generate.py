@@ -733,7 +733,7 @@ def load_rack(st, fs, rules, points, counts, mode, topn, cap, offset, empty, exa
     stored from row ``offset`` up to ``cap``. Returns where the rack's leave
     values go in ``fs`` and how many there are: the caller writes them there
     (`rackety.kernels.leaves`), zero for none."""
-    for c in range(256):
+    for c in range(64):  # placed blanks (0x80 | letter) stay 0
         st[R_POINTS + c] = points[c]
     rn = 0
     mask = 0

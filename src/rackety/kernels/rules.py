@@ -131,23 +131,33 @@ def start(kwg, gaddag, consts, gs, bag, rng) -> None:
 
 
 @njit(cache=True, nogil=True)
-def place(kwg, gaddag, consts, tiles, cross, meta, otiles, chosen, update) -> None:
+def place(kwg, gaddag, points, full, tiles, cross, meta, otiles, chosen, update) -> None:
     """Put placement ``chosen`` (a row of the generator's ``meta``/``otiles``) on
     the board ``tiles`` (both orientations) and, unless ``update`` is false,
-    recompute the cross sets ``cross`` of the lanes it touched."""
+    recompute the cross sets ``cross`` of the lanes it touched (`recross`;
+    ``points`` of every code, ``full`` the mask of every letter: `G_FULL_MASK`)."""
     d = meta[chosen, M_DIR]
     lane = meta[chosen, M_LANE]
     first = meta[chosen, M_FIRST]
-    length = meta[chosen, M_LEN]
     through = meta[chosen, M_THROUGH]
-    for j in range(length):
+    for j in range(meta[chosen, M_LEN]):
         if not (through >> j) & 1:
             code = otiles[chosen, j]
             tiles[d, lane, first + j] = code
             tiles[1 - d, first + j, lane] = code
     if update:
-        update_after_move(kwg, gaddag, tiles, d, lane, first, first + length - 1, consts[2],
-                          consts[3][G_FULL_MASK], cross[0], cross[1], cross[2])
+        recross(kwg, gaddag, points, full, tiles, cross, meta, chosen)
+
+
+@njit(cache=True, nogil=True)
+def recross(kwg, gaddag, points, full, tiles, cross, meta, chosen) -> None:
+    """The cross sets of the lanes placement ``chosen`` touched, recomputed on
+    ``tiles``, which hold it (`place` without its update, then this, is how the
+    endgame updates only the positions it generates moves in)."""
+    first = meta[chosen, M_FIRST]
+    update_after_move(kwg, gaddag, tiles, meta[chosen, M_DIR], meta[chosen, M_LANE], first,
+                      first + meta[chosen, M_LEN] - 1, points, full, cross[0], cross[1],
+                      cross[2])
 
 
 @njit(cache=True, nogil=True)
@@ -156,7 +166,8 @@ def play(kwg, gaddag, consts, gs, meta, otiles, chosen, update) -> int:
     tiles on the board (`place`), off the rack, the score added, the
     scoreless count reset, the rack refilled. Returns the tiles on the rack."""
     seat = gs.ints[GS_TURN]
-    place(kwg, gaddag, consts, gs.tiles, gs.cross, meta, otiles, chosen, update)
+    place(kwg, gaddag, consts[2], consts[3][G_FULL_MASK], gs.tiles, gs.cross, meta, otiles,
+          chosen, update)
     rn = gs.ints[GS_RACK + seat]
     through = meta[chosen, M_THROUGH]
     for j in range(meta[chosen, M_LEN]):

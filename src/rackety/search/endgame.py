@@ -66,6 +66,7 @@ from rackety.game.move import Move
 from rackety.game.state import board_consts, move_of_row, state_of
 from rackety.kernels.fields import (
     F_HEAP,
+    G_FULL_MASK,
     G_N,
     GS_BAG,
     GS_EMPTY,
@@ -88,7 +89,7 @@ from rackety.kernels.fields import (
     GameState,
 )
 from rackety.kernels.generate import GADDAG, generate, load_rack, scratch
-from rackety.kernels.rules import place
+from rackety.kernels.rules import place, recross
 
 if TYPE_CHECKING:
     from rackety.alphabet import Alphabet
@@ -144,6 +145,7 @@ _SIG = types.int64(
     types.uint64[:, ::1], types.uint64[:, :, ::1], types.uint64[::1],  # Zobrist keys
     types.uint64[::1], types.int64[::1],  # the table: keys, data
     types.int64[::1], types.int32[:, :, ::1], types.uint8[:, :, ::1],  # the PV triangle
+    types.int64[::1],  # per slot: the move whose cross sets are still to update (-1: none)
 )
 
 
@@ -172,16 +174,17 @@ def _placed_face(meta, otiles, i, points):
 
 
 @njit(cache=True, nogil=True)
-def _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, consts, racks, side, zsq, zrack, h,
-          ctl):
+def _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, points, full, racks, side, zsq, zrack, h,
+          ctl, dirty):
     """Move ``i`` into slot ``slot + 1`` (a copy of ``slot``) by the rules'
     `place`, off the rack of ``side``; returns the hash with the tiles and the
-    rack changed."""
+    rack changed. The slot's cross sets are left to update (``dirty``) until a
+    search generates moves there (`_recross`): a table hit or the horizon
+    never pays for them."""
     n = ctl[C_N]
-    points = consts[2]
     tiles_s[slot + 1] = tiles_s[slot]
-    xs_s[slot + 1] = xs_s[slot]
-    place(kwg, True, consts, tiles_s[slot + 1], xs_s[slot + 1], meta, otiles, i, True)
+    place(kwg, True, points, full, tiles_s[slot + 1], xs_s[slot + 1], meta, otiles, i, False)
+    dirty[slot + 1] = i
     d = meta[i, M_DIR]
     lane = meta[i, M_LANE]
     first = meta[i, M_FIRST]
@@ -200,6 +203,16 @@ def _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, consts, racks, side, zsq, z
         racks[side, R_N] -= 1
         racks[side, R_FACE] -= points[t]
     return h
+
+
+@njit(cache=True, nogil=True)
+def _recross(kwg, tiles_s, xs_s, slot, points, full, meta, dirty):
+    """Bring the cross sets of slot ``slot`` up to date: its parent's, updated
+    for the move that made it (`rackety.kernels.rules.recross`)."""
+    if slot > 0 and dirty[slot] >= 0:
+        xs_s[slot] = xs_s[slot - 1]
+        recross(kwg, True, points, full, tiles_s[slot], xs_s[slot], meta, dirty[slot])
+        dirty[slot] = -1
 
 
 @njit(cache=True, nogil=True)
@@ -265,7 +278,7 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
              kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta, otiles, oeq,
              est, order,
              anc, bnd, small, bestl, rules, racks, ctl, zsq, zrack, zmisc, tt_key, tt_data,
-             pv_len, pv_meta, pv_tiles):
+             pv_len, pv_meta, pv_tiles, dirty):
     """The value of the position for ``side`` to move, searched ``depth`` plies
     (`D_INF`: to the end), fail-soft within (``alpha``, ``beta``). The board is
     slot ``slot``; this node's moves go in the arena from row ``off``."""
@@ -301,6 +314,7 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
             if tdepth != D_INF:
                 ctl[C_CUTS] += 1
             return v
+    _recross(kwg, tiles_s, xs_s, slot, points, rules[G_FULL_MASK], meta, dirty)
     end = _generate(kwg, tiles_s[slot], xs_s[slot], lm2, wm2, points, ln_all, st, fs, meta,
                     otiles, oeq, anc, bnd, small, bestl, rules, racks[side], off,
                     slot == 0 and ctl[C_EMPTY] != 0, ctl)
@@ -376,8 +390,8 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
                 child_passes = np.int64(1)
             else:
                 child_slot = slot + 1
-                ch = _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, (lm2, wm2, points, rules),
-                           racks, side, zsq, zrack, h, ctl) ^ zmisc[0]
+                ch = _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, points, rules[G_FULL_MASK],
+                           racks, side, zsq, zrack, h, ctl, dirty) ^ zmisc[0]
                 if passes == 1:
                     ch ^= zmisc[1]
                 child_passes = np.int64(0)
@@ -387,14 +401,14 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
                                      kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta,
                                      otiles, oeq, est, order,
                                      anc, bnd, small, bestl, rules, racks, ctl, zsq, zrack,
-                                     zmisc, tt_key, tt_data, pv_len, pv_meta, pv_tiles)
+                                     zmisc, tt_key, tt_data, pv_len, pv_meta, pv_tiles, dirty)
             else:
                 v = score - _negamax(ply + 1, child_depth, score - alpha - 1, score - alpha,
                                      child_passes, opp, child_slot, base, ch,
                                      kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta,
                                      otiles, oeq, est, order,
                                      anc, bnd, small, bestl, rules, racks, ctl, zsq, zrack,
-                                     zmisc, tt_key, tt_data, pv_len, pv_meta, pv_tiles)
+                                     zmisc, tt_key, tt_data, pv_len, pv_meta, pv_tiles, dirty)
                 if alpha < v < beta and ctl[C_ABORT] == 0:
                     v = score - _negamax(ply + 1, child_depth, score - beta, score - alpha,
                                          child_passes, opp, child_slot, base, ch,
@@ -402,7 +416,7 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
                                          meta, otiles, oeq, est, order,
                                          anc, bnd, small, bestl, rules, racks, ctl, zsq,
                                          zrack, zmisc, tt_key, tt_data, pv_len, pv_meta,
-                                         pv_tiles)
+                                         pv_tiles, dirty)
             first = False
             if not is_pass:
                 _unplay(meta, otiles, i, points, racks, side)
@@ -437,14 +451,14 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
 def _search(depth, passes, h, kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta,
             otiles, oeq, est, order,
             anc, bnd, small, bestl, rules, racks, ctl, zsq, zrack, zmisc, tt_key, tt_data,
-            pv_len, pv_meta, pv_tiles):
+            pv_len, pv_meta, pv_tiles, dirty):
     """One iteration of the deepening: the root searched ``depth`` plies."""
     zero = np.int64(0)
     return _negamax(zero, np.int64(depth), np.int64(-BIG), np.int64(BIG), np.int64(passes),
                     zero, zero, zero, h, kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs,
                     meta, otiles, oeq, est, order,
                     anc, bnd, small, bestl, rules, racks, ctl, zsq, zrack, zmisc, tt_key,
-                    tt_data, pv_len, pv_meta, pv_tiles)
+                    tt_data, pv_len, pv_meta, pv_tiles, dirty)
 
 
 @njit(cache=True, nogil=True)
@@ -615,6 +629,7 @@ class _Solver:
         self.pv_len = np.zeros(plies + 1, np.int64)
         self.pv_meta = np.zeros((plies + 1, plies + 1, META), np.int32)
         self.pv_tiles = np.zeros((plies + 1, plies + 1, n), np.uint8)
+        self.dirty = np.full(plies + 1, -1, np.int64)
 
     def _arena(self, cap: int) -> None:
         self.cap = cap
@@ -654,7 +669,7 @@ class _Solver:
                             self.fs, self.meta, self.otiles, self.oeq, self.est, self.order,
                             self.anc, self.bnd, self.small, self.bestl, self.rules, racks, ctl,
                             self.zsq, self.zrack, self.zmisc, self.tt_key,
-                            self.tt_data, self.pv_len, self.pv_meta, self.pv_tiles)
+                            self.tt_data, self.pv_len, self.pv_meta, self.pv_tiles, self.dirty)
             if ctl[C_ABORT] == 2:  # the move arena is full: a bigger one, same iteration
                 self._arena(self.cap * 4)
                 continue
