@@ -112,7 +112,8 @@ elif what == "preendgame":
         if len(b.racks[1]) >= 2:  # one of the opponent's tiles back in the bag
             b.racks[1] = tuple(b.racks[1][:-1])
             boards.append(b)
-    preendgame.preendgame(boards[0], lex, candidates=2)
+    for b in boards[:8]:  # every kernel loaded (or compiled) before the clock starts
+        preendgame.preendgame(b, lex, candidates=5)
     t = cpu()
     for b in boards[:8]:
         preendgame.preendgame(b, lex, candidates=5)
