@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -567,6 +568,19 @@ def solve_state(gs: GameState, consts: tuple[np.ndarray, ...], alphabet: Alphabe
     return _Solver(gs, consts, alphabet, lexicon, tt_bits).run(seconds, max_depth)
 
 
+@lru_cache(maxsize=4)
+def _zobrist(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The Zobrist keys of an ``n`` x ``n`` board (per square and code, per rack,
+    tile and count, and the side and pass bits), from a fixed seed so a solve is
+    reproducible; made once per board size (the kernels only read them)."""
+    rng = np.random.default_rng(0x5EED)
+    zsq = rng.integers(1, 2**63, size=(n * n, 256), dtype=np.uint64)
+    zrack = rng.integers(1, 2**63, size=(2, 64, MAX_COUNT + 1), dtype=np.uint64)
+    zrack[:, :, 0] = 0
+    zmisc = rng.integers(1, 2**63, size=4, dtype=np.uint64)
+    return zsq, zrack, zmisc
+
+
 class _Solver:
     """The arrays of one solve, allocated once."""
 
@@ -603,12 +617,7 @@ class _Solver:
         ctl[C_TTMASK] = (1 << min(tt_bits, _TT_START_BITS)) - 1
         ctl[C_EMPTY] = int(gs.ints[GS_EMPTY])
         self.ctl = ctl
-        # Zobrist keys: a fixed seed, so a solve is reproducible
-        rng = np.random.default_rng(0x5EED)
-        self.zsq = rng.integers(1, 2**63, size=(n * n, 256), dtype=np.uint64)
-        self.zrack = rng.integers(1, 2**63, size=(2, 64, MAX_COUNT + 1), dtype=np.uint64)
-        self.zrack[:, :, 0] = 0
-        self.zmisc = rng.integers(1, 2**63, size=4, dtype=np.uint64)
+        self.zsq, self.zrack, self.zmisc = _zobrist(n)
         h = np.uint64(0)
         grid = gs.tiles[0]
         for r, c in zip(*np.nonzero(grid), strict=True):
