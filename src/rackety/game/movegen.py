@@ -263,6 +263,11 @@ class MoveList(Sequence[Move]):
     def __len__(self) -> int:
         return len(self._meta) + len(self._others)
 
+    @property
+    def exchange_count(self) -> int:
+        """How many exchanges the list holds (each multiset of tiles once)."""
+        return sum(1 for other in self._others if other[1])
+
     def placement(self, i: int) -> Move:
         """The ``i``-th tile placement (best first)."""
         row = self.meta[i]

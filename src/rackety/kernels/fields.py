@@ -66,6 +66,12 @@ MODE_COUNT = 2
 S_LV = 24  # where the leave values start in fs
 S_OVER_BOUND = 25  # moves found above their anchor's bound: must stay 0 (tests read it)
 S_EXACT_BEST = 26  # top mode: also find the best score exactly (search anchors that may beat it)
+# the addresses of the caller's arrays, for the recursion (`rackety.kernels.raw`)
+S_FSP = 27  # fs
+S_METAP = 28  # meta
+S_OTP = 29  # otiles
+S_OEQP = 30  # oeq
+S_OTW = 31  # the width of a row of otiles
 # the rack, in st too (one array fewer to pass down the recursion)
 R_COUNT = 64  # st[64 + t]: copies of tile t on the rack (t = 0: blanks)
 R_PLACE = 128  # st[128 + t]: place value of t in the leave index

@@ -56,6 +56,7 @@ from rackety.kernels.fields import (
     M_PLACED,
     M_SCORE,
     M_THROUGH,
+    META,
     MODE_COUNT,
     MODE_TOP,
     PSC,
@@ -75,13 +76,18 @@ from rackety.kernels.fields import (
     S_DIR,
     S_EMPTY,
     S_EXACT_BEST,
+    S_FSP,
     S_FULL_LIDX,
     S_HEAPN,
     S_LANE,
     S_LIMIT,
     S_LV,
+    S_METAP,
     S_MODE,
     S_N,
+    S_OEQP,
+    S_OTP,
+    S_OTW,
     S_OVER_BOUND,
     S_OVERFLOW,
     S_PRE,
@@ -99,124 +105,152 @@ from rackety.kernels.fields import (
 )
 from rackety.kernels.leaves import best_by_kept, places
 from rackety.kernels.nodes import ACCEPTS, ARC, DAWG_ROOT, GADDAG_ROOT, IS_END, root
+from rackety.kernels.raw import (
+    address,
+    load,
+    load_f64,
+    load_i32,
+    load_u8,
+    load_u32,
+    store,
+    store_f64,
+    store_i32,
+    store_u8,
+)
 
 _I = types.int64
-_TAIL = (types.Array(types.uint32, 1, "C", readonly=True), types.int64[:, ::1],
-         types.int64[::1], types.float64[::1], types.int32[:, ::1], types.uint8[:, ::1],
-         types.float64[::1])
+# The recursion takes the addresses of its arrays (`rackety.kernels.raw`): the
+# KWG, the lane's per-lane array and the state ``st``, which holds the
+# addresses of the others (`S_FSP` ...).
 # (square, run, first square, tiles placed, main sum, word multiplier, cross sum,
-# leave index, then the arrays): the right part and the GADDAG walk
-_SIG_WALK = types.void(_I, _I, _I, _I, _I, _I, _I, _I, *_TAIL)
-# (tiles in the left part, run, room, tiles placed, leave index, then the arrays)
-_SIG_LEFT = types.void(_I, _I, _I, _I, _I, *_TAIL)
+# leave index, then the addresses): the right part and the GADDAG walk
+_SIG_WALK = types.void(_I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I)
+# (tiles in the left part, run, room, tiles placed, leave index, then the addresses)
+_SIG_LEFT = types.void(_I, _I, _I, _I, _I, _I, _I, _I)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _heap_push(fs, st, eq):
-    """Keep the best N equities in a min-heap; the threshold is the N-th best."""
-    topn = st[S_TOPN]
-    hn = st[S_HEAPN]
+def _heap_push(fsp, stp, eq):
+    """Keep the best N equities in a min-heap (``fs`` at ``fsp``); the
+    threshold is the N-th best."""
+    topn = load(stp, S_TOPN)
+    hn = load(stp, S_HEAPN)
     if hn < topn:
         i = hn
-        fs[F_HEAP + i] = eq
+        store_f64(fsp, F_HEAP + i, eq)
         while i > 0:
             parent = (i - 1) // 2
-            if fs[F_HEAP + parent] <= fs[F_HEAP + i]:
+            up = load_f64(fsp, F_HEAP + parent)
+            here = load_f64(fsp, F_HEAP + i)
+            if up <= here:
                 break
-            tmp = fs[F_HEAP + parent]
-            fs[F_HEAP + parent] = fs[F_HEAP + i]
-            fs[F_HEAP + i] = tmp
+            store_f64(fsp, F_HEAP + parent, here)
+            store_f64(fsp, F_HEAP + i, up)
             i = parent
-        st[S_HEAPN] = hn + 1
+        store(stp, S_HEAPN, hn + 1)
         if hn + 1 == topn:
-            fs[F_THRESH] = fs[F_HEAP]
+            store_f64(fsp, F_THRESH, load_f64(fsp, F_HEAP))
         return
-    if eq <= fs[F_HEAP]:
+    if eq <= load_f64(fsp, F_HEAP):
         return
-    fs[F_HEAP] = eq
+    store_f64(fsp, F_HEAP, eq)
     i = 0
     while True:
         left = 2 * i + 1
         if left >= topn:
             break
         small = left
-        if left + 1 < topn and fs[F_HEAP + left + 1] < fs[F_HEAP + left]:
+        if left + 1 < topn and load_f64(fsp, F_HEAP + left + 1) < load_f64(fsp, F_HEAP + left):
             small = left + 1
-        if fs[F_HEAP + i] <= fs[F_HEAP + small]:
+        here = load_f64(fsp, F_HEAP + i)
+        low = load_f64(fsp, F_HEAP + small)
+        if here <= low:
             break
-        tmp = fs[F_HEAP + small]
-        fs[F_HEAP + small] = fs[F_HEAP + i]
-        fs[F_HEAP + i] = tmp
+        store_f64(fsp, F_HEAP + small, here)
+        store_f64(fsp, F_HEAP + i, low)
         i = small
-    fs[F_THRESH] = fs[F_HEAP]
+    store_f64(fsp, F_THRESH, load_f64(fsp, F_HEAP))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _compact(st, fs, meta, otiles, oeq):
+def _compact(stp):
     """Drop stored moves that can no longer be among the best N."""
+    fsp = load(stp, S_FSP)
+    metap = load(stp, S_METAP)
+    otp = load(stp, S_OTP)
+    oeqp = load(stp, S_OEQP)
+    width = load(stp, S_OTW)
     keep = 0
-    thresh = fs[F_THRESH]
-    for i in range(st[S_COUNT]):
-        if oeq[i] >= thresh:
+    thresh = load_f64(fsp, F_THRESH)
+    for i in range(load(stp, S_COUNT)):
+        eq = load_f64(oeqp, i)
+        if eq >= thresh:
             if keep != i:
-                for j in range(meta.shape[1]):
-                    meta[keep, j] = meta[i, j]
-                for j in range(meta[i, M_LEN]):
-                    otiles[keep, j] = otiles[i, j]
-                oeq[keep] = oeq[i]
+                for j in range(META):
+                    store_i32(metap, keep * META + j, load_i32(metap, i * META + j))
+                for j in range(load_i32(metap, i * META + M_LEN)):
+                    store_u8(otp, keep * width + j, load_u8(otp, i * width + j))
+                store_f64(oeqp, keep, eq)
             keep += 1
-    st[S_COUNT] = keep
+    store(stp, S_COUNT, keep)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _record(first, last, placed, score, lidx, ln, st, fs, meta, otiles, oeq):
+def _record(first, last, placed, score, lidx, lnp, stp, n):
+    """A move found: counted, and stored in the mode's way (`generate`). The
+    lane's tiles and the placed strip are in the per-lane array at ``lnp``."""
     # A one-tile play is listed once, in the direction of its main word: the down
     # pass keeps it only when the tile forms no across word (oracle README).
-    if placed == 1 and st[S_DIR] == 1:
+    if placed == 1 and load(stp, S_DIR) == 1:
         for p in range(first, last + 1):
-            if ln[TILE, p] == 0:
-                if ln[HAS, p] != 0:
+            if load(lnp, TILE * n + p) == 0:
+                if load(lnp, HAS * n + p) != 0:
                     return
                 break
-    if placed == st[S_RACKSIZE]:
-        score += st[S_BINGO]
-    st[S_TOTAL] += 1
-    if score > st[S_BEST]:
-        st[S_BEST] = score
-    mode = st[S_MODE]
+    if placed == load(stp, S_RACKSIZE):
+        score += load(stp, S_BINGO)
+    store(stp, S_TOTAL, load(stp, S_TOTAL) + 1)
+    if score > load(stp, S_BEST):
+        store(stp, S_BEST, score)
+    mode = load(stp, S_MODE)
     if mode == MODE_COUNT:
         return
-    eq = score + fs[st[S_LV] + lidx]
+    fsp = load(stp, S_FSP)
+    eq = score + load_f64(fsp, load(stp, S_LV) + lidx)
     if mode == MODE_TOP:
-        if eq > fs[F_BOUND]:
-            st[S_OVER_BOUND] += 1  # a bound too low would silently lose moves
-        if eq < fs[F_THRESH]:
+        if eq > load_f64(fsp, F_BOUND):
+            store(stp, S_OVER_BOUND, load(stp, S_OVER_BOUND) + 1)  # a bound too low
+        if eq < load_f64(fsp, F_THRESH):
             return
-        _heap_push(fs, st, eq)
-        if st[S_COUNT] >= st[S_CAP]:
-            _compact(st, fs, meta, otiles, oeq)
-    c = st[S_COUNT]
-    if c >= st[S_CAP]:
-        st[S_OVERFLOW] = 1
+        _heap_push(fsp, stp, eq)
+        if load(stp, S_COUNT) >= load(stp, S_CAP):
+            _compact(stp)
+    c = load(stp, S_COUNT)
+    if c >= load(stp, S_CAP):
+        store(stp, S_OVERFLOW, 1)
         return
+    metap = load(stp, S_METAP)
+    otp = load(stp, S_OTP)
+    row = c * load(stp, S_OTW)
     through = 0
     for p in range(first, last + 1):
-        t = ln[TILE, p]
+        t = load(lnp, TILE * n + p)
         if t != 0:
             through |= 1 << (p - first)
         else:
-            t = ln[STRIP, p]
-        otiles[c, p - first] = t
-    meta[c, M_DIR] = st[S_DIR]
-    meta[c, M_LANE] = st[S_LANE]
-    meta[c, M_FIRST] = first
-    meta[c, M_LEN] = last - first + 1
-    meta[c, M_PLACED] = placed
-    meta[c, M_SCORE] = score
-    meta[c, M_THROUGH] = through
-    meta[c, M_LIDX] = lidx
-    oeq[c] = eq
-    st[S_COUNT] = c + 1
+            t = load(lnp, STRIP * n + p)
+        store_u8(otp, row + p - first, t)
+    m = c * META
+    store_i32(metap, m + M_DIR, load(stp, S_DIR))
+    store_i32(metap, m + M_LANE, load(stp, S_LANE))
+    store_i32(metap, m + M_FIRST, first)
+    store_i32(metap, m + M_LEN, last - first + 1)
+    store_i32(metap, m + M_PLACED, placed)
+    store_i32(metap, m + M_SCORE, score)
+    store_i32(metap, m + M_THROUGH, through)
+    store_i32(metap, m + M_LIDX, lidx)
+    store_f64(load(stp, S_OEQP), c, eq)
+    store(stp, S_COUNT, c + 1)
 
 
 NOT_ON_RACK = -2
@@ -224,33 +258,33 @@ FROM_BOARD = -1
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _choices(pos, arc, placed, kwg, ln, st):
+def _choices(pos, arc, placed, kwp, lnp, stp, n):
     """Where the tiles that may go on ``pos`` are in the run at ``arc``: (first
     edge, last edge or -1 for the end of the run, letters allowed); a first edge
     of -1 when nothing can go there. An occupied square allows only its tile's
     edge; an empty one the letters of its cross set that the rack holds."""
-    board = ln[TILE, pos]
+    board = load(lnp, TILE * n + pos)
     if board != 0:
         want = board & 0x7F
         e = arc
         while True:
-            node = np.int64(kwg[e])
+            node = load_u32(kwp, e)
             t = node >> 24
             if t == want:
                 return e, e, 0
             if t > want or node & IS_END:
                 return -1, -1, 0
             e += 1
-    if placed == st[S_RACKN]:
+    if placed == load(stp, S_RACKN):
         return -1, -1, 0
-    allowed = ln[XSET, pos] & st[S_RACKMASK]
+    allowed = load(lnp, XSET * n + pos) & load(stp, S_RACKMASK)
     if allowed == 0:
         return -1, -1, 0
     return arc, -1, allowed
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _take(pos, board, t, v, placed, main, wmul, xsum, lidx, ln, st):
+def _take(pos, board, t, v, placed, main, wmul, xsum, lidx, lnp, stp, n):
     """Put letter ``t`` on ``pos``: the board's own tile, or from the rack a
     natural tile (``v`` 0) or a blank standing for it (``v`` 1), taken off the
     rack. Returns the rack slot used (`FROM_BOARD`, or `NOT_ON_RACK` when the
@@ -258,131 +292,130 @@ def _take(pos, board, t, v, placed, main, wmul, xsum, lidx, ln, st):
     multiplier, cross-word sum, tiles placed, leave index. The score of the
     move is main x multiplier + cross sum (Appel and Jacobson section 3.4)."""
     if board != 0:
-        return FROM_BOARD, main + ln[FACE, pos], wmul, xsum, placed, lidx
+        return FROM_BOARD, main + load(lnp, FACE * n + pos), wmul, xsum, placed, lidx
     rt = t if v == 0 else 0
-    if st[R_COUNT + rt] == 0:
+    left = load(stp, R_COUNT + rt)
+    if left == 0:
         return NOT_ON_RACK, main, wmul, xsum, placed, lidx
     code = t if v == 0 else t | BLANK_FLAG
-    val = st[R_POINTS + code] * ln[LM, pos]
-    st[R_COUNT + rt] -= 1
-    ln[STRIP, pos] = code
-    return (rt, main + val, wmul * ln[WM, pos], xsum + val * ln[PWM, pos] + ln[PSC, pos],
-            placed + 1, lidx - st[R_PLACE + rt])
+    val = load(stp, R_POINTS + code) * load(lnp, LM * n + pos)
+    store(stp, R_COUNT + rt, left - 1)
+    store(lnp, STRIP * n + pos, code)
+    return (rt, main + val, wmul * load(lnp, WM * n + pos),
+            xsum + val * load(lnp, PWM * n + pos) + load(lnp, PSC * n + pos), placed + 1,
+            lidx - load(stp, R_PLACE + rt))
 
 
 @njit(_SIG_WALK, cache=True, nogil=True, _nrt=False)
-def _dawg_right(pos, arc, first, placed, main, wmul, xsum, lidx,
-                kwg, ln, st, fs, meta, otiles, oeq):
+def _dawg_right(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
     """Appel and Jacobson's ExtendRight at square ``pos`` (at or right of the
     anchor) from the DAWG run at ``arc``."""
-    n = st[S_N]
-    board = ln[TILE, pos]
-    e, e_end, allowed = _choices(pos, arc, placed, kwg, ln, st)
+    n = load(stp, S_N)
+    board = load(lnp, TILE * n + pos)
+    e, e_end, allowed = _choices(pos, arc, placed, kwp, lnp, stp, n)
     if e < 0:
         return
     while True:
-        node = np.int64(kwg[e])
+        node = load_u32(kwp, e)
         t = node >> 24
         if board != 0 or (allowed >> t) & 1:
             for v in range(1 if board != 0 else 2):
                 rt, m2, w2, x2, p2, l2 = _take(pos, board, t, v, placed, main, wmul, xsum,
-                                               lidx, ln, st)
+                                               lidx, lnp, stp, n)
                 if rt == NOT_ON_RACK:
                     continue
                 child = node & ARC
-                if node & ACCEPTS and p2 > 0 and (pos == n - 1 or ln[TILE, pos + 1] == 0):
-                    _record(first, pos, p2, m2 * w2 + x2, l2, ln, st, fs, meta, otiles,
-                            oeq)
+                if node & ACCEPTS and p2 > 0 and (pos == n - 1 or
+                                                  load(lnp, TILE * n + pos + 1) == 0):
+                    _record(first, pos, p2, m2 * w2 + x2, l2, lnp, stp, n)
                 if child != 0 and pos + 1 < n:
-                    _dawg_right(pos + 1, child, first, p2, m2, w2, x2, l2,
-                                kwg, ln, st, fs, meta, otiles, oeq)
+                    _dawg_right(pos + 1, child, first, p2, m2, w2, x2, l2, kwp, lnp, stp)
                 if rt >= 0:
-                    st[R_COUNT + rt] += 1  # back on the rack
+                    store(stp, R_COUNT + rt, load(stp, R_COUNT + rt) + 1)  # back on the rack
         if node & IS_END or e == e_end:
             break
         e += 1
 
 
 @njit(_SIG_WALK, cache=True, nogil=True, _nrt=False)
-def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx,
-            kwg, ln, st, fs, meta, otiles, oeq):
+def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
     """Gordon's Gen at square ``pos`` (at or left of the anchor) from the GADDAG
     run at ``arc``, with GoOn inlined for every tile that can go there: the
     reversed prefix grows leftwards; where the square to the left is free, the
     separator turns the walk rightwards from the anchor. What follows the
     separator is a DAWG state (FORMATS.md section 2), so the right part is
     Appel and Jacobson's ExtendRight, `_dawg_right`."""
-    anchor = st[S_ANCHOR]
-    board = ln[TILE, pos]
-    e, e_end, allowed = _choices(pos, arc, placed, kwg, ln, st)
+    n = load(stp, S_N)
+    anchor = load(stp, S_ANCHOR)
+    board = load(lnp, TILE * n + pos)
+    e, e_end, allowed = _choices(pos, arc, placed, kwp, lnp, stp, n)
     if e < 0:
         return
     while True:
-        node = np.int64(kwg[e])
+        node = load_u32(kwp, e)
         t = node >> 24
         if board != 0 or (t != 0 and (allowed >> t) & 1):
             for v in range(1 if board != 0 else 2):
                 rt, m2, w2, x2, p2, l2 = _take(pos, board, t, v, placed, main, wmul, xsum,
-                                               lidx, ln, st)
+                                               lidx, lnp, stp, n)
                 if rt == NOT_ON_RACK:
                     continue
                 child = node & ARC
-                if node & ACCEPTS and p2 > 0 and (pos == 0 or ln[TILE, pos - 1] == 0):
-                    _record(pos, anchor, p2, m2 * w2 + x2, l2, ln, st, fs, meta, otiles, oeq)
+                left_free = pos == 0 or load(lnp, TILE * n + pos - 1) == 0
+                if node & ACCEPTS and p2 > 0 and left_free:
+                    _record(pos, anchor, p2, m2 * w2 + x2, l2, lnp, stp, n)
                 if child != 0:
-                    if pos > 0 and ln[TILE, pos - 1] != 0:  # a board tile: go on through it
-                        _gaddag(pos - 1, child, pos, p2, m2, w2, x2, l2,
-                                kwg, ln, st, fs, meta, otiles, oeq)
+                    if not left_free:  # a board tile: go on through it
+                        _gaddag(pos - 1, child, pos, p2, m2, w2, x2, l2, kwp, lnp, stp)
                     else:
-                        if pos - 1 > st[S_LIMIT]:
-                            _gaddag(pos - 1, child, pos, p2, m2, w2, x2, l2,
-                                    kwg, ln, st, fs, meta, otiles, oeq)
-                        sep = np.int64(kwg[child])
-                        if sep >> 24 == 0 and anchor + 1 < st[S_N] and sep & ARC != 0:
-                            _dawg_right(anchor + 1, sep & ARC, pos, p2, m2, w2, x2,
-                                        l2, kwg, ln, st, fs, meta, otiles, oeq)
+                        if pos - 1 > load(stp, S_LIMIT):
+                            _gaddag(pos - 1, child, pos, p2, m2, w2, x2, l2, kwp, lnp, stp)
+                        sep = load_u32(kwp, child)
+                        if sep >> 24 == 0 and anchor + 1 < n and sep & ARC != 0:
+                            _dawg_right(anchor + 1, sep & ARC, pos, p2, m2, w2, x2, l2, kwp,
+                                        lnp, stp)
                 if rt >= 0:
-                    st[R_COUNT + rt] += 1  # back on the rack
+                    store(stp, R_COUNT + rt, load(stp, R_COUNT + rt) + 1)  # back on the rack
         if node & IS_END or e == e_end:
             break
         e += 1
 
 
 @njit(_SIG_LEFT, cache=True, nogil=True, _nrt=False)
-def _dawg_left(k, arc, room, placed, lidx,
-               kwg, ln, st, fs, meta, otiles, oeq):
+def _dawg_left(k, arc, room, placed, lidx, kwp, lnp, stp):
     """Appel and Jacobson's LeftPart: the left part of ``k`` tiles (in
     ``st[S_PRE:]``) leads to the DAWG run ``arc``; extend right from the anchor
     with it, then try every longer left part, up to ``room`` tiles."""
-    anchor = st[S_ANCHOR]
+    n = load(stp, S_N)
+    anchor = load(stp, S_ANCHOR)
     first = anchor - k
     main = 0
     wmul = 1
     for i in range(k):
-        code = st[S_PRE + i]
-        ln[STRIP, first + i] = code
-        main += st[R_POINTS + code] * ln[LM, first + i]
-        wmul *= ln[WM, first + i]
-    _dawg_right(anchor, arc, first, placed, main, wmul, lidx - lidx, lidx,
-                kwg, ln, st, fs, meta, otiles, oeq)
-    if k >= room or placed + 1 >= st[S_RACKN]:
+        code = load(stp, S_PRE + i)
+        store(lnp, STRIP * n + first + i, code)
+        main += load(stp, R_POINTS + code) * load(lnp, LM * n + first + i)
+        wmul *= load(lnp, WM * n + first + i)
+    _dawg_right(anchor, arc, first, placed, main, wmul, lidx - lidx, lidx, kwp, lnp, stp)
+    if k >= room or placed + 1 >= load(stp, S_RACKN):
         return
     # a longer left part: one more tile at its end; the part slides one square left
     e = arc
     while True:
-        node = np.int64(kwg[e])
+        node = load_u32(kwp, e)
         t = node >> 24
         child = node & ARC
         if child != 0:
             for v in range(2):
                 rt = t if v == 0 else 0
-                if st[R_COUNT + rt] == 0:
+                left = load(stp, R_COUNT + rt)
+                if left == 0:
                     continue
-                st[S_PRE + k] = t if v == 0 else t | BLANK_FLAG
-                st[R_COUNT + rt] -= 1
-                _dawg_left(k + 1, child, room, placed + 1, lidx - st[R_PLACE + rt],
-                           kwg, ln, st, fs, meta, otiles, oeq)
-                st[R_COUNT + rt] += 1
+                store(stp, S_PRE + k, t if v == 0 else t | BLANK_FLAG)
+                store(stp, R_COUNT + rt, left - 1)
+                _dawg_left(k + 1, child, room, placed + 1, lidx - load(stp, R_PLACE + rt),
+                           kwp, lnp, stp)
+                store(stp, R_COUNT + rt, left)
         if node & IS_END:
             break
         e += 1
@@ -611,6 +644,8 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
         for i in range(count):
             order[i] = i
     exact = st[S_EXACT_BEST] != 0
+    kwp = address(kwg)
+    stp = address(st)
     done = 0
     for j in range(count):
         i = order[j]
@@ -627,8 +662,8 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
         st[S_LANE] = anc[1, i]
         st[S_ANCHOR] = anc[2, i]
         st[S_LIMIT] = anc[3, i]
-        _gaddag(anc[2, i], groot, anc[2, i], zero, zero, one, zero, full, kwg, ln, st,
-                fs, meta, otiles, oeq)
+        _gaddag(anc[2, i], groot, anc[2, i], zero, zero, one, zero, full, kwp, address(ln),
+                stp)
         done += 1
     st[S_ANCHORS] = done
 
@@ -695,7 +730,7 @@ def _generate_dawg(kwg, ln_all, st, fs, meta, otiles, oeq):
                             break
                     if arc != 0:
                         _dawg_right(p, arc, first, zero, main, one, zero, full,
-                                    kwg, ln, st, fs, meta, otiles, oeq)
+                                    address(kwg), address(ln), address(st))
                 else:
                     room = 0
                     q = p - 1
@@ -704,7 +739,7 @@ def _generate_dawg(kwg, ln_all, st, fs, meta, otiles, oeq):
                         room += 1
                         q -= 1
                     _dawg_left(zero, droot, room, zero, full,
-                               kwg, ln, st, fs, meta, otiles, oeq)
+                               address(kwg), address(ln), address(st))
     st[S_ANCHORS] = anchors
     st[S_ANCHORS_ALL] = anchors
 
@@ -777,7 +812,7 @@ def load_rack(st, fs, rules, points, counts, mode, topn, cap, offset, empty, exa
 def heap_push(st, fs, equity) -> None:
     """Raise the top mode's threshold as if a move of ``equity`` had been kept
     (the exchanges, which the generator does not list, compete for the top N)."""
-    _heap_push(fs, st, equity)
+    _heap_push(address(fs), address(st), equity)
 
 
 @njit(cache=True, nogil=True)
@@ -794,6 +829,11 @@ def generate(kwg, consts, position, st, fs, out, scratch, generator) -> None:
     tiles, cross = position
     meta, otiles, oeq = out
     ln_all, anc, bnd, small, best_leave = scratch
+    st[S_FSP] = address(fs)
+    st[S_METAP] = address(meta)
+    st[S_OTP] = address(otiles)
+    st[S_OEQP] = address(oeq)
+    st[S_OTW] = otiles.shape[1]
     fill_lanes(tiles, cross[0], cross[1], cross[2], lm2, wm2, points, ln_all)
     if st[S_MODE] == MODE_TOP:
         # the rack's tile values, highest first, and the best leave per tiles

@@ -1,0 +1,123 @@
+"""Loads and stores through raw addresses, for the generator's recursion.
+
+numba passes an array to a function that is not inlined as its whole
+descriptor (data pointer, shape, strides, and more: seven to nine machine
+words each), so a recursive kernel with seven arrays pushed about sixty words
+on the stack at every call, a fifth of its time. The recursion takes the
+addresses of its arrays instead (``array.ctypes.data``, an int64 each) and
+reads and writes through these: one word per array per call. Nothing is
+checked here (numba does not check bounds either); the callers own the arrays
+and keep them alive for the call.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core.extending import intrinsic
+
+_I64 = ir.IntType(64)
+_I32 = ir.IntType(32)
+_U8 = ir.IntType(8)
+_F64 = ir.DoubleType()
+
+
+def _pointer(builder: ir.IRBuilder, address: ir.Value, kind: ir.Type, index: ir.Value
+             ) -> ir.Value:
+    base = builder.inttoptr(address, kind.as_pointer())
+    return builder.gep(base, [index])
+
+
+@intrinsic
+def load(typingctx, address, index):  # noqa: ANN201
+    """``int64[address][index]``."""
+    def codegen(context, builder, signature, args):
+        return builder.load(_pointer(builder, args[0], _I64, args[1]))
+
+    return types.int64(types.int64, types.int64), codegen
+
+
+@intrinsic
+def store(typingctx, address, index, value):  # noqa: ANN201
+    """``int64[address][index] = value``."""
+    def codegen(context, builder, signature, args):
+        builder.store(args[2], _pointer(builder, args[0], _I64, args[1]))
+        return context.get_dummy_value()
+
+    return types.void(types.int64, types.int64, types.int64), codegen
+
+
+@intrinsic
+def load_u32(typingctx, address, index):  # noqa: ANN201
+    """``uint32[address][index]`` as an int64 (a KWG node)."""
+    def codegen(context, builder, signature, args):
+        value = builder.load(_pointer(builder, args[0], _I32, args[1]))
+        return builder.zext(value, _I64)
+
+    return types.int64(types.int64, types.int64), codegen
+
+
+@intrinsic
+def store_i32(typingctx, address, index, value):  # noqa: ANN201
+    """``int32[address][index] = value`` (truncated)."""
+    def codegen(context, builder, signature, args):
+        builder.store(builder.trunc(args[2], _I32), _pointer(builder, args[0], _I32, args[1]))
+        return context.get_dummy_value()
+
+    return types.void(types.int64, types.int64, types.int64), codegen
+
+
+@intrinsic
+def load_i32(typingctx, address, index):  # noqa: ANN201
+    """``int32[address][index]`` as an int64."""
+    def codegen(context, builder, signature, args):
+        value = builder.load(_pointer(builder, args[0], _I32, args[1]))
+        return builder.sext(value, _I64)
+
+    return types.int64(types.int64, types.int64), codegen
+
+
+@intrinsic
+def store_u8(typingctx, address, index, value):  # noqa: ANN201
+    """``uint8[address][index] = value`` (truncated)."""
+    def codegen(context, builder, signature, args):
+        builder.store(builder.trunc(args[2], _U8), _pointer(builder, args[0], _U8, args[1]))
+        return context.get_dummy_value()
+
+    return types.void(types.int64, types.int64, types.int64), codegen
+
+
+@intrinsic
+def load_u8(typingctx, address, index):  # noqa: ANN201
+    """``uint8[address][index]`` as an int64."""
+    def codegen(context, builder, signature, args):
+        value = builder.load(_pointer(builder, args[0], _U8, args[1]))
+        return builder.zext(value, _I64)
+
+    return types.int64(types.int64, types.int64), codegen
+
+
+@intrinsic
+def load_f64(typingctx, address, index):  # noqa: ANN201
+    """``float64[address][index]``."""
+    def codegen(context, builder, signature, args):
+        return builder.load(_pointer(builder, args[0], _F64, args[1]))
+
+    return types.float64(types.int64, types.int64), codegen
+
+
+@intrinsic
+def store_f64(typingctx, address, index, value):  # noqa: ANN201
+    """``float64[address][index] = value``."""
+    def codegen(context, builder, signature, args):
+        builder.store(args[2], _pointer(builder, args[0], _F64, args[1]))
+        return context.get_dummy_value()
+
+    return types.void(types.int64, types.int64, types.float64), codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def address(array: np.ndarray) -> np.int64:
+    """The address of an array's first element, as an int64."""
+    return np.int64(array.ctypes.data)
