@@ -319,7 +319,7 @@ def _dawg_right(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
         node = load_u32(kwp, e)
         t = node >> 24
         if board != 0 or (allowed >> t) & 1:
-            for v in range(1 if board != 0 else 2):
+            for v in range(1 if board != 0 or load(stp, R_COUNT) == 0 else 2):
                 rt, m2, w2, x2, p2, l2 = _take(pos, board, t, v, placed, main, wmul, xsum,
                                                lidx, lnp, stp, n)
                 if rt == NOT_ON_RACK:
@@ -355,7 +355,7 @@ def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
         node = load_u32(kwp, e)
         t = node >> 24
         if board != 0 or (t != 0 and (allowed >> t) & 1):
-            for v in range(1 if board != 0 else 2):
+            for v in range(1 if board != 0 or load(stp, R_COUNT) == 0 else 2):
                 rt, m2, w2, x2, p2, l2 = _take(pos, board, t, v, placed, main, wmul, xsum,
                                                lidx, lnp, stp, n)
                 if rt == NOT_ON_RACK:
