@@ -174,6 +174,11 @@ def _as_layout(layout: Layout | str) -> Layout:
 
 
 @cache
+def _total_tiles(alphabet: Alphabet) -> int:
+    """How many tiles the alphabet's set has."""
+    return sum(tile.count for tile in alphabet.tiles)
+
+
 def _labels(alphabet: Alphabet) -> tuple[str, ...]:
     """Text of every board/rack code 0..255 as CGP writes it (brackets for multi-letter)."""
     out = []
@@ -507,7 +512,8 @@ class Board:
     @property
     def unseen_count(self) -> int:
         """How many tiles are unseen: in the bag or on unknown racks."""
-        return int(self.unseen().sum())
+        return _total_tiles(self.alphabet) - int(np.count_nonzero(self.grid)) - \
+            sum(len(rack) for rack in self.racks)
 
     @property
     def bag_count(self) -> int:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, overload, runtime_checkable
 
 import numpy as np
@@ -33,6 +32,7 @@ from rackety.kernels import crosssets as _cs
 from rackety.kernels import fields as _f
 from rackety.kernels import generate as _k
 from rackety.kernels import leaves as _lv
+from rackety.lexicon.klv import Klv
 
 if TYPE_CHECKING:
     from rackety.game.board import Board
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 GENERATORS = ("gaddag", "dawg")
 MODES = ("all", "top", "best", "count")
 _INITIAL_CAP = 1 << 14
+_MAX_LEAVES = 1 << 16  # leave indices of a rack: the product of (copies + 1) over its codes
 
 
 # ----------------------------------------------------------------- derived data
@@ -121,51 +122,46 @@ class LeaveTable(Protocol):
 LeaveFunction = Callable[[str], float] | Mapping[str, float] | LeaveModel
 
 
-@dataclass
-class _RackTables:
-    counts: list[int]  # copies per code (64 entries)
-    place: list[int]  # mixed-radix place value per code
-    values: np.ndarray  # leave value per index
-    best_leave: np.ndarray  # best leave value per number of tiles kept
-    distinct: list[int]  # the codes on the rack, in order
+class _Leaves:
+    """A rack's leaves in the kernels' one leave index (`rackety.kernels.leaves`):
+    the digits of the mixed-radix number are the rack's distinct codes."""
+
+    __slots__ = ("counts", "distinct", "place", "values")
+
+    def __init__(self, counts: np.ndarray, place: np.ndarray, values: np.ndarray) -> None:
+        self.distinct = [int(c) for c in np.flatnonzero(counts[:64])]
+        self.counts = counts
+        self.place = place
+        self.values = values  # leave value per index
 
     def leave_of(self, index: int) -> tuple[int, ...]:
         """The tiles kept at a leave index."""
         out: list[int] = []
         for c in self.distinct:
-            out += [c] * ((index // self.place[c]) % (self.counts[c] + 1))
+            out += [c] * ((index // int(self.place[c])) % (int(self.counts[c]) + 1))
         return tuple(out)
 
 
-def _rack_tables(alphabet: Alphabet, rack: Sequence[int], leave: LeaveFunction | None
-                 ) -> _RackTables:
-    """The rack's leave table in the kernels' one leave index
-    (`rackety.kernels.leaves`): placing a tile subtracts its place value."""
+def _given_values(alphabet: Alphabet, rack: Sequence[int], leave: LeaveFunction) -> np.ndarray:
+    """The leave values of a rack by leave index, from a leave model that is not a
+    table (a `LeaveModel`, a function of the leave's text, a mapping)."""
     counts = np.zeros(64, np.int64)
     for c in rack:
         counts[c] += 1
     place = np.zeros(64, np.int64)
     size = _lv.places(counts, place)
-    distinct = [c for c in range(64) if counts[c]]
-    tables = _RackTables(counts.tolist(), place.tolist(), np.zeros(size, np.float64),
-                         np.zeros(len(rack) + 1, np.float64), distinct)
-    if leave is None:
-        pass
-    elif isinstance(leave, LeaveTable):
-        leave.values_into(alphabet, counts, tables.values)
-    elif isinstance(leave, LeaveModel):
+    if isinstance(leave, LeaveModel):
         values = np.asarray(leave.rack_values(alphabet, rack), np.float64)
         if values.shape != (size,):
             raise RacketyError(f"leave model gave {values.shape} values for a rack with {size} "
                                "leaves")
-        tables.values[:] = values
-    else:
-        lookup = leave.get if isinstance(leave, Mapping) else leave
-        for index in range(1, size):
-            kept = tables.leave_of(index)
-            tables.values[index] = float(lookup(format_leave(alphabet, kept)) or 0.0)
-    _lv.best_by_kept(tables.values, size, counts, place, len(rack), tables.best_leave)
-    return tables
+        return values
+    leaves = _Leaves(counts, place, np.zeros(size))
+    lookup = leave.get if isinstance(leave, Mapping) else leave
+    for index in range(1, size):
+        kept = leaves.leave_of(index)
+        leaves.values[index] = float(lookup(format_leave(alphabet, kept)) or 0.0)
+    return leaves.values
 
 
 # ------------------------------------------------------------------- buffers
@@ -181,6 +177,16 @@ class _Buffers(threading.local):
             self.tiles = np.empty((self.cap, self.width), np.uint8)
             self.eq = np.empty(self.cap, np.float64)
         return self.meta, self.tiles, self.eq
+
+    def state(self, topn: int) -> tuple[np.ndarray, np.ndarray]:
+        """The generator's state for a top-``topn`` search (`kernels.fields`)."""
+        hit = getattr(self, "states", None)
+        if hit is None:
+            hit = self.states = {}
+        if topn not in hit:
+            hit[topn] = (np.zeros(_f.ST_SIZE, np.int64),
+                         np.zeros(_f.F_HEAP + topn + _MAX_LEAVES, np.float64))
+        return hit[topn]
 
     def scratch(self, n: int) -> tuple[np.ndarray, ...]:
         """The generator's scratch for an ``n`` x ``n`` board (`kernels.generate.scratch`)."""
@@ -206,17 +212,35 @@ class MoveList(Sequence[Move]):
     index), ``tiles`` (uint8, the main word) and ``equity``."""
 
     def __init__(self, board: Board, meta: np.ndarray, tiles: np.ndarray,
-                 equity: np.ndarray, others: list[_Other], count: int, best_score: int | None,
-                 tables: _RackTables, stats: dict[str, int]) -> None:
+                 equity: np.ndarray, leaves: _Leaves, others: int, cut: float, count: int,
+                 best_score: int | None, stats: dict[str, int]) -> None:
         self.board = board
         self._meta, self._tiles, self._equity = meta, tiles, equity
         self._sorted = False
-        self._others = others
+        self._leaves = leaves
+        self._other_kinds = others  # 0: none, 1: the pass, 2: the pass and the exchanges
+        self._cut = cut  # the top mode's cut: exchanges and the pass below it are not listed
+        self._others_list: list[_Other] | None = None
         self.count = count
         self.best_score = best_score
-        self._tables = tables
         self.stats = stats
         self._merged: list[tuple[int, int]] | None = None
+
+    @property
+    def _others(self) -> list[_Other]:
+        """The exchanges and the pass, made on first use: each leave index but the
+        whole rack's is one exchange (each multiset once), its equity the value
+        of the tiles kept; the pass keeps them all."""
+        if self._others_list is None:
+            values = self._leaves.values.tolist()
+            full = len(values) - 1
+            out: list[_Other] = []
+            if self._other_kinds:
+                out.append((values[full], False, full))
+            if self._other_kinds == 2:
+                out.extend((values[i], True, i) for i in range(full))
+            self._others_list = [o for o in out if o[0] >= self._cut]
+        return self._others_list
 
     def _sort(self) -> None:
         """Sort the placements, best first, on first use: generation itself
@@ -273,11 +297,11 @@ class MoveList(Sequence[Move]):
         row = self.meta[i]
         return move_of_row(row, self.tiles[i], self.board.alphabet,
                            equity=float(self.equity[i]),
-                           leave=self._tables.leave_of(int(row[_f.M_LIDX])))
+                           leave=self._leaves.leave_of(int(row[_f.M_LIDX])))
 
     def _other(self, j: int) -> Move:
         equity, is_exchange, index = self._others[j]
-        kept = self._tables.leave_of(index)
+        kept = self._leaves.leave_of(index)
         traded: tuple[int, ...] = ()
         if is_exchange:
             rest = Counter(int(c) for c in self.board.rack) - Counter(kept)
@@ -351,78 +375,55 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
         raise RacketyError(f"lexicon {lexicon.name} has no GADDAG; use generator='dawg'")
     xs = board.cross_sets(lexicon)
     alphabet = board.alphabet
-    rack = [int(c) for c in board.rack]
-    tables = _rack_tables(alphabet, rack, leave)
-    others: list[_Other] = []
-    if mode != "count":
-        others = _exchanges_and_pass(board, rack, tables, exchanges)
-    keep = 1 if mode == "best" else top
-    meta, tiles, eq, total, best, stats = _run(
-        lexicon, xs, board_consts(board), rack, tables, mode, keep,
-        generator, sorted((o[0] for o in others), reverse=True)[:keep]
-        if mode in ("top", "best") else [], exact_best_score)
-    if mode in ("top", "best"):
-        # the N best by equity, with every move tied with the N-th
-        eq_all = np.concatenate([eq, [o[0] for o in others]])
-        if len(eq_all) > keep:
-            cut = -np.partition(-eq_all, keep - 1)[keep - 1]
-            sel = eq >= cut
-            meta, tiles, eq = meta[sel], tiles[sel], eq[sel]
-            others = [o for o in others if o[0] >= cut]
-    return MoveList(board, meta, tiles, eq, others, total, best if total else None, tables,
-                    stats)
-
-
-# an exchange or the pass, before it is asked for as a `Move`:
-# (equity, whether an exchange (else the pass), leave index of the tiles kept)
-_Other = tuple[float, bool, int]
-
-
-def _exchanges_and_pass(board: Board, rack: list[int], tables: _RackTables,
-                        exchanges: bool) -> list[_Other]:
-    """The pass, and every distinct exchange when the bag allows one. An
-    exchange is the complement of a leave, so each leave index but the whole
-    rack's is one exchange (each multiset once); its equity is the value of the
-    tiles kept."""
-    full = len(tables.values) - 1
-    values = tables.values.tolist()
-    out: list[_Other] = [(values[full], False, full)]
-    if exchanges and rack and board.bag_count >= board.alphabet.exchange_min_bag:
-        out.extend((values[i], True, i) for i in range(full))
-    return out
-
-
-def _run(lexicon: Lexicon, xs: CrossSets, consts: tuple[np.ndarray, ...],
-         rack: Sequence[int], tables: _RackTables, mode: str, top: int, generator: str,
-         seeds: Sequence[float], exact_best: bool = False
-         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int, dict[str, int]]:
-    n = xs.tiles.shape[1]
-    counts = np.array(tables.counts, np.int64)
+    rack = np.array(board.rack, np.int64)
+    if isinstance(leave, Klv):
+        if leave.alphabet.identity != alphabet.identity:
+            raise RacketyError(f"{leave.source}: leave values are in alphabet "
+                               f"{leave.alphabet.name}, the rack in {alphabet.name}")
+        kind, tables, given = _k.LEAVES_TABLE, (leave.nodes, leave.counts, leave.values), _NONE
+    elif leave is None:
+        kind, tables, given = _k.LEAVES_NONE, _NO_TABLE, _NONE
+    else:
+        kind, tables, given = _k.LEAVES_GIVEN, _NO_TABLE, _given_values(alphabet, board.rack,
+                                                                        leave)
+    can_exchange = exchanges and len(rack) > 0 and mode != "count" and \
+        board.bag_count >= alphabet.exchange_min_bag
     kernel_mode = {"all": _f.MODE_ALL, "count": _f.MODE_COUNT}.get(mode, _f.MODE_TOP)
-    topn = max(1, top)
-    st = np.zeros(_f.ST_SIZE, np.int64)
-    fs = np.zeros(_f.F_HEAP + topn + len(tables.values), np.float64)
+    topn = 1 if mode == "best" else max(1, top)
+    st, fs = _buffers.state(topn)
+    n = xs.tiles.shape[1]
     scratch = _buffers.scratch(n)
-    empty = not xs.tiles[0].any()
     which = _k.GADDAG if generator == "gaddag" else _k.DAWG
+    consts = board_consts(board)
     cap = _INITIAL_CAP
     while True:
-        lv, size = _k.load_rack(st, fs, consts[3], consts[2], counts, kernel_mode, topn, cap, 0,
-                                empty, exact_best)
-        fs[lv:lv + size] = tables.values
-        for s in seeds:
-            _k.heap_push(st, fs, s)
         out = _buffers.get(cap, n)
-        _k.generate(lexicon.nodes, consts, (xs.tiles, xs.cross), st, fs, out, scratch, which)
+        cut = _k.moves_of(lexicon.nodes, consts, (xs.tiles, xs.cross), rack, tables, kind, given,
+                          kernel_mode, topn, cap, can_exchange, exact_best_score, which, st, fs,
+                          out, scratch)
         if not st[_f.S_OVERFLOW]:
             break
         cap *= 4
     meta, tiles, eq = out
     c = int(st[_f.S_COUNT])
+    lv = int(st[_f.S_LV])
+    leaves = _Leaves(st[_f.R_COUNT:_f.R_COUNT + 64].copy(), st[_f.R_PLACE:_f.R_PLACE + 64].copy(),
+                     fs[lv:lv + int(st[_f.S_FULL_LIDX]) + 1].copy())
+    total = int(st[_f.S_TOTAL])
     stats = {"anchors": int(st[_f.S_ANCHORS]), "anchors_total": int(st[_f.S_ANCHORS_ALL]),
              "over_bound": int(st[_f.S_OVER_BOUND])}
-    return (meta[:c].copy(), tiles[:c].copy(), eq[:c].copy(), int(st[_f.S_TOTAL]),
-            int(st[_f.S_BEST]), stats)
+    others = 0 if mode == "count" else (2 if can_exchange else 1)
+    return MoveList(board, meta[:c].copy(), tiles[:c].copy(), eq[:c].copy(), leaves, others,
+                    float(cut), total, int(st[_f.S_BEST]) if total else None, stats)
+
+
+# an exchange or the pass, before it is asked for as a `Move`:
+# (equity, whether an exchange (else the pass), leave index of the tiles kept)
+_Other = tuple[float, bool, int]
+_NONE = np.zeros(0, np.float64)
+_NO_TABLE = (np.zeros(1, np.uint32), np.zeros(1, np.int64), np.zeros(1, np.float32))
+for _array in (_NONE, _NO_TABLE[0], _NO_TABLE[2]):  # typed as a `Klv`'s, one compilation
+    _array.flags.writeable = False
 
 
 __all__ = [

@@ -115,15 +115,19 @@ def multipliers(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
         wm = np.asarray(layout.word_mult, np.int64)
         hit = (np.ascontiguousarray(np.stack([lm, lm.T])),
                np.ascontiguousarray(np.stack([wm, wm.T])))
+        for array in hit:
+            array.flags.writeable = False
         _mult_cache[key] = hit
     return hit
 
 
+@lru_cache(maxsize=256)
 def kernel_consts(alphabet: Alphabet, layout: Layout, *, bingo: int, exchange_min: int = 0,
                   max_scoreless: int = 6, twice: bool = True, players: int = 2) -> Consts:
     """The one set-up of a game's constants for the kernels (``consts``): the
     letter and word multipliers in both orientations, the points of every
-    code and the rules array (`rackety.kernels.fields`, ``G_*``)."""
+    code and the rules array (`rackety.kernels.fields`, ``G_*``). Made once
+    per set of rules and shared: the arrays are read-only."""
     lm2, wm2 = multipliers(layout)
     rules = np.zeros(G_SIZE, np.int64)
     rules[G_N] = layout.size
@@ -136,6 +140,7 @@ def kernel_consts(alphabet: Alphabet, layout: Layout, *, bingo: int, exchange_mi
     rules[G_MAX_SCORELESS] = max_scoreless
     rules[G_TWICE] = 1 if twice else 0
     rules[G_PLAYERS] = players
+    rules.flags.writeable = False
     return (lm2, wm2, points_of(alphabet), rules)
 
 

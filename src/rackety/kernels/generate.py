@@ -103,7 +103,7 @@ from rackety.kernels.fields import (
     WM,
     XSET,
 )
-from rackety.kernels.leaves import best_by_kept, places
+from rackety.kernels.leaves import best_by_kept, places, table_values
 from rackety.kernels.nodes import ACCEPTS, ARC, DAWG_ROOT, GADDAG_ROOT, IS_END, root
 from rackety.kernels.raw import (
     address,
@@ -806,6 +806,69 @@ def load_rack(st, fs, rules, points, counts, mode, topn, cap, offset, empty, exa
     for i in range(size):
         fs[lv + i] = 0.0
     return lv, size
+
+
+LEAVES_NONE = 0  # no leave values: equity = score
+LEAVES_TABLE = 1  # a leave table (a KLV2's nodes, counts, values)
+LEAVES_GIVEN = 2  # the rack's leave values, given by leave index
+
+
+@njit(cache=True, nogil=True)
+def moves_of(kwg, consts, position, rack, leaves, kind, given, mode, topn, cap, exchanges,
+             exact_best, generator, st, fs, out, scratch) -> float:
+    """A position's moves in one call (what `rackety.game.movegen.generate`
+    asks for): the rack's state (`load_rack`), its leave values (a table's, by
+    the one leave walk, or ``given``), the exchanges (every leave but the
+    whole rack's, when ``exchanges``) and the pass competing for the top N,
+    the generation, and in the top mode the cut: the N-th best equity among
+    placements, exchanges and the pass; the placements below it are dropped.
+    Returns the cut (-inf in the other modes); ``st[S_COUNT]`` placements are
+    in ``out``, the leave values at ``fs[st[S_LV]:]``."""
+    points = consts[2]
+    rules = consts[3]
+    counts = scratch[3][3]  # the shadow's tile values, filled after this is read
+    for c in range(64):
+        counts[c] = 0
+    for i in range(rack.shape[0]):
+        counts[rack[i]] += 1
+    tiles, _cross = position
+    empty = True
+    for p in range(tiles.shape[1]):
+        for q in range(tiles.shape[2]):
+            if tiles[0, p, q] != 0:
+                empty = False
+    lv, size = load_rack(st, fs, rules, points, counts, mode, topn, cap, 0, empty, exact_best)
+    if kind == LEAVES_TABLE:
+        table_values(leaves[0], leaves[1], leaves[2], 0, 0, counts, fs[lv:lv + size])
+    elif kind == LEAVES_GIVEN:
+        for i in range(size):
+            fs[lv + i] = given[i]
+    top = mode == MODE_TOP
+    if top:  # the exchanges and the pass compete for the top N
+        if exchanges:
+            for i in range(size - 1):
+                _heap_push(address(fs), address(st), fs[lv + i])
+        _heap_push(address(fs), address(st), fs[lv + size - 1])
+    generate(kwg, consts, position, st, fs, out, scratch, generator)
+    if not top or st[S_OVERFLOW]:
+        return -np.inf
+    # the heap holds the N best equities of all (placements, exchanges, the pass):
+    # its least is the cut
+    meta, otiles, oeq = out
+    count = st[S_COUNT]
+    cut = fs[F_HEAP] if st[S_HEAPN] == topn else -np.inf
+    keep = 0
+    for i in range(count):
+        if oeq[i] >= cut:
+            if keep != i:
+                for j in range(META):
+                    meta[keep, j] = meta[i, j]
+                for j in range(meta[i, M_LEN]):
+                    otiles[keep, j] = otiles[i, j]
+                oeq[keep] = oeq[i]
+            keep += 1
+    st[S_COUNT] = keep
+    return cut
 
 
 @njit(cache=True, nogil=True)

@@ -132,7 +132,8 @@ _SIG = types.int64(
     types.Array(types.uint32, 1, "C", readonly=True),  # kwg
     types.uint8[:, :, :, ::1],  # tiles per slot [slot, 2, n, n]
     types.int64[:, :, :, :, ::1],  # xset, xscore, xhas per slot [slot, 3, 2, n, n]
-    types.int64[:, :, ::1], types.int64[:, :, ::1],  # multipliers [2, n, n]
+    types.Array(types.int64, 3, "C", readonly=True),  # letter multipliers [2, n, n]
+    types.Array(types.int64, 3, "C", readonly=True),  # word multipliers
     types.Array(types.int64, 1, "C", readonly=True),  # points of every code
     types.int64[:, :, :, ::1],  # per-lane arrays [2, n, ROWS, n]
     types.int64[::1], types.float64[::1],  # generator state
@@ -140,7 +141,7 @@ _SIG = types.int64(
     types.int64[::1], types.int64[::1],  # estimates, order
     types.int64[:, ::1],  # anchors scratch [6, 2 n n + 2] (`kernels.generate.scratch`)
     types.float64[:, ::1], types.int64[:, ::1], types.float64[::1],  # the rest of it
-    types.int64[::1],  # the rules (`kernels.fields`, G_*)
+    types.Array(types.int64, 1, "C", readonly=True),  # the rules (`kernels.fields`, G_*)
     types.int64[:, ::1],  # racks [2, RACK_WIDTH]
     types.int64[::1],  # ctl
     types.uint64[:, ::1], types.uint64[:, :, ::1], types.uint64[::1],  # Zobrist keys
