@@ -290,7 +290,9 @@ class MoveList(Sequence[Move]):
     @property
     def exchange_count(self) -> int:
         """How many exchanges the list holds (each multiset of tiles once)."""
-        return sum(1 for other in self._others if other[1])
+        if self._other_kinds != 2:
+            return 0
+        return int(np.count_nonzero(self._leaves.values[:-1] >= self._cut))
 
     def placement(self, i: int) -> Move:
         """The ``i``-th tile placement (best first)."""
@@ -300,7 +302,10 @@ class MoveList(Sequence[Move]):
                            leave=self._leaves.leave_of(int(row[_f.M_LIDX])))
 
     def _other(self, j: int) -> Move:
-        equity, is_exchange, index = self._others[j]
+        return self._other_move(self._others[j])
+
+    def _other_move(self, other: _Other) -> Move:
+        equity, is_exchange, index = other
         kept = self._leaves.leave_of(index)
         traded: tuple[int, ...] = ()
         if is_exchange:
@@ -330,8 +335,38 @@ class MoveList(Sequence[Move]):
             yield self[i]
 
     def best(self) -> Move | None:
-        """The move of highest equity (a placement when one ties an exchange)."""
-        return self[0] if len(self) else None
+        """The move of highest equity (a placement when one ties an exchange): the
+        first of the list, found without ordering the rest."""
+        if self._merged is not None or self._sorted:
+            return self[0] if len(self) else None
+        equity = self._equity
+        other = None
+        if self._other_kinds:
+            values = self._leaves.values
+            full = len(values) - 1
+            if self._other_kinds == 2 and full > 0:
+                j = int(np.argmax(values[:-1]))  # the first exchange of the best value
+                other = (float(values[j]), True, j)
+            if other is None or values[full] >= other[0]:  # the pass comes first in a tie
+                other = (float(values[full]), False, full)
+            if other[0] < self._cut:
+                other = None
+        if len(equity):
+            top = equity.max()
+            if other is None or top >= other[0]:
+                ties = np.flatnonzero(equity == top)
+                if len(ties) > 1:  # as `_sort` orders them: score, direction, lane, square
+                    meta = self._meta[ties]
+                    order = np.lexsort((meta[:, _f.M_FIRST], meta[:, _f.M_LANE],
+                                        meta[:, _f.M_DIR], -meta[:, _f.M_SCORE]))
+                    ties = ties[order]
+                i = int(ties[0])
+                return move_of_row(self._meta[i], self._tiles[i], self.board.alphabet,
+                                   equity=float(equity[i]),
+                                   leave=self._leaves.leave_of(int(self._meta[i, _f.M_LIDX])))
+        if other is None:
+            return None
+        return self._other_move(other)
 
     def placements(self) -> list[Move]:
         """Every tile placement in the list, best first."""
