@@ -468,17 +468,16 @@ class Board:
 
         entry = self._derived.get("cross_sets")
         # the grid is a public array: a board edited in place is computed afresh
-        if entry is not None and entry[0] is lexicon and np.array_equal(entry[1].tiles[0],
-                                                                         self.grid):
+        if entry is not None and entry[0] is lexicon and entry[2] == self.grid.tobytes():
             return entry[1]
         xs = cross_sets(self.grid, lexicon)
-        self._derived["cross_sets"] = (lexicon, xs)
+        self._derived["cross_sets"] = (lexicon, xs, self.grid.tobytes())
         return xs
 
     def adopt_cross_sets(self, lexicon: Lexicon, cross_sets: CrossSets) -> None:
         """Keep ``cross_sets`` as this board's for ``lexicon`` (they must be its
         own: the referee hands over those of its compiled state)."""
-        self._derived["cross_sets"] = (lexicon, cross_sets)
+        self._derived["cross_sets"] = (lexicon, cross_sets, self.grid.tobytes())
 
     # ---------------------------------------------------------- properties
     @property
@@ -668,8 +667,8 @@ class Board:
         if entry is not None:
             from rackety.game.movegen import update_cross_sets
 
-            child._derived["cross_sets"] = (entry[0], update_cross_sets(entry[1], move,
-                                                                        entry[0]))
+            xs = update_cross_sets(entry[1], move, entry[0])
+            child._derived["cross_sets"] = (entry[0], xs, child.grid.tobytes())
 
     # ---------------------------------------------------------- rendering
     def _square_text(self, r: int, c: int) -> str:

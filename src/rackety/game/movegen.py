@@ -47,12 +47,8 @@ _MAX_LEAVES = 1 << 16  # leave indices of a rack: the product of (copies + 1) ov
 # ----------------------------------------------------------------- derived data
 def cross_sets(grid: np.ndarray, lexicon: Lexicon) -> CrossSets:
     """Cross sets of a board from scratch."""
-    grid = np.asarray(grid, np.uint8)
-    n = grid.shape[0]
-    tiles = np.ascontiguousarray(np.stack([grid, grid.T]))
-    cross = np.zeros((3, 2, n, n), np.int64)
-    _cs.cross_all(lexicon.nodes, lexicon.has_gaddag, tiles, points_of(lexicon.alphabet),
-                  full_mask(lexicon.alphabet), cross[0], cross[1], cross[2])
+    tiles, cross = _cs.of_grid(lexicon.nodes, lexicon.has_gaddag, np.asarray(grid, np.uint8),
+                               points_of(lexicon.alphabet), full_mask(lexicon.alphabet))
     return CrossSets(tiles, cross)
 
 
@@ -124,21 +120,25 @@ LeaveFunction = Callable[[str], float] | Mapping[str, float] | LeaveModel
 
 class _Leaves:
     """A rack's leaves in the kernels' one leave index (`rackety.kernels.leaves`):
-    the digits of the mixed-radix number are the rack's distinct codes."""
+    the digits of the mixed-radix number are the rack's distinct codes.
+    ``rack`` holds the copies of each code, then each code's place value (the
+    generator state's `R_COUNT` and `R_PLACE` rows)."""
 
-    __slots__ = ("counts", "distinct", "place", "values")
+    __slots__ = ("_distinct", "rack", "values")
 
-    def __init__(self, counts: np.ndarray, place: np.ndarray, values: np.ndarray) -> None:
-        self.distinct = [int(c) for c in np.flatnonzero(counts[:64])]
-        self.counts = counts
-        self.place = place
+    def __init__(self, rack: np.ndarray, values: np.ndarray) -> None:
+        self.rack = rack
         self.values = values  # leave value per index
+        self._distinct: list[tuple[int, int, int]] | None = None
 
     def leave_of(self, index: int) -> tuple[int, ...]:
         """The tiles kept at a leave index."""
+        if self._distinct is None:
+            rack = self.rack.tolist()
+            self._distinct = [(c, rack[64 + c], rack[c] + 1) for c in range(64) if rack[c]]
         out: list[int] = []
-        for c in self.distinct:
-            out += [c] * ((index // int(self.place[c])) % (int(self.counts[c]) + 1))
+        for c, place, radix in self._distinct:
+            out += [c] * ((index // place) % radix)
         return tuple(out)
 
 
@@ -156,7 +156,7 @@ def _given_values(alphabet: Alphabet, rack: Sequence[int], leave: LeaveFunction)
             raise RacketyError(f"leave model gave {values.shape} values for a rack with {size} "
                                "leaves")
         return values
-    leaves = _Leaves(counts, place, np.zeros(size))
+    leaves = _Leaves(np.concatenate([counts, place]), np.zeros(size))
     lookup = leave.get if isinstance(leave, Mapping) else leave
     for index in range(1, size):
         kept = leaves.leave_of(index)
@@ -442,7 +442,7 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
     meta, tiles, eq = out
     c = int(st[_f.S_COUNT])
     lv = int(st[_f.S_LV])
-    leaves = _Leaves(st[_f.R_COUNT:_f.R_COUNT + 64].copy(), st[_f.R_PLACE:_f.R_PLACE + 64].copy(),
+    leaves = _Leaves(st[_f.R_COUNT:_f.R_COUNT + 128].copy(),
                      fs[lv:lv + int(st[_f.S_FULL_LIDX]) + 1].copy())
     total = int(st[_f.S_TOTAL])
     stats = {"anchors": int(st[_f.S_ANCHORS]), "anchors_total": int(st[_f.S_ANCHORS_ALL]),

@@ -127,6 +127,22 @@ def cross_all(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, points: np.ndarr
 
 
 @njit(cache=True, nogil=True)
+def of_grid(kwg: np.ndarray, gaddag: bool, grid: np.ndarray, points: np.ndarray, full: int
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """A board (``grid``, one orientation) in both orientations and every cross
+    set of it: (tiles [2, n, n], cross [3, 2, n, n])."""
+    n = grid.shape[0]
+    tiles = np.empty((2, n, n), np.uint8)
+    for r in range(n):
+        for c in range(n):
+            tiles[0, r, c] = grid[r, c]
+            tiles[1, c, r] = grid[r, c]
+    cross = np.empty((3, 2, n, n), np.int64)
+    cross_all(kwg, gaddag, tiles, points, full, cross[0], cross[1], cross[2])
+    return tiles, cross
+
+
+@njit(cache=True, nogil=True)
 def update_after_move(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, d: int, lane: int,
                       first: int, last: int, points: np.ndarray, full: int,
                       xset: np.ndarray, xscore: np.ndarray, xhas: np.ndarray) -> None:
