@@ -52,7 +52,7 @@ def test_cross_sets_updated_incrementally_equal_a_fresh_computation(twl06: Lexic
     for board in boards[1:]:
         kept = board._derived["cross_sets"][1]  # handed down by play(), never recomputed
         fresh = cross_sets(board.grid, twl06)
-        for name in ("tiles", "xset", "xscore", "xhas"):
+        for name in ("tiles", "xset", "xscore", "xhas", "extension"):
             assert np.array_equal(getattr(kept, name), getattr(fresh, name)), name
         assert board.cross_sets(twl06) is kept
 

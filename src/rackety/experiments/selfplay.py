@@ -158,7 +158,7 @@ class Compiled:
                         np.zeros((MAX_EVENTS, max(width, 4 * self.alphabet.rack_size)),
                                  np.int64),
                         np.zeros((MAX_EVENTS, 2 + self.alphabet.rack_size), np.int64))
-        self.work = Work(width, self.alphabet.rack_size)
+        self.work = Work(width, self.alphabet.rack_size, lexicon=lexicon)
         self.n_players = len(players)
         self.distribution = np.zeros(64, np.int64)
         for tile in self.alphabet.tiles:

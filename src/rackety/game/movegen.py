@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 GENERATORS = ("gaddag", "dawg")
 MODES = ("all", "top", "best", "count")
-_INITIAL_CAP = 1 << 14
+_INITIAL_CAP = 1 << 16
 _MAX_LEAVES = 1 << 16  # leave indices of a rack: the product of (copies + 1) over its codes
 
 
@@ -66,8 +66,7 @@ def update_cross_sets(parent: CrossSets, move: Move, lexicon: Lexicon) -> CrossS
             child.tiles[1 - d, first + i, lane] = code
     _cs.update_after_move(lexicon.nodes, lexicon.has_gaddag, child.tiles, d, lane, first,
                           first + len(move.tiles) - 1, points_of(lexicon.alphabet),
-                          full_mask(lexicon.alphabet), child.cross[0], child.cross[1],
-                          child.cross[2])
+                          full_mask(lexicon.alphabet), child.cross)
     return child
 
 
@@ -432,10 +431,11 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
     consts = board_consts(board)
     cap = _INITIAL_CAP
     while True:
-        out = _buffers.get(cap, n)
-        cut = _k.moves_of(lexicon.nodes, consts, (xs.tiles, xs.cross), rack, tables, kind, given,
-                          kernel_mode, topn, cap, can_exchange, exact_best_score, which, st, fs,
-                          out, scratch)
+        out = _buffers.get(cap, n)  # the buffers grow and stay grown: use all of them
+        cap = len(out[0])
+        cut = _k.moves_of(lexicon.nodes, lexicon.word_multisets(), consts, (xs.tiles, xs.cross),
+                          rack, tables, kind, given, kernel_mode, topn, cap, can_exchange,
+                          exact_best_score, which, st, fs, out, scratch)
         if not st[_f.S_OVERFLOW]:
             break
         cap *= 4
@@ -478,10 +478,15 @@ class Work:
     generator's state, its output and scratch (`rackety.kernels.generate`), and
     the decision's (`rackety.kernels.selfplay.decide`)."""
 
-    def __init__(self, size: int, rack_size: int, cap: int = 4096) -> None:
+    def __init__(self, size: int, rack_size: int, cap: int = 4096, *,
+                 lexicon: Lexicon | None = None) -> None:
         self.arrays = (np.zeros(_f.ST_SIZE, np.int64),
                        np.zeros(_f.F_HEAP + 1 + (1 << rack_size), np.float64),
                        (np.empty((cap, _f.META), np.int32), np.empty((cap, size), np.uint8),
                         np.empty(cap, np.float64)),
                        _k.scratch(size, rack_size), np.zeros(64, np.int64),
                        np.zeros(4, np.int64), np.zeros(2, np.float64))
+        # the shadow bounds check whole-rack plays against the lexicon's words
+        self.words = lexicon.word_multisets() if lexicon is not None else None
+        if self.words is not None:
+            _k.use_words(self.arrays[0], *self.words)

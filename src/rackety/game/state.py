@@ -51,6 +51,11 @@ from rackety.kernels.fields import (
     M_THROUGH,
     MAX_PLAYERS,
     META,
+    X_HAS,
+    X_LEFT,
+    X_RIGHT,
+    X_SCORE,
+    X_SET,
     GameState,
 )
 
@@ -66,23 +71,33 @@ Consts = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 @dataclass
 class CrossSets:
     """The board in both orientations and its cross sets for one lexicon
-    (arrays described in `rackety.kernels.crosssets`): ``cross`` is
-    [xset, xscore, xhas], each [2, n, n]."""
+    (arrays described in `rackety.kernels.crosssets`): ``cross`` has the rows
+    `X_SET`, `X_SCORE`, `X_HAS`, `X_LEFT`, `X_RIGHT` (`rackety.kernels.fields`),
+    each [2, n, n]."""
 
     tiles: np.ndarray
     cross: np.ndarray
 
     @property
     def xset(self) -> np.ndarray:
-        return self.cross[0]
+        """Letters each square's perpendicular word allows."""
+        return self.cross[X_SET]
 
     @property
     def xscore(self) -> np.ndarray:
-        return self.cross[1]
+        """Face value of each square's perpendicular tiles."""
+        return self.cross[X_SCORE]
 
     @property
     def xhas(self) -> np.ndarray:
-        return self.cross[2]
+        """1 where a tile placed forms a perpendicular word."""
+        return self.cross[X_HAS]
+
+    @property
+    def extension(self) -> np.ndarray:
+        """Letters each square's neighbouring runs in its own lane allow (the
+        extension sets, both sides together)."""
+        return self.cross[X_LEFT] & self.cross[X_RIGHT]
 
     def copy(self) -> CrossSets:
         return CrossSets(self.tiles.copy(), self.cross.copy())

@@ -6,20 +6,28 @@ that cross word from the sum of its board tiles (the *cross-sum*). Here, as in
 wolges and MAGPIE (FORMATS.md section 1), a cross-check set is a 64-bit mask with
 bit t set when tile t may go on the square.
 
-Arrays, all ``[2, N, N]`` and indexed ``[d, lane, pos]``: direction ``d`` 0 is
-across (lane = row, pos = column), 1 is down (lane = column, pos = row), so a
-down move is an across move on the transposed board:
+Arrays indexed ``[d, lane, pos]``: direction ``d`` 0 is across (lane = row,
+pos = column), 1 is down (lane = column, pos = row), so a down move is an
+across move on the transposed board. ``tiles`` uint8 [2, N, N]: the board,
+``tiles[1]`` its transpose (0 empty, code, 0x80|code for a blank). ``cross``
+int64 [X_ROWS, 2, N, N], rows named in `rackety.kernels.fields`:
 
-- ``tiles`` uint8: the board, ``tiles[1]`` its transpose (0 empty, code, 0x80|code
-  for a blank);
-- ``xset`` int64: letters allowed on the square by the perpendicular word, for a
+- ``X_SET``: letters allowed on the square by the perpendicular word, for a
   move in direction d (all letters where there is no perpendicular neighbour);
-- ``xscore`` int64: face value of the perpendicular tiles that a tile placed here
+- ``X_SCORE``: face value of the perpendicular tiles that a tile placed here
   would join (blanks 0);
-- ``xhas`` int64: 1 where a tile placed here forms a perpendicular word.
+- ``X_HAS``: 1 where a tile placed here forms a perpendicular word;
+- ``X_LEFT`` and ``X_RIGHT``, MAGPIE's *extension sets*: on the empty square
+  just before a run of tiles of the lane (in direction d), the letters that
+  may precede that run in some word (``X_LEFT``: no word has another letter
+  there, so the generator and its bounds refuse it without walking the
+  lexicon); on the square just after one, the letters that may follow it in
+  a word that begins with the run (``X_RIGHT``: what the shadow bound uses
+  when a play adds no tile before the run); every letter elsewhere.
 
-The cross sets for direction d depend on the perpendicular lanes, so after a
-move only the lanes it touched are recomputed (`update_after_move`).
+The cross sets for direction d depend on the perpendicular lanes and the
+extension sets on the lane itself, so after a move only the lanes it touched
+are recomputed (`update_after_move`).
 
 Nodes are read through `rackety.kernels.nodes`.
 """
@@ -29,26 +37,38 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from rackety.kernels.fields import X_HAS, X_LEFT, X_RIGHT, X_ROWS, X_SCORE, X_SET
 from rackety.kernels.nodes import ACCEPTS, ARC, IS_END, walk
 
 
 @njit(cache=True, nogil=True)
 def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: int,
-               points: np.ndarray, full: int, xset: np.ndarray, xscore: np.ndarray,
-               xhas: np.ndarray) -> None:
+               points: np.ndarray, full: int, cross: np.ndarray) -> None:
     """Cross sets, for moves in direction 1-g, of every empty square of lane
-    ``lane`` of view ``g`` (the perpendicular line), written at ``[1-g, pos, lane]``.
+    ``lane`` of view ``g`` (the perpendicular line), written at ``[1-g, pos, lane]``;
+    and, from the same walks, the lane's extension sets for moves in direction g
+    along it, written at ``[g, lane, pos]``.
 
     Tiles on both sides (U above, D below): with a GADDAG, walk rev(D) from the
     GADDAG root; the children x whose edge continues with rev(U) to an accepting
     edge spell rev(U x D), a whole word (Gordon's k = n string, no separator).
-    Without one, walk U in the DAWG and for each child x walk D."""
+    Without one, walk U in the DAWG and for each child x walk D. The children
+    of rev(D) are the letters that may precede D in any word (``X_LEFT``); the
+    children of U read in the DAWG those that may follow U in a word it begins
+    (``X_RIGHT``). Without a GADDAG, ``X_LEFT`` allows every letter."""
+    xset = cross[X_SET]
+    xscore = cross[X_SCORE]
+    xhas = cross[X_HAS]
+    xleft = cross[X_LEFT]
+    xright = cross[X_RIGHT]
     line = tiles[g, lane]
     n = line.shape[0]
     d = 1 - g
     droot = np.int64(kwg[0]) & ARC
     groot = np.int64(kwg[1]) & ARC if gaddag else 0
     for p in range(n):
+        xleft[g, lane, p] = full
+        xright[g, lane, p] = full
         if line[p] != 0:
             xset[d, p, lane] = 0
             xscore[d, p, lane] = 0
@@ -74,12 +94,14 @@ def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: i
         if gaddag and down > p:
             e = walk(kwg, groot, line, down, p, -1)
             arc = np.int64(kwg[e]) & ARC if e >= 0 else 0
+            before = np.int64(0)
             if arc != 0:
                 i = arc
                 while True:
                     node = np.int64(kwg[i])
                     x = node >> 24
                     if x != 0:
+                        before |= np.int64(1) << x
                         if up == p:
                             if node & ACCEPTS:
                                 mask |= np.int64(1) << x
@@ -90,17 +112,25 @@ def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: i
                     if node & IS_END:
                         break
                     i += 1
+            xleft[g, lane, p] = before
+            if up < p:
+                e = walk(kwg, droot, line, up, p, 1)
+                xright[g, lane, p] = _letters(kwg, np.int64(kwg[e]) & ARC) if e >= 0 else 0
         else:
             if up < p:
                 e = walk(kwg, droot, line, up, p, 1)
                 arc = np.int64(kwg[e]) & ARC if e >= 0 else 0
+                after = np.int64(0)
             else:
                 arc = droot
+                after = full
             if arc != 0:
                 i = arc
                 while True:
                     node = np.int64(kwg[i])
                     x = node >> 24
+                    if up < p:
+                        after |= np.int64(1) << x
                     if down == p:
                         if node & ACCEPTS:
                             mask |= np.int64(1) << x
@@ -111,45 +141,64 @@ def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: i
                     if node & IS_END:
                         break
                     i += 1
+            if up < p:
+                xright[g, lane, p] = after
         xset[d, p, lane] = mask
         xscore[d, p, lane] = s
         xhas[d, p, lane] = 1
 
 
 @njit(cache=True, nogil=True)
+def _letters(kwg: np.ndarray, run: np.int64) -> np.int64:
+    """The letters of a run of nodes."""
+    mask = np.int64(0)
+    if run == 0:
+        return mask
+    i = run
+    while True:
+        node = np.int64(kwg[i])
+        mask |= np.int64(1) << (node >> 24)
+        if node & IS_END:
+            break
+        i += 1
+    return mask
+
+
+@njit(cache=True, nogil=True)
 def cross_all(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, points: np.ndarray,
-              full: int, xset: np.ndarray, xscore: np.ndarray, xhas: np.ndarray) -> None:
+              full: int, cross: np.ndarray) -> None:
     """Every cross set of the board, from scratch."""
     n = tiles.shape[1]
     for g in range(2):
         for lane in range(n):
-            cross_lane(kwg, gaddag, tiles, g, lane, points, full, xset, xscore, xhas)
+            cross_lane(kwg, gaddag, tiles, g, lane, points, full, cross)
 
 
 @njit(cache=True, nogil=True)
 def of_grid(kwg: np.ndarray, gaddag: bool, grid: np.ndarray, points: np.ndarray, full: int
             ) -> tuple[np.ndarray, np.ndarray]:
     """A board (``grid``, one orientation) in both orientations and every cross
-    set of it: (tiles [2, n, n], cross [3, 2, n, n])."""
+    set of it: (tiles [2, n, n], cross [X_ROWS, 2, n, n])."""
     n = grid.shape[0]
     tiles = np.empty((2, n, n), np.uint8)
     for r in range(n):
         for c in range(n):
             tiles[0, r, c] = grid[r, c]
             tiles[1, c, r] = grid[r, c]
-    cross = np.empty((3, 2, n, n), np.int64)
-    cross_all(kwg, gaddag, tiles, points, full, cross[0], cross[1], cross[2])
+    cross = np.empty((X_ROWS, 2, n, n), np.int64)
+    cross_all(kwg, gaddag, tiles, points, full, cross)
     return tiles, cross
 
 
 @njit(cache=True, nogil=True)
 def update_after_move(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, d: int, lane: int,
                       first: int, last: int, points: np.ndarray, full: int,
-                      xset: np.ndarray, xscore: np.ndarray, xhas: np.ndarray) -> None:
+                      cross: np.ndarray) -> None:
     """Recompute only what a move in direction ``d`` on ``lane`` over positions
     ``first..last`` can change (``tiles`` already holds the move): the cross sets
     of direction 1-d come from its own lane, those of direction d from the
-    perpendicular lanes it crossed."""
-    cross_lane(kwg, gaddag, tiles, d, lane, points, full, xset, xscore, xhas)
+    perpendicular lanes it crossed (and the extension sets likewise: of its own
+    lane for direction d, of the lanes it crossed for direction 1-d)."""
+    cross_lane(kwg, gaddag, tiles, d, lane, points, full, cross)
     for p in range(first, last + 1):
-        cross_lane(kwg, gaddag, tiles, 1 - d, p, points, full, xset, xscore, xhas)
+        cross_lane(kwg, gaddag, tiles, 1 - d, p, points, full, cross)

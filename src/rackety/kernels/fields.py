@@ -19,9 +19,17 @@ import numpy as np
 
 BLANK_FLAG = 0x80
 
+# rows of the cross sets array cross[X_ROWS, 2, N, N] (`rackety.kernels.crosssets`)
+X_SET = 0  # letters the perpendicular word allows (every letter where there is none)
+X_SCORE = 1  # face value of the perpendicular tiles a tile placed here joins
+X_HAS = 2  # 1 where a tile placed here forms a perpendicular word
+X_LEFT = 3  # letters that may stand just left of the run of tiles that follows (all: none)
+X_RIGHT = 4  # letters that may follow the run of tiles before when the run begins the word
+X_ROWS = 5
+
 # rows of the per-lane array ln[ROWS, N]
 TILE = 0  # board tile code (0 empty, 0x80 flag on blanks)
-XSET = 1  # letters allowed by the perpendicular word (all where there is none)
+XSET = 1  # letters allowed by the perpendicular word and the lane's extension sets
 LM = 2  # letter multiplier of an empty square (1 on occupied squares)
 WM = 3  # word multiplier of an empty square (1 on occupied squares)
 PWM = 4  # word multiplier of the perpendicular word (0 where none forms)
@@ -29,7 +37,8 @@ PSC = 5  # perpendicular tiles' face value x PWM
 FACE = 6  # face value of the board tile (0 for a blank or an empty square)
 STRIP = 7  # the tile placed on the square by the move being built
 HAS = 8  # 1 where a tile placed forms a perpendicular word
-ROWS = 9
+AFTER = 9  # X_RIGHT: letters that may follow the run before when it begins the word
+ROWS = 10
 
 # st: int64 state
 S_N = 0  # board size
@@ -56,7 +65,13 @@ S_BOTH_DIRS = 20  # on an empty board, generate down moves too (asymmetric layou
 S_FULL_LIDX = 21  # leave index of the whole rack
 S_ANCHORS = 22  # anchors generated from (statistics)
 S_ANCHORS_ALL = 23  # anchors in the position (statistics)
-S_PRE = 32  # Appel-Jacobson left part, up to 32 tiles
+# the lexicon's words as letter multisets (`rackety.lexicon.Lexicon.word_hashes`), for
+# the shadow bounds: a play of the whole rack must spell a word with its board tiles
+S_WHP = 32  # address of the sorted hashes
+S_WHN = 33  # how many (0: none given, no check)
+S_WKP = 34  # address of the letters' keys (a multiset's hash is the sum of its keys)
+S_WRH = 35  # the hash of the rack's letters (its blanks left out)
+S_PRE = 48  # Appel-Jacobson left part, up to 16 tiles
 ST_SIZE = 448
 
 MODE_ALL = 0
@@ -123,7 +138,7 @@ class GameState(NamedTuple):
 
     ``tiles``: the board in both orientations (uint8 [2, n, n]: [0] by rows,
     [1] by columns, blank flag on blanks); ``cross``: its cross sets (int64
-    [3, 2, n, n]: xset, xscore, xhas, `rackety.kernels.crosssets`); ``racks``:
+    [X_ROWS, 2, n, n], `rackety.kernels.crosssets`); ``racks``:
     int64 [players, RACK_CAP], seat s holding ``racks[s, :ints[GS_RACK + s]]``
     in the order drawn (0 the blank); ``bag``: int64, ``bag[:ints[GS_BAG]]``
     drawn from the end; ``ints``: the counters by name (``GS_*``); ``rng``:
@@ -143,7 +158,7 @@ class GameState(NamedTuple):
         ints = np.zeros(GS_SIZE, np.int64)
         ints[GS_PLAYERS] = players
         ints[GS_EMPTY] = 1
-        return cls(np.zeros((2, n, n), np.uint8), np.zeros((3, 2, n, n), np.int64),
+        return cls(np.zeros((2, n, n), np.uint8), np.zeros((X_ROWS, 2, n, n), np.int64),
                    np.zeros((players, RACK_CAP), np.int64), np.zeros(bag_size + RACK_CAP,
                                                                      np.int64),
                    ints, np.zeros(1, np.uint64))

@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit, types
 
 from rackety.kernels.fields import (
+    AFTER,
     BLANK_FLAG,
     F_BOUND,
     F_HEAP,
@@ -98,9 +99,18 @@ from rackety.kernels.fields import (
     S_START_ROW,
     S_TOPN,
     S_TOTAL,
+    S_WHN,
+    S_WHP,
+    S_WKP,
+    S_WRH,
     STRIP,
     TILE,
     WM,
+    X_HAS,
+    X_LEFT,
+    X_RIGHT,
+    X_SCORE,
+    X_SET,
     XSET,
 )
 from rackety.kernels.leaves import best_by_kept, places, table_values
@@ -422,11 +432,16 @@ def _dawg_left(k, arc, room, placed, lidx, kwp, lnp, stp):
 
 
 @njit(cache=True, nogil=True)
-def fill_lanes(tiles: np.ndarray, xset: np.ndarray, xscore: np.ndarray, xhas: np.ndarray,
-               lmult: np.ndarray, wmult: np.ndarray, points: np.ndarray,
-               ln_all: np.ndarray) -> None:
-    """The per-lane arrays of every lane of both directions (rows above)."""
+def fill_lanes(tiles: np.ndarray, cross: np.ndarray, lmult: np.ndarray, wmult: np.ndarray,
+               points: np.ndarray, ln_all: np.ndarray) -> None:
+    """The per-lane arrays of every lane of both directions (rows above): a
+    square's letters are those its cross set and the run after it allow."""
     n = tiles.shape[1]
+    xset = cross[X_SET]
+    xscore = cross[X_SCORE]
+    xhas = cross[X_HAS]
+    xleft = cross[X_LEFT]
+    xright = cross[X_RIGHT]
     for d in range(2):
         for lane in range(n):
             ln = ln_all[d, lane]
@@ -436,6 +451,7 @@ def fill_lanes(tiles: np.ndarray, xset: np.ndarray, xscore: np.ndarray, xhas: np
                 ln[STRIP, p] = 0
                 if t != 0:
                     ln[XSET, p] = 0
+                    ln[AFTER, p] = 0
                     ln[LM, p] = 1
                     ln[WM, p] = 1
                     ln[PWM, p] = 0
@@ -445,7 +461,8 @@ def fill_lanes(tiles: np.ndarray, xset: np.ndarray, xscore: np.ndarray, xhas: np
                 else:
                     w = np.int64(wmult[d, lane, p])
                     has = xhas[d, lane, p]
-                    ln[XSET, p] = xset[d, lane, p]
+                    ln[XSET, p] = xset[d, lane, p] & xleft[d, lane, p]
+                    ln[AFTER, p] = xright[d, lane, p]
                     ln[LM, p] = lmult[d, lane, p]
                     ln[WM, p] = w
                     ln[PWM, p] = w * has
@@ -504,7 +521,8 @@ def _anchors(ln_all, st, adir, alane, apos, alimit):
 @njit(cache=True, nogil=True, _nrt=False)
 def _anchor_bound(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms, out):
     """An upper bound of the equity of every move from this anchor (the
-    "shadow" of wolges and MAGPIE; it ignores the lexicon). For each extent a
+    "shadow" of wolges and MAGPIE; of the lexicon it knows only the cross sets
+    and the extension sets, `rackety.kernels.crosssets`). For each extent a
     move can cover (leftwards down to the limit, rightwards through board runs,
     at most a rack of empty squares, each allowing a tile of the rack), board
     tiles and cross-sums count exactly, and by the rearrangement inequality the
@@ -567,6 +585,8 @@ def _anchor_bound(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms, out):
             if ln[TILE, last] == 0:
                 if k == rackn or ln[XSET, last] & mask == 0:
                     break
+                if k == 0 and ln[AFTER, last] & mask == 0:
+                    break  # no tile before the anchor's run: the word begins with it
                 lmv[k] = ln[LM, last]
                 pwv[k] = ln[PWM, last]
                 k += 1
@@ -583,6 +603,180 @@ def _anchor_bound(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms, out):
         lwm *= ln[WM, first]
         lfc += ln[PSC, first]
     return best
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _has_word(st, h):
+    """Whether some word's letters add up to the multiset hash ``h`` (the
+    lexicon's sorted hashes at ``st[S_WHP]``, ``st[S_WHN]`` of them; none: yes)."""
+    count = st[S_WHN]
+    if count == 0:
+        return True
+    p = st[S_WHP]
+    lo = 0
+    hi = count
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if load(p, mid) < h:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < count and load(p, lo) == h
+
+
+@njit(cache=True, nogil=True)
+def _whole_rack_ok(st, h, memo):
+    """Whether the whole rack and the board tiles of multiset hash ``h`` may
+    spell a word (each blank tried as every letter, up to two blanks), memoised
+    in ``memo`` (int64 [2, 64]: hashes and answers, cleared per rack)."""
+    if st[S_WHN] == 0:
+        return True
+    slot = h & 63
+    if memo[0, slot] == h and memo[1, slot] != 0:
+        return memo[1, slot] == 1
+    ok = _whole_rack_spells(st, h)
+    memo[0, slot] = h
+    memo[1, slot] = 1 if ok else 2
+    return ok
+
+
+@njit(cache=True, nogil=True)
+def _whole_rack_spells(st, h):
+    """`_whole_rack_ok` without the memo."""
+    blanks = st[R_COUNT]
+    keys = st[S_WKP]
+    full = st[S_RACKMASK]
+    if blanks == 0:
+        return _has_word(st, h)
+    if blanks > 2:
+        return True
+    for a in range(1, 64):
+        if not (full >> a) & 1:
+            continue
+        ha = h + load(keys, a)
+        if blanks == 1:
+            if _has_word(st, ha):
+                return True
+        else:
+            for b in range(a, 64):
+                if (full >> b) & 1 and _has_word(st, ha + load(keys, b)):
+                    return True
+    return False
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _anchor_checked(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms, memo):
+    """`_anchor_bound` with the lexicon asked about the plays of the whole
+    rack: an extent that the whole rack fills counts only if the rack and the
+    extent's board tiles are the letters of some word (`_whole_rack_ok`). It
+    costs lookups, so the search asks for it only of the anchors that come
+    first on their plain bound. Never above `_anchor_bound`; an upper bound."""
+    n = st[S_N]
+    rackn = st[S_RACKN]
+    mask = st[S_RACKMASK]
+    best = -1e300
+    start = anchor
+    while start > 0 and ln[TILE, start - 1] != 0:
+        start -= 1
+    keys = st[S_WKP]
+    lk = 0
+    lwm = 1
+    lfb = 0
+    lfc = 0
+    lhb = np.int64(0)  # the hash of the board tiles' letters (`S_WHP`)
+    if ln[TILE, anchor] == 0:
+        if ln[XSET, anchor] & mask == 0:
+            return best
+        lmv[0] = ln[LM, anchor]
+        pwv[0] = ln[PWM, anchor]
+        lk = 1
+        lwm = ln[WM, anchor]
+        lfc = ln[PSC, anchor]
+    else:
+        for p in range(start, anchor + 1):
+            lfb += ln[FACE, p]
+            lhb += load(keys, ln[TILE, p] & 0x7F) if keys != 0 else 0
+    first = start
+    while True:
+        k = lk
+        wm = lwm
+        fb = lfb
+        fc = lfc
+        hb = lhb
+        last = anchor
+        while True:
+            if k >= 1 and (last == n - 1 or ln[TILE, last + 1] == 0) and (
+                    k < rackn or _whole_rack_ok(st, st[S_WRH] + hb, memo)):
+                for i in range(k):
+                    m = lmv[i] * (wm + pwv[i])
+                    j = i
+                    while j > 0 and ms[j - 1] < m:
+                        ms[j] = ms[j - 1]
+                        j -= 1
+                    ms[j] = m
+                score = fb * wm + fc
+                for i in range(k):
+                    score += ms[i] * vals[i]
+                if k == st[S_RACKSIZE]:
+                    score += st[S_BINGO]
+                bound = score + best_leave[rackn - k]
+                if bound > best:
+                    best = bound
+            if last == n - 1:
+                break
+            last += 1
+            if ln[TILE, last] == 0:
+                if k == rackn or ln[XSET, last] & mask == 0:
+                    break
+                if k == 0 and ln[AFTER, last] & mask == 0:
+                    break
+                lmv[k] = ln[LM, last]
+                pwv[k] = ln[PWM, last]
+                k += 1
+                wm *= ln[WM, last]
+                fc += ln[PSC, last]
+            else:
+                fb += ln[FACE, last]
+                hb += load(keys, ln[TILE, last] & 0x7F) if keys != 0 else 0
+        first -= 1
+        if first <= limit or first < 0 or lk == rackn or ln[XSET, first] & mask == 0:
+            break
+        lmv[lk] = ln[LM, first]
+        pwv[lk] = ln[PWM, first]
+        lk += 1
+        lwm *= ln[WM, first]
+        lfc += ln[PSC, first]
+    return best
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _heap_up(keys, items, flags, i):
+    while i > 0:
+        parent = (i - 1) // 2
+        if keys[parent] >= keys[i]:
+            break
+        keys[parent], keys[i] = keys[i], keys[parent]
+        items[parent], items[i] = items[i], items[parent]
+        flags[parent], flags[i] = flags[i], flags[parent]
+        i = parent
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _heap_down(keys, items, flags, size):
+    i = 0
+    while True:
+        left = 2 * i + 1
+        if left >= size:
+            break
+        big = left
+        if left + 1 < size and keys[left + 1] > keys[left]:
+            big = left + 1
+        if keys[i] >= keys[big]:
+            break
+        keys[big], keys[i] = keys[i], keys[big]
+        items[big], items[i] = items[i], items[big]
+        flags[big], flags[i] = flags[i], flags[big]
+        i = big
 
 
 @njit(cache=True, nogil=True)
@@ -622,7 +816,13 @@ def _sort_anchors(order, key, count, tmp):
 
 @njit(cache=True, nogil=True)
 def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, best_leave):
-    """All moves (or the best N) of the position, by Gordon's algorithm."""
+    """All moves (or the best N) of the position, by Gordon's algorithm. In the
+    top mode the anchors are searched best bound first: each starts with the
+    plain bound (`_anchor_bound`), and when it comes first it gets the checked
+    one (`_anchor_checked`) and goes back; it is searched when it comes first
+    with the checked one, and the search stops at the first bound below the
+    N-th best equity found (with ``exact_best``, in the plain order, on to the
+    anchors whose score bound may beat the best score)."""
     count = _anchors(ln_all, st, anc[0], anc[1], anc[2], anc[3])
     st[S_ANCHORS_ALL] = count
     groot = root(kwg, GADDAG_ROOT)
@@ -633,20 +833,63 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
     bound = bnd[0]
     sbound = bnd[1]
     top = st[S_MODE] == MODE_TOP
+    exact = st[S_EXACT_BEST] != 0
+    kwp = address(kwg)
+    stp = address(st)
     if top:
         vals = small[3]
         for i in range(count):
             bound[i] = _anchor_bound(ln_all[anc[0, i], anc[1, i]], anc[2, i], anc[3, i], vals,
                                      st, best_leave, small[0], small[1], small[2], bnd[2])
             sbound[i] = bnd[2, 0]
+    done = 0
+    if top and not exact:
+        for j in range(64):
+            small[5, j] = 0  # the whole-rack memo: empty
+        keys = bnd[3]
+        items = anc[6]
+        flags = anc[7]
+        size = 0
+        for i in range(count):
+            keys[size] = bound[i]
+            items[size] = i
+            flags[size] = 0
+            _heap_up(keys, items, flags, size)
+            size += 1
+        while size > 0:
+            b = keys[0]
+            i = items[0]
+            checked = flags[0]
+            if b < fs[F_THRESH]:
+                break
+            if checked == 0:  # first time first: the checked bound, and back it goes
+                keys[0] = _anchor_checked(ln_all[anc[0, i], anc[1, i]], anc[2, i], anc[3, i],
+                                        small[3], st, best_leave, small[0], small[1],
+                                        small[2], small[4:6])
+                flags[0] = 1
+                _heap_down(keys, items, flags, size)
+                continue
+            size -= 1
+            keys[0] = keys[size]
+            items[0] = items[size]
+            flags[0] = flags[size]
+            _heap_down(keys, items, flags, size)
+            ln = ln_all[anc[0, i], anc[1, i]]
+            fs[F_BOUND] = b
+            st[S_DIR] = anc[0, i]
+            st[S_LANE] = anc[1, i]
+            st[S_ANCHOR] = anc[2, i]
+            st[S_LIMIT] = anc[3, i]
+            _gaddag(anc[2, i], groot, anc[2, i], zero, zero, one, zero, full, kwp, address(ln),
+                    stp)
+            done += 1
+        st[S_ANCHORS] = done
+        return
+    if top:
         _sort_anchors(order, bound, count, anc[5])
     else:
         for i in range(count):
             order[i] = i
-    exact = st[S_EXACT_BEST] != 0
-    kwp = address(kwg)
-    stp = address(st)
-    done = 0
     for j in range(count):
         i = order[j]
         if top and bound[i] < fs[F_THRESH]:
@@ -752,11 +995,14 @@ DAWG = 1
 def scratch(n: int, rack_size: int = 16) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                    np.ndarray, np.ndarray]:
     """A caller's scratch for `generate` on an ``n`` x ``n`` board: the per-lane
-    arrays, the anchors (direction, lane, square, limit, order, sort buffer),
-    their bounds, the shadow's small arrays and the best leave per tiles kept."""
+    arrays, the anchors (direction, lane, square, limit, order, sort buffer,
+    the search's heap of anchors, whether each bound is the checked one),
+    their bounds (equity, score, the bound's out value, the heap's keys), the
+    shadow's small arrays (multipliers, tile values, the whole-rack memo) and
+    the best leave per tiles kept."""
     cap = 2 * n * n + 2
-    return (np.empty((2, n, ROWS, n), np.int64), np.empty((6, cap), np.int64),
-            np.empty((3, cap), np.float64), np.zeros((4, 64), np.int64),
+    return (np.empty((2, n, ROWS, n), np.int64), np.empty((8, cap), np.int64),
+            np.empty((4, cap), np.float64), np.zeros((6, 64), np.int64),
             np.zeros(max(64, rack_size + 1), np.float64))
 
 
@@ -808,17 +1054,28 @@ def load_rack(st, fs, rules, points, counts, mode, topn, cap, offset, empty, exa
     return lv, size
 
 
+@njit(cache=True, nogil=True)
+def use_words(st, hashes, keys) -> None:
+    """Let the shadow bounds check plays of the whole rack against the lexicon's
+    words as letter multisets (`rackety.lexicon.Lexicon.word_multisets`); the
+    caller keeps the arrays alive while ``st`` is used."""
+    st[S_WHP] = address(hashes)
+    st[S_WHN] = hashes.shape[0]
+    st[S_WKP] = address(keys)
+
+
 LEAVES_NONE = 0  # no leave values: equity = score
 LEAVES_TABLE = 1  # a leave table (a KLV2's nodes, counts, values)
 LEAVES_GIVEN = 2  # the rack's leave values, given by leave index
 
 
 @njit(cache=True, nogil=True)
-def moves_of(kwg, consts, position, rack, leaves, kind, given, mode, topn, cap, exchanges,
-             exact_best, generator, st, fs, out, scratch) -> float:
+def moves_of(kwg, words, consts, position, rack, leaves, kind, given, mode, topn, cap,
+             exchanges, exact_best, generator, st, fs, out, scratch) -> float:
     """A position's moves in one call (what `rackety.game.movegen.generate`
-    asks for): the rack's state (`load_rack`), its leave values (a table's, by
-    the one leave walk, or ``given``), the exchanges (every leave but the
+    asks for; ``words``: the lexicon's, for `use_words`): the rack's state
+    (`load_rack`), its leave values (a table's, by the one leave walk, or
+    ``given``), the exchanges (every leave but the
     whole rack's, when ``exchanges``) and the pass competing for the top N,
     the generation, and in the top mode the cut: the N-th best equity among
     placements, exchanges and the pass; the placements below it are dropped.
@@ -826,6 +1083,7 @@ def moves_of(kwg, consts, position, rack, leaves, kind, given, mode, topn, cap, 
     in ``out``, the leave values at ``fs[st[S_LV]:]``."""
     points = consts[2]
     rules = consts[3]
+    use_words(st, words[0], words[1])
     counts = scratch[3][3]  # the shadow's tile values, filled after this is read
     for c in range(64):
         counts[c] = 0
@@ -883,8 +1141,8 @@ def generate(kwg, consts, position, st, fs, out, scratch, generator) -> None:
     """Every move (`load_rack` set the mode) of the position: ``consts`` =
     (letter and word multipliers [2, n, n], points of every code, rules
     ``G_*``: `rackety.game.state.kernel_consts`), ``position`` = (tiles
-    [2, n, n], cross sets [3, 2, n, n] as `rackety.kernels.crosssets` computes
-    them), ``out`` = (meta, otiles, oeq)
+    [2, n, n], cross sets [X_ROWS, 2, n, n] as `rackety.kernels.crosssets`
+    computes them), ``out`` = (meta, otiles, oeq)
     the caller's buffers, ``scratch`` from `scratch`; ``generator`` `GADDAG`
     (Gordon) or `DAWG` (Appel and Jacobson). The moves go into ``out`` from
     ``st[S_COUNT]``; ``st`` then holds the count, the total and the best score."""
@@ -892,12 +1150,17 @@ def generate(kwg, consts, position, st, fs, out, scratch, generator) -> None:
     tiles, cross = position
     meta, otiles, oeq = out
     ln_all, anc, bnd, small, best_leave = scratch
+    if st[S_MODE] == MODE_TOP and st[S_WHN] > 0:
+        h = np.int64(0)
+        for c in range(1, 64):
+            h += st[R_COUNT + c] * load(st[S_WKP], c)
+        st[S_WRH] = h
     st[S_FSP] = address(fs)
     st[S_METAP] = address(meta)
     st[S_OTP] = address(otiles)
     st[S_OEQP] = address(oeq)
     st[S_OTW] = otiles.shape[1]
-    fill_lanes(tiles, cross[0], cross[1], cross[2], lm2, wm2, points, ln_all)
+    fill_lanes(tiles, cross, lm2, wm2, points, ln_all)
     if st[S_MODE] == MODE_TOP:
         # the rack's tile values, highest first, and the best leave per tiles
         # kept (the shadow bounds)

@@ -116,8 +116,7 @@ def start(kwg, gaddag, consts, gs, bag, rng) -> None:
     points = consts[2]
     rules = consts[3]
     gs.tiles[:] = 0
-    cross_all(kwg, gaddag, gs.tiles, points, rules[G_FULL_MASK], gs.cross[0], gs.cross[1],
-              gs.cross[2])
+    cross_all(kwg, gaddag, gs.tiles, points, rules[G_FULL_MASK], gs.cross)
     players = gs.ints[GS_PLAYERS]
     gs.ints[:] = 0
     gs.ints[GS_PLAYERS] = players
@@ -156,8 +155,7 @@ def recross(kwg, gaddag, points, full, tiles, cross, meta, chosen) -> None:
     endgame updates only the positions it generates moves in)."""
     first = meta[chosen, M_FIRST]
     update_after_move(kwg, gaddag, tiles, meta[chosen, M_DIR], meta[chosen, M_LANE], first,
-                      first + meta[chosen, M_LEN] - 1, points, full, cross[0], cross[1],
-                      cross[2])
+                      first + meta[chosen, M_LEN] - 1, points, full, cross)
 
 
 @njit(cache=True, nogil=True)

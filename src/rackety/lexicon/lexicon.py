@@ -110,6 +110,7 @@ class Lexicon:
         self.report = report
         self._word_count = word_count
         self.has_gaddag = _kwg.has_gaddag(nodes)
+        self._multisets: tuple[np.ndarray, np.ndarray] | None = None
 
     # ------------------------------------------------------------------ making
     @classmethod
@@ -246,6 +247,21 @@ class Lexicon:
         return {"name": self.name, "source": self.source, "alphabet": self.alphabet.name,
                 "words": len(self), "nodes": self.node_count, "bytes": self.nbytes,
                 "gaddag": self.has_gaddag}
+
+    def word_multisets(self) -> tuple[np.ndarray, np.ndarray]:
+        """The words as letter multisets, for the move generator's bounds
+        (`rackety.kernels.multisets`): (the sorted hashes, the letters' keys).
+        Made on first use (a walk of the DAWG, a few tens of milliseconds) and
+        kept with the lexicon."""
+        if self._multisets is None:
+            from rackety.kernels import multisets  # numba when moves are asked for
+
+            keys = multisets.letter_keys()
+            hashes = multisets.word_hashes(self.nodes, keys, len(self))
+            keys.flags.writeable = False
+            hashes.flags.writeable = False
+            self._multisets = (hashes, keys)
+        return self._multisets
 
     def root(self, pseudo: int) -> int:
         """The first node of the DAWG (``pseudo`` = `kwg.DAWG_ROOT`) or the GADDAG

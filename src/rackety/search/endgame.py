@@ -87,6 +87,7 @@ from rackety.kernels.fields import (
     S_COUNT,
     S_OVERFLOW,
     ST_SIZE,
+    X_ROWS,
     GameState,
 )
 from rackety.kernels.generate import GADDAG, generate, load_rack, scratch
@@ -131,7 +132,7 @@ _SIG = types.int64(
     _I, _I, _I, _I, _I, _I, _I, _I, _U,
     types.Array(types.uint32, 1, "C", readonly=True),  # kwg
     types.uint8[:, :, :, ::1],  # tiles per slot [slot, 2, n, n]
-    types.int64[:, :, :, :, ::1],  # xset, xscore, xhas per slot [slot, 3, 2, n, n]
+    types.int64[:, :, :, :, ::1],  # cross sets per slot [slot, X_ROWS, 2, n, n]
     types.Array(types.int64, 3, "C", readonly=True),  # letter multipliers [2, n, n]
     types.Array(types.int64, 3, "C", readonly=True),  # word multipliers
     types.Array(types.int64, 1, "C", readonly=True),  # points of every code
@@ -600,7 +601,7 @@ class _Solver:
         plies = self.bound + 2
         self.tiles_s = np.zeros((plies + 1, 2, n, n), np.uint8)
         self.tiles_s[0] = gs.tiles
-        self.xs_s = np.zeros((plies + 1, 3, 2, n, n), np.int64)
+        self.xs_s = np.zeros((plies + 1, X_ROWS, 2, n, n), np.int64)
         self.xs_s[0] = gs.cross
         self.ln_all, self.anc, self.bnd, self.small, self.bestl = scratch(
             n, alphabet.rack_size)
@@ -677,8 +678,8 @@ class _Solver:
             value = _search(depth, self.passes, self.hash, self.lexicon.nodes, self.tiles_s,
                             self.xs_s, self.lm2, self.wm2, self.points, self.ln_all, self.st,
                             self.fs, self.meta, self.otiles, self.oeq, self.est, self.order,
-                            self.anc, self.bnd, self.small, self.bestl, self.rules, racks, ctl,
-                            self.zsq, self.zrack, self.zmisc, self.tt_key,
+                            self.anc, self.bnd, self.small, self.bestl, self.rules, racks,
+                            ctl, self.zsq, self.zrack, self.zmisc, self.tt_key,
                             self.tt_data, self.pv_len, self.pv_meta, self.pv_tiles, self.dirty)
             if ctl[C_ABORT] == 2:  # the move arena is full: a bigger one, same iteration
                 self._arena(self.cap * 4)

@@ -112,7 +112,7 @@ class _Setup:
         self.root = state_of(board.copy(racks=[board.rack, ()]), lexicon)
         self.state = self.root.copy()
         self.consts = board_consts(board)
-        self.work = Work(board.size, board.alphabet.rack_size)
+        self.work = Work(board.size, board.alphabet.rack_size, lexicon=lexicon)
         unseen = board.unseen()
         opponent = board.racks[1] if len(board.racks) > 1 else ()
         pool = [c for c, k in enumerate(unseen.tolist()) for _ in range(int(k))]
