@@ -126,10 +126,15 @@ def seat_tables(players: list[Any], alphabet: Alphabet) -> tuple[np.ndarray, Ban
 
 
 class Compiled:
-    """Everything `play_game` needs that does not change from game to game."""
+    """Everything `play_game` needs that does not change from game to game.
+    With ``best_scores`` each turn's best placement score is exact (what the
+    sacrifice count of a tournament needs: the search then looks at every
+    anchor that may hold a higher score); without it, games are faster and
+    only the events' ``best`` column is a lower bound."""
 
     def __init__(self, lexicon: Lexicon, players: list[Any], *, rules: Rules | None = None,
-                 layout: Any = None, alphabet: Any = None) -> None:
+                 layout: Any = None, alphabet: Any = None, best_scores: bool = True) -> None:
+        self.best_scores = best_scores
         probe = Game(lexicon, [f"p{i}" for i in range(len(players))], seed=0, rules=rules,
                      layout=layout, alphabet=alphabet)
         self.rules = rules or Rules()
@@ -170,7 +175,7 @@ class Compiled:
         bag, state = Game.shuffled_bag(self.alphabet, seed)
         n = play_game(self.lexicon.nodes, self.lexicon.has_gaddag, self.consts, self.state,
                       bag, np.uint64(state), self.greedy, self.base, self.voff, self.bank,
-                      self.buffers, self.work.arrays)
+                      self.buffers, self.work.arrays, self.best_scores)
         if n < 0:
             raise RuntimeError(f"game with seed {seed}: more than {MAX_EVENTS} events")
         seat, kind, score, best, meta, words, racks = self.buffers

@@ -179,7 +179,7 @@ def play_task(task: _Task) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     if _worker.get("table_key") != table_key:
         klv = Klv.from_bytes(task.table, lexicon.alphabet, source="<generation>")
         players = [StaticPlayer(klv, "a"), StaticPlayer(klv, "b")]
-        _worker["compiled"] = Compiled(lexicon, players)
+        _worker["compiled"] = Compiled(lexicon, players, best_scores=False)
         _worker["values"] = klv.values.astype(np.float64)
         _worker["table_key"] = table_key
     compiled = _worker["compiled"]

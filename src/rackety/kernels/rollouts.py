@@ -96,8 +96,8 @@ def rollouts(kwg, gaddag, consts, root, gs, pool, known_opp, spread0, candidates
                 if ended:
                     break
                 side = gs.ints[GS_TURN]
-                do = decide(kwg, consts, gs, False, bank, base, voff, st, fs, out, scratch,
-                            traded, res, resf)
+                do = decide(kwg, consts, gs, False, False, bank, base, voff, st, fs, out,
+                            scratch, traded, res, resf)
                 last_leave = resf[0] if side == 0 else -resf[0]
                 if do == EV_PLAY:
                     play(kwg, gaddag, consts, gs, meta, otiles, res[0], ply < plies - 1)

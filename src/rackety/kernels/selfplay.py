@@ -49,13 +49,15 @@ EV_PLAY, EV_EXCHANGE, EV_PASS, EV_END_POINTS, EV_END_PENALTY = range(5)
 
 
 @njit(cache=True, nogil=True)
-def decide(kwg, consts, gs, greedy, bank, base, voff, st, fs, out, scratch, traded, res,
-           resf) -> int:
+def decide(kwg, consts, gs, greedy, exact, bank, base, voff, st, fs, out, scratch, traded,
+           res, resf) -> int:
     """The move a static player makes for the player to move of the game
     ``gs`` (ties broken as `rackety.game.movegen.MoveList` sorts): returns
     `EV_PLAY` (the placement is row ``res[0]`` of ``out``), `EV_EXCHANGE`
     (``res[2]`` tiles in ``traded``) or `EV_PASS`. ``res[1]``: the best
-    placement score (-1: none); ``resf[0]``: the value of the tiles kept."""
+    placement score (-1: none; exact only with ``exact``, else the best the
+    search came across, which for a greedy player is the best all the same);
+    ``resf[0]``: the value of the tiles kept."""
     points = consts[2]
     rules = consts[3]
     seat = gs.ints[GS_TURN]
@@ -69,7 +71,7 @@ def decide(kwg, consts, gs, greedy, bank, base, voff, st, fs, out, scratch, trad
     for i in range(rn):
         counts[rack[i]] += 1
     lv, size = load_rack(st, fs, rules, points, counts, MODE_TOP, 1, meta.shape[0], 0,
-                         gs.ints[GS_EMPTY] != 0, not greedy)
+                         gs.ints[GS_EMPTY] != 0, exact and not greedy)
     leaves = fs[lv:lv + size]
     if not greedy:
         table_values(bank[0], bank[1], bank[2], base, voff, counts, leaves)
@@ -169,8 +171,8 @@ def _ending(gs, before, ended, seat, twice, events, e):
 
 
 @njit(cache=True, nogil=True)
-def play_game(kwg, gaddag, consts, gs, bag, rng_state, greedy, base, voff, bank, events, work
-              ) -> int:
+def play_game(kwg, gaddag, consts, gs, bag, rng_state, greedy, base, voff, bank, events, work,
+              exact) -> int:
     """Play one game in ``gs`` (`rackety.kernels.fields.GameState`, the
     caller's); returns the number of events (-1: too many). ``bag`` holds the
     tiles in draw order (drawn from the end); seat s is greedy when
@@ -182,7 +184,9 @@ def play_game(kwg, gaddag, consts, gs, bag, rng_state, greedy, base, voff, bank,
     tiles exchanged or counted at the end), rack (for the turns: the tiles on
     the rack before the turn in ``[0]``, the tiles in the bag before it in
     ``[1]``, the rack in ``[2:2 + [0]]``; leave training reads the leaves kept
-    from it)). ``work``: the caller's buffers (`Work` in
+    from it)); ``best`` is exact only with ``exact`` (what a sacrifice count
+    needs; the search then goes on to every anchor that may hold a higher
+    score). ``work``: the caller's buffers (`Work` in
     `rackety.game.movegen`): the generator's state, its output and
     scratch, and the decision's."""
     ev_seat, ev_kind, ev_score, ev_best, ev_meta, ev_tiles, ev_rack = events
@@ -198,8 +202,8 @@ def play_game(kwg, gaddag, consts, gs, bag, rng_state, greedy, base, voff, bank,
         ev_rack[e, 1] = gs.ints[GS_BAG]
         for i in range(rn):
             ev_rack[e, 2 + i] = gs.racks[seat, i]
-        do = decide(kwg, consts, gs, greedy[seat] != 0, bank, base[seat], voff[seat], st, fs,
-                    out, scratch, traded, res, resf)
+        do = decide(kwg, consts, gs, greedy[seat] != 0, exact, bank, base[seat], voff[seat], st,
+                    fs, out, scratch, traded, res, resf)
         ev_best[e] = res[1]
         ev_seat[e] = seat
         ev_kind[e] = do
