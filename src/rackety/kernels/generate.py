@@ -518,93 +518,6 @@ def _anchors(ln_all, st, adir, alane, apos, alimit):
     return count
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def _anchor_bound(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms, out):
-    """An upper bound of the equity of every move from this anchor (the
-    "shadow" of wolges and MAGPIE; of the lexicon it knows only the cross sets
-    and the extension sets, `rackety.kernels.crosssets`). For each extent a
-    move can cover (leftwards down to the limit, rightwards through board runs,
-    at most a rack of empty squares, each allowing a tile of the rack), board
-    tiles and cross-sums count exactly, and by the rearrangement inequality the
-    highest tile values go on the highest effective multipliers, a square's
-    being letter x (word product + its cross word's multiplier). The extents
-    grow one square at a time, so each costs O(tiles). ``out[0]`` gets the bound
-    of the score alone."""
-    n = st[S_N]
-    rackn = st[S_RACKN]
-    mask = st[S_RACKMASK]
-    best = -1e300
-    out[0] = -1e300
-    start = anchor
-    while start > 0 and ln[TILE, start - 1] != 0:
-        start -= 1
-    lk = 0  # empty squares left of the anchor's run, and the anchor if empty
-    lwm = 1
-    lfb = 0
-    lfc = 0
-    if ln[TILE, anchor] == 0:
-        if ln[XSET, anchor] & mask == 0:
-            return best
-        lmv[0] = ln[LM, anchor]
-        pwv[0] = ln[PWM, anchor]
-        lk = 1
-        lwm = ln[WM, anchor]
-        lfc = ln[PSC, anchor]
-    else:
-        for p in range(start, anchor + 1):
-            lfb += ln[FACE, p]
-    first = start
-    while True:
-        k = lk
-        wm = lwm
-        fb = lfb
-        fc = lfc
-        last = anchor
-        while True:
-            if k >= 1 and (last == n - 1 or ln[TILE, last + 1] == 0):
-                for i in range(k):
-                    m = lmv[i] * (wm + pwv[i])
-                    j = i
-                    while j > 0 and ms[j - 1] < m:
-                        ms[j] = ms[j - 1]
-                        j -= 1
-                    ms[j] = m
-                score = fb * wm + fc
-                for i in range(k):
-                    score += ms[i] * vals[i]
-                if k == st[S_RACKSIZE]:
-                    score += st[S_BINGO]
-                if score > out[0]:
-                    out[0] = score
-                bound = score + best_leave[rackn - k]
-                if bound > best:
-                    best = bound
-            if last == n - 1:
-                break
-            last += 1
-            if ln[TILE, last] == 0:
-                if k == rackn or ln[XSET, last] & mask == 0:
-                    break
-                if k == 0 and ln[AFTER, last] & mask == 0:
-                    break  # no tile before the anchor's run: the word begins with it
-                lmv[k] = ln[LM, last]
-                pwv[k] = ln[PWM, last]
-                k += 1
-                wm *= ln[WM, last]
-                fc += ln[PSC, last]
-            else:
-                fb += ln[FACE, last]
-        first -= 1
-        if first <= limit or first < 0 or lk == rackn or ln[XSET, first] & mask == 0:
-            break
-        lmv[lk] = ln[LM, first]
-        pwv[lk] = ln[PWM, first]
-        lk += 1
-        lwm *= ln[WM, first]
-        lfc += ln[PSC, first]
-    return best
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _has_word(st, h):
     """Whether some word's letters add up to the multiset hash ``h`` (the
@@ -665,21 +578,36 @@ def _whole_rack_spells(st, h):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _anchor_checked(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms, memo):
-    """`_anchor_bound` with the lexicon asked about the plays of the whole
-    rack: an extent that the whole rack fills counts only if the rack and the
-    extent's board tiles are the letters of some word (`_whole_rack_ok`). It
-    costs lookups, so the search asks for it only of the anchors that come
-    first on their plain bound. Never above `_anchor_bound`; an upper bound."""
+def _anchor_bound(ln, anchor, limit, vals, st, best_leave, small, out, memo, check):
+    """An upper bound of the equity of every move from this anchor (the
+    "shadow" of wolges and MAGPIE). For each extent a move can cover
+    (leftwards down to the limit, rightwards through board runs, at most a
+    rack of empty squares, each allowing a tile of the rack by its cross set
+    and its extension sets), board tiles and cross-sums count exactly, a
+    the highest tiles of the rack go on the highest effective multipliers (a
+    square's: letter x (word product + its cross word's multiplier); the
+    rearrangement inequality), plus the best leave of the tiles not played
+    (squares only one tile of the rack fits, counted as that tile, MAGPIE's
+    "restricted" squares, cost more here than they saved). With
+    ``check``, an extent the whole rack fills counts only if the rack and the
+    extent's board tiles are the letters of some word (`_whole_rack_ok`:
+    lookups, asked only of the anchors the search reaches). ``out[0]`` gets
+    the bound of the score alone. ``small``: the caller's scratch rows
+    (letter multipliers, perpendicular word multipliers, sorted effective
+    multipliers)."""
     n = st[S_N]
     rackn = st[S_RACKN]
     mask = st[S_RACKMASK]
+    lmv = small[0]
+    pwv = small[1]
+    ms = small[2]
     best = -1e300
+    out[0] = -1e300
     start = anchor
     while start > 0 and ln[TILE, start - 1] != 0:
         start -= 1
-    keys = st[S_WKP]
-    lk = 0
+    keys = st[S_WKP] if check else np.int64(0)
+    lk = 0  # empty squares left of the anchor's run, and the anchor if empty
     lwm = 1
     lfb = 0
     lfc = 0
@@ -695,7 +623,8 @@ def _anchor_checked(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms, memo)
     else:
         for p in range(start, anchor + 1):
             lfb += ln[FACE, p]
-            lhb += load(keys, ln[TILE, p] & 0x7F) if keys != 0 else 0
+            if keys != 0:
+                lhb += load(keys, ln[TILE, p] & 0x7F)
     first = start
     while True:
         k = lk
@@ -706,7 +635,7 @@ def _anchor_checked(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms, memo)
         last = anchor
         while True:
             if k >= 1 and (last == n - 1 or ln[TILE, last + 1] == 0) and (
-                    k < rackn or _whole_rack_ok(st, st[S_WRH] + hb, memo)):
+                    keys == 0 or k < rackn or _whole_rack_ok(st, st[S_WRH] + hb, memo)):
                 for i in range(k):
                     m = lmv[i] * (wm + pwv[i])
                     j = i
@@ -719,6 +648,8 @@ def _anchor_checked(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms, memo)
                     score += ms[i] * vals[i]
                 if k == st[S_RACKSIZE]:
                     score += st[S_BINGO]
+                if score > out[0]:
+                    out[0] = score
                 bound = score + best_leave[rackn - k]
                 if bound > best:
                     best = bound
@@ -729,7 +660,7 @@ def _anchor_checked(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms, memo)
                 if k == rackn or ln[XSET, last] & mask == 0:
                     break
                 if k == 0 and ln[AFTER, last] & mask == 0:
-                    break
+                    break  # no tile before the anchor's run: the word begins with it
                 lmv[k] = ln[LM, last]
                 pwv[k] = ln[PWM, last]
                 k += 1
@@ -737,11 +668,12 @@ def _anchor_checked(ln, anchor, limit, vals, st, best_leave, lmv, pwv, ms, memo)
                 fc += ln[PSC, last]
             else:
                 fb += ln[FACE, last]
-                hb += load(keys, ln[TILE, last] & 0x7F) if keys != 0 else 0
+                if keys != 0:
+                    hb += load(keys, ln[TILE, last] & 0x7F)
         first -= 1
         if first <= limit or first < 0 or lk == rackn or ln[XSET, first] & mask == 0:
             break
-        lmv[lk] = ln[LM, first]
+        lmv[lk] = ln[LM, first]  # the squares' order does not matter
         pwv[lk] = ln[PWM, first]
         lk += 1
         lwm *= ln[WM, first]
@@ -840,7 +772,7 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
         vals = small[3]
         for i in range(count):
             bound[i] = _anchor_bound(ln_all[anc[0, i], anc[1, i]], anc[2, i], anc[3, i], vals,
-                                     st, best_leave, small[0], small[1], small[2], bnd[2])
+                                     st, best_leave, small, bnd[2], small[4:6], False)
             sbound[i] = bnd[2, 0]
     done = 0
     if top and not exact:
@@ -863,9 +795,9 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
             if b < fs[F_THRESH]:
                 break
             if checked == 0:  # first time first: the checked bound, and back it goes
-                keys[0] = _anchor_checked(ln_all[anc[0, i], anc[1, i]], anc[2, i], anc[3, i],
-                                        small[3], st, best_leave, small[0], small[1],
-                                        small[2], small[4:6])
+                keys[0] = _anchor_bound(ln_all[anc[0, i], anc[1, i]], anc[2, i], anc[3, i],
+                                        small[3], st, best_leave, small, bnd[2], small[4:6],
+                                        True)
                 flags[0] = 1
                 _heap_down(keys, items, flags, size)
                 continue
