@@ -17,7 +17,8 @@ PACKAGE = SRC / "rackety"
 #: the layers in order; a module may import its own layer and those before it
 LAYERS = ["base", "kernels", "lexicon", "game", "search", "players", "experiments",
           "facade", "frontends", "entry"]
-BASE = {"rackety.errors", "rackety.files", "rackety.alphabet", "rackety.backends"}
+BASE = {"rackety.errors", "rackety.files", "rackety.alphabet", "rackety.backends",
+        "rackety.jitcache"}
 
 
 def module_name(path: Path) -> str:
@@ -230,3 +231,27 @@ def test_test_helpers_are_not_in_src():
             wrong += [f"{module}: imports {n}" for n in names
                       if n.split(".")[0] in ("pytest", "hypothesis")]
     assert not wrong, "\n".join(wrong)
+
+
+def test_compiled_kernels_are_kept_per_version_of_the_code(tmp_path, monkeypatch):
+    """numba's cache checks only a kernel's own file (NUMBA.md, trap 5): the
+    folder it uses is keyed by every module, so an edit anywhere means a new one."""
+    import importlib.util
+    import os
+    import shutil
+
+    copy = tmp_path / "rackety"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "data"))
+    spec = importlib.util.spec_from_file_location("jitcache_copy", copy / "jitcache.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    before = module.folder()
+    assert module.folder() == before and before.parent == tmp_path / "cache/rackety/numba"
+    kernel = copy / "kernels" / "rules.py"
+    stat = kernel.stat()
+    os.utime(kernel, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))  # an edit
+    assert module.folder() != before
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
+    module.configure()  # the user's own folder is left as it is
+    assert os.environ["NUMBA_CACHE_DIR"] == str(tmp_path / "mine")

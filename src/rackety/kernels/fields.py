@@ -67,8 +67,8 @@ S_ANCHORS = 22  # anchors generated from (statistics)
 S_ANCHORS_ALL = 23  # anchors in the position (statistics)
 # the lexicon's words as letter multisets (`rackety.lexicon.Lexicon.word_hashes`), for
 # the shadow bounds: a play of the whole rack must spell a word with its board tiles
-S_WHP = 32  # address of the sorted hashes
-S_WHN = 33  # how many (0: none given, no check)
+S_WHP = 32  # address of the bitmap of their hashes
+S_WHN = 33  # its size in bits, a power of two (0: none given, no check)
 S_WKP = 34  # address of the letters' keys (a multiset's hash is the sum of its keys)
 S_WRH = 35  # the hash of the rack's letters (its blanks left out)
 S_PRE = 48  # Appel-Jacobson left part, up to 16 tiles

@@ -520,21 +520,16 @@ def _anchors(ln_all, st, adir, alane, apos, alimit):
 
 @njit(cache=True, nogil=True, inline="always")
 def _has_word(st, h):
-    """Whether some word's letters add up to the multiset hash ``h`` (the
-    lexicon's sorted hashes at ``st[S_WHP]``, ``st[S_WHN]`` of them; none: yes)."""
-    count = st[S_WHN]
-    if count == 0:
-        return True
+    """Whether some word's letters may add up to the multiset hash ``h``: both
+    its bits in the lexicon's Bloom filter (`rackety.kernels.multisets`) at
+    ``st[S_WHP]``."""
+    mask = st[S_WHN] - 1
     p = st[S_WHP]
-    lo = 0
-    hi = count
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if load(p, mid) < h:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo < count and load(p, lo) == h
+    bit = h & mask
+    if not (load(p, bit >> 6) >> (bit & 63)) & 1:
+        return False
+    bit = (h >> 32) & mask
+    return (load(p, bit >> 6) >> (bit & 63)) & 1 != 0
 
 
 @njit(cache=True, nogil=True)
@@ -563,17 +558,17 @@ def _whole_rack_spells(st, h):
         return _has_word(st, h)
     if blanks > 2:
         return True
-    for a in range(1, 64):
+    for a in range(1, 64):  # a blank as each letter (the first it stops at)
         if not (full >> a) & 1:
             continue
         ha = h + load(keys, a)
         if blanks == 1:
             if _has_word(st, ha):
                 return True
-        else:
-            for b in range(a, 64):
-                if (full >> b) & 1 and _has_word(st, ha + load(keys, b)):
-                    return True
+            continue
+        for b in range(a, 64):  # the other blank
+            if (full >> b) & 1 and _has_word(st, ha + load(keys, b)):
+                return True
     return False
 
 
@@ -987,12 +982,12 @@ def load_rack(st, fs, rules, points, counts, mode, topn, cap, offset, empty, exa
 
 
 @njit(cache=True, nogil=True)
-def use_words(st, hashes, keys) -> None:
+def use_words(st, bitmap, keys) -> None:
     """Let the shadow bounds check plays of the whole rack against the lexicon's
     words as letter multisets (`rackety.lexicon.Lexicon.word_multisets`); the
     caller keeps the arrays alive while ``st`` is used."""
-    st[S_WHP] = address(hashes)
-    st[S_WHN] = hashes.shape[0]
+    st[S_WHP] = address(bitmap)
+    st[S_WHN] = bitmap.shape[0] * 64  # bits
     st[S_WKP] = address(keys)
 
 

@@ -1,8 +1,11 @@
 """The words of a lexicon as letter multisets: each word's letters hashed
-order-free (the sum of a fixed 64-bit key per letter, wrapping), sorted. A
-rack and some board tiles can spell a word only if the sum of their keys is
-among them; the generator's shadow bounds use this to refuse plays of the
-whole rack that spell nothing (a false match only keeps a bound loose)."""
+order-free (the sum of a fixed 64-bit key per letter, wrapping), each hash
+setting two bits of a bitmap of `BITS` bits (a Bloom filter: its low bits
+and its high bits). A rack and some board tiles can spell a word only if
+both bits of the sum of their keys are set; the generator's shadow bounds
+use this to refuse plays of the whole rack that spell nothing, in two
+memory reads (a false match, about one in a thousand with the largest word
+lists, only keeps a bound loose)."""
 
 from __future__ import annotations
 
@@ -13,6 +16,8 @@ from rackety.kernels.nodes import ACCEPTS, ARC, IS_END
 from rackety.kernels.rules import U64, splitmix
 
 KEY_SEED = 0x6D756C7469736574  # "multiset"
+BITS = 1 << 24  # the bitmap's size: 2 MiB
+SHIFT = 32  # the second bit: the hash's bits from here
 
 
 @njit(cache=True)
@@ -27,13 +32,12 @@ def letter_keys() -> np.ndarray:
 
 
 @njit(cache=True)
-def word_hashes(kwg: np.ndarray, keys: np.ndarray, words: int) -> np.ndarray:
-    """The sorted distinct multiset hashes of the DAWG's ``words`` words."""
-    out = np.empty(max(words, 1), np.int64)
-    count = 0
+def word_bitmap(kwg: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """The bitmap (uint64 words) of the multiset hashes of the DAWG's words."""
+    bitmap = np.zeros(BITS // 64, np.uint64)
     run = np.int64(kwg[0]) & ARC
     if run == 0:
-        return out[:0]
+        return bitmap
     # a depth-first walk: the sibling being tried at each depth and the hash to it
     edge = np.zeros(64, np.int64)
     acc = np.zeros(65, np.int64)
@@ -47,18 +51,14 @@ def word_hashes(kwg: np.ndarray, keys: np.ndarray, words: int) -> np.ndarray:
         node = np.int64(kwg[i])
         edge[depth] = -1 if node & IS_END else i + 1
         h = acc[depth] + keys[node >> 24]
-        if node & ACCEPTS and count < out.shape[0]:
-            out[count] = h
-            count += 1
+        if node & ACCEPTS:
+            bit = h & (BITS - 1)
+            bitmap[bit >> 6] |= U64(1) << U64(bit & 63)
+            bit = (h >> SHIFT) & (BITS - 1)
+            bitmap[bit >> 6] |= U64(1) << U64(bit & 63)
         child = node & ARC
         if child != 0 and depth + 1 < 64:
             depth += 1
             edge[depth] = child
             acc[depth] = h
-    result = np.sort(out[:count])
-    keep = 0
-    for i in range(count):
-        if i == 0 or result[i] != result[i - 1]:
-            result[keep] = result[i]
-            keep += 1
-    return result[:keep].copy()
+    return bitmap

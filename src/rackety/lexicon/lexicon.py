@@ -250,17 +250,17 @@ class Lexicon:
 
     def word_multisets(self) -> tuple[np.ndarray, np.ndarray]:
         """The words as letter multisets, for the move generator's bounds
-        (`rackety.kernels.multisets`): (the sorted hashes, the letters' keys).
-        Made on first use (a walk of the DAWG, a few tens of milliseconds) and
-        kept with the lexicon."""
+        (`rackety.kernels.multisets`): (the bitmap of their hashes, the
+        letters' keys). Made on first use (a walk of the DAWG, a few tens of
+        milliseconds) and kept with the lexicon (2 MiB)."""
         if self._multisets is None:
             from rackety.kernels import multisets  # numba when moves are asked for
 
             keys = multisets.letter_keys()
-            hashes = multisets.word_hashes(self.nodes, keys, len(self))
+            bitmap = multisets.word_bitmap(self.nodes, keys).view(np.int64)
             keys.flags.writeable = False
-            hashes.flags.writeable = False
-            self._multisets = (hashes, keys)
+            bitmap.flags.writeable = False
+            self._multisets = (bitmap, keys)
         return self._multisets
 
     def root(self, pseudo: int) -> int:
