@@ -10,9 +10,9 @@ folder: "cold" compiles the list and writes the cache, "warm" reads the cached
 graph and checks its checksum (numba is not imported), "KWG file" reads a .kwg
 and validates it (`rackety.lexicon.kwg.validate`: one compiled walk, numba
 imported and its kernel loaded from numba's cache). "validate" is that check
-alone, in process, best of --repeat. Reference (same class of machine, one
-core): MAGPIE builds CSW19 in 0.93 s CPU, wolges in 0.66 s; wolges' TWL06 file
-has 803,645 nodes and MAGPIE's 830,481.
+alone, in process, best of --repeat. Node counts are compared with the files
+wolges and MAGPIE write (803,645 and 830,481 nodes for TWL06); build times
+beside MAGPIE's, measured in the same run, come from ``bench/vs_magpie.py``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ import sys
 import tempfile
 import time
 
-REFERENCE_CSW19_BUILD = {"MAGPIE": 0.93, "wolges": 0.66}
 REFERENCE_NODES = {"TWL06": {"wolges": 803_645, "MAGPIE": 830_481}}
 
 _LOAD = """
@@ -135,9 +134,6 @@ def main() -> None:
         print(f"  bytes                    {4 * nodes:>10,}")
         for engine, count in REFERENCE_NODES.get(name, {}).items():
             print(f"    vs {engine:<8} {count:>10,} nodes: {nodes / count:6.3f}x")
-        if name == "CSW19":
-            for engine, ref in REFERENCE_CSW19_BUILD.items():
-                print(f"    vs {engine} build {ref:.2f} s: {seconds / ref:6.2f}x the time")
         print(f"  cold-cache load          {cold['load']:8.3f} s  (compile + write cache; "
               f"import {cold['import']:.3f} s)")
         print(f"  warm-cache load          {1000 * warm['load']:8.1f} ms (read + checksum; "

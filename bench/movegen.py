@@ -1,8 +1,8 @@
 """Move-generation benchmark over the 400 midgame positions of TWL06 and CSW19
 (bench/data, from ../shared/bench): microseconds per position for every mode
-and both generators, moves per position, the split by blanks on the rack, the
-ratio to MAGPIE's figures (../shared/oracle/README.md), and the speed-up over
-the same code with NUMBA_DISABLE_JIT=1 on a small sample.
+and both generators, moves per position, the split by blanks on the rack, and
+the speed-up over the same code with NUMBA_DISABLE_JIT=1 on a small sample.
+Beside MAGPIE, measured in the same run: ``bench/vs_magpie.py``.
 
     python bench/movegen.py [--lexicons TWL06,CSW19] [--repeat 3] [--nojit 3]
 
@@ -22,9 +22,6 @@ import time
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data"
-# MAGPIE, one core, this class of machine (../shared/oracle/README.md), in µs
-REFERENCE = {"TWL06": {"all": 390.0, "best": 240.0, "all, 0 blanks": 208.0},
-             "CSW19": {"all": 525.0, "best": 270.0}}
 CASES = [("all", "gaddag", "all"), ("all", "dawg", "all"), ("top", "gaddag", "top 10"),
          ("best", "gaddag", "best"), ("count", "gaddag", "count only")]
 
@@ -92,20 +89,15 @@ def main() -> None:
         time_mode(positions[:20], lex, "all", "gaddag", 1)  # compile / load the kernels
         time_mode(positions[:20], lex, "best", "gaddag", 1)
         time_mode(positions[:20], lex, "all", "dawg", 1)
-        ref = REFERENCE.get(name, {})
         print(f"\n{name}: {len(positions)} midgame positions, µs per position "
               f"(best of {args.repeat}), one core")
         print(f"{'mode':<12} {'generator':<9} {'µs/pos':>8} {'found/pos':>10} "
-              f"{'anchors':>8} {'vs MAGPIE':>10}")
+              f"{'anchors':>8}")
         results = {}
         for mode, generator, label in CASES:
             us, each, found, share = time_mode(positions, lex, mode, generator, args.repeat)
             results[(mode, generator)] = (us, each)
-            key = "all" if mode == "all" and generator == "gaddag" else \
-                "best" if mode == "best" else None
-            ratio = f"{us / ref[key]:.2f}" if key in ref else ""
-            print(f"{label:<12} {generator:<9} {us:8.0f} {found:10.1f} {share:8.0%} "
-                  f"{ratio:>10}")
+            print(f"{label:<12} {generator:<9} {us:8.0f} {found:10.1f} {share:8.0%}")
         gad, dawg = results[("all", "gaddag")][0], results[("all", "dawg")][0]
         print(f"GADDAG over DAWG (all moves): {dawg / gad:.2f}x faster. found/pos: placements "
               "found (top and best: in the anchors searched); anchors: share searched")
@@ -117,9 +109,7 @@ def main() -> None:
             idx = [i for i, b in enumerate(blanks) if b == k]
             a = sum(each_all[i] for i in idx) / len(idx) * 1e6
             b = sum(each_best[i] for i in idx) / len(idx) * 1e6
-            extra = f"  (MAGPIE {ref['all, 0 blanks']:.0f})" if k == 0 and \
-                "all, 0 blanks" in ref else ""
-            print(f"  {k} blank(s): {len(idx):4d} positions  all {a:7.0f} µs{extra}  "
+            print(f"  {k} blank(s): {len(idx):4d} positions  all {a:7.0f} µs  "
                   f"best {b:6.0f} µs")
         if args.nojit:
             env = dict(os.environ, NUMBA_DISABLE_JIT="1")

@@ -1,15 +1,14 @@
 """Search benchmarks on one core: the exact endgame solver over the oracle
-endgames (tests/data, from ../shared/oracle): solve time next to the reference
-engine's ``search_cpu_s`` for each position, the median and the maximum of both
-over the positions solved, and nodes per second. Every value is checked against
-the oracle's.
+endgames (tests/data, from ../shared/oracle): solve time for each position,
+the median and the maximum over the positions solved, and nodes per second.
+Every value is checked against the oracle's. The figures beside MAGPIE, measured
+in the same run, come from ``bench/vs_magpie.py``.
 
     python bench/search.py [--max-seconds 30] [--tt-bits 22] [--lexicon TWL06]
 
 Positions whose reference time is above ``--max-seconds`` are skipped (and
-listed); ``--max-seconds 300`` runs them all. Reference (MAGPIE, one core of
-this class of machine, ../shared/oracle/README.md): median 0.13 s over its 83
-solved positions, up to 277 s for the hardest 7-against-7.
+listed); ``--max-seconds 300`` runs them all (the hardest 7-against-7 took the
+oracle's engine minutes).
 
 A simulation section may follow: a function ``simulation_section(args)`` in this
 file, run only when `rackety.search.simulation` imports (and its options, if any, from
@@ -51,8 +50,8 @@ def endgame_section(args: argparse.Namespace) -> bool:
     print(f"endgames: {len(run)} of {len(cases)} positions (reference time <= "
           f"{args.max_seconds:g} s), TWL06, tt 2^{args.tt_bits}")
     print(f"{'id':<7} {'racks':<17} {'value':>5} {'ok':>3} {'depth':>5} {'nodes':>10} "
-          f"{'ours s':>8} {'ref s':>8} {'ref/ours':>8} {'nodes/s':>9}")
-    ours, refs, wrong = [], [], []
+          f"{'seconds':>8} {'nodes/s':>9}")
+    ours, wrong = [], []
     nodes_total = 0
     for case in run:
         board = Board.from_cgp(case["cgp"])
@@ -63,17 +62,13 @@ def endgame_section(args: argparse.Namespace) -> bool:
         if not ok:
             wrong.append(case["id"])
         ours.append(seconds)
-        refs.append(case["search_cpu_s"])
         nodes_total += result.nodes
         racks = f"{case['on_turn_rack']}/{case['opp_rack']}"
         print(f"{case['id']:<7} {racks:<17} {result.value:>5} {'yes' if ok else 'NO':>3} "
               f"{result.depth:>5} {result.nodes:>10,} {seconds:>8.3f} "
-              f"{case['search_cpu_s']:>8.3f} {case['search_cpu_s'] / seconds:>8.1f} "
               f"{result.nodes / max(result.seconds, 1e-9):>9,.0f}", flush=True)
     if run:
-        print(f"solve time, ours: median {statistics.median(ours):.4f} s, max {max(ours):.3f} s; "
-              f"reference on the same positions: median {statistics.median(refs):.4f} s, "
-              f"max {max(refs):.3f} s")
+        print(f"solve time: median {statistics.median(ours):.4f} s, max {max(ours):.3f} s")
         print(f"nodes per second: {nodes_total / sum(ours):,.0f} ({nodes_total:,} nodes in "
               f"{sum(ours):.2f} s)")
     if skipped:
@@ -101,7 +96,7 @@ def simulation_arguments(parser: argparse.ArgumentParser) -> None:
 def simulation_section(args: argparse.Namespace) -> None:
     """Two-ply rollouts per second on the five positions of
     bench/data/sim_twl06_reference.jsonl (10 and 15 candidates, no candidate
-    dropped), next to the reference engine's 835-4,189 per CPU second."""
+    dropped); beside MAGPIE in the same run: ``bench/vs_magpie.py``."""
     if args.skip_simulation:
         return
     import json
@@ -114,8 +109,7 @@ def simulation_section(args: argparse.Namespace) -> None:
     path = Path(__file__).resolve().parent / "data" / "sim_twl06_reference.jsonl"
     cases = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     simulate(Board.from_cgp(cases[0]["cgp"]), lexicon, candidates=2, iterations=4)  # compile
-    print(f"simulation, {args.sim_iterations} two-ply rollouts per candidate, one core "
-          "(reference: 835-4,189 rollouts per CPU second)")
+    print(f"simulation, {args.sim_iterations} two-ply rollouts per candidate, one core")
     for k in (10, 15):
         rates = []
         for case in cases:

@@ -188,3 +188,51 @@ def test_a_leave_model_gives_every_subset_at_once(twl06: Lexicon) -> None:
     assert [(m, m.equity) for m in by_model] == [(m, m.equity) for m in by_function]
     assert board.moves(twl06, mode="best", leave=PerTile()).best().equity == \
         by_function.best().equity
+
+
+_UNCOMPILED = """
+import json, sys
+from rackety import Board, Leaves, Lexicon
+lexicon = Lexicon.load(sys.argv[1])
+board = Board.from_cgp(sys.argv[2])
+leave = Leaves.load(sys.argv[3], lexicon.alphabet)
+out = {mode: [(board.notation(m), m.score, round(m.equity, 6)) for m in
+              board.moves(lexicon, mode=mode, leave=leave, top=5)]
+       for mode in ("all", "top", "best")}
+print(json.dumps(out))
+"""
+
+
+def test_the_kernels_run_uncompiled_and_agree(tmp_path: Path) -> None:
+    """With NUMBA_DISABLE_JIT=1 the kernels run as Python (the raw loads and
+    stores through ctypes) and list the same moves as compiled."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from rackety import Leaves
+
+    words = ["AB", "BA", "CAB", "ABA", "BAD", "DAB", "ABED", "BEAD", "BREAD", "BEARD",
+             "READ", "DARE", "DEAR", "RED", "BED", "BAR", "BRA", "ARE", "ERA", "EAR"]
+    lexicon = Lexicon.from_words(words, name="uncompiled")
+    path = tmp_path / "small.kwg"
+    lexicon.save(path)
+    rows = ["15"] * 15
+    rows[7] = "6BREAD4"
+    cgp = f"{'/'.join(rows)} ABDER?E/ 0/0 0"
+    board = Board.from_cgp(cgp)
+    values = {"?": 25.0, "E": 3.5, "B": -2.0, "ER": 4.0, "DE": 1.5, "AB": -1.0, "E?": 27.0}
+    Leaves.from_values(lexicon.alphabet, values).save(tmp_path / "small.klv2")
+    leave = Leaves.load(tmp_path / "small.klv2", lexicon.alphabet)
+    lexicon = Lexicon.load(str(path))
+    expected = {mode: [[board.notation(m), m.score, round(m.equity, 6)] for m in
+                       board.moves(lexicon, mode=mode, leave=leave, top=5)]
+                for mode in ("all", "top", "best")}
+    assert len(expected["all"]) > 50 and expected["best"]
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    proc = subprocess.run([sys.executable, "-c", _UNCOMPILED, str(path), cgp,
+                           str(tmp_path / "small.klv2")], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads(proc.stdout) == expected

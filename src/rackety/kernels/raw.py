@@ -7,14 +7,17 @@ on the stack at every call, a fifth of its time. The recursion takes the
 addresses of its arrays instead (``array.ctypes.data``, an int64 each) and
 reads and writes through these: one word per array per call. Nothing is
 checked here (numba does not check bounds either); the callers own the arrays
-and keep them alive for the call.
+and keep them alive for the call. With ``NUMBA_DISABLE_JIT=1`` the same loads
+and stores run in Python through ctypes, so the kernels still run uncompiled.
 """
 
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import config, njit, types
 from numba.core.extending import intrinsic
 
 _I64 = ir.IntType(64)
@@ -121,3 +124,20 @@ def store_f64(typingctx, address, index, value):  # noqa: ANN201
 def address(array: np.ndarray) -> np.int64:
     """The address of an array's first element, as an int64."""
     return np.int64(array.ctypes.data)
+
+
+if config.DISABLE_JIT:  # the kernels run as Python: the same memory through ctypes
+    def _python_access(kind: type, width: int) -> tuple:
+        def get(address: int, index: int) -> int | float:
+            return kind.from_address(int(address) + width * int(index)).value
+
+        def put(address: int, index: int, value: int | float) -> None:
+            kind.from_address(int(address) + width * int(index)).value = value
+
+        return get, put
+
+    load, store = _python_access(ctypes.c_int64, 8)
+    load_u32 = _python_access(ctypes.c_uint32, 4)[0]
+    load_i32, store_i32 = _python_access(ctypes.c_int32, 4)
+    load_u8, store_u8 = _python_access(ctypes.c_uint8, 1)
+    load_f64, store_f64 = _python_access(ctypes.c_double, 8)
