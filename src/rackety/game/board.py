@@ -519,8 +519,15 @@ class Board:
         """Tiles in the bag, assuming each other player whose rack is empty
         (unknown) holds a full rack: ``unseen_count`` minus ``rack_size`` per such
         player, at least 0."""
-        unknown = sum(1 for rack in self.racks[1:] if not rack)
-        return max(0, self.unseen_count - unknown * self.alphabet.rack_size)
+        racks = self.racks
+        held = unknown = 0
+        for rack in racks:
+            held += len(rack)
+        for rack in racks[1:]:
+            unknown += not rack
+        alphabet = self.alphabet
+        return max(0, _total_tiles(alphabet) - int(np.count_nonzero(self.grid)) - held
+                   - unknown * alphabet.rack_size)
 
     @property
     def lexicon_name(self) -> str | None:

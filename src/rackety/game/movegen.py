@@ -165,36 +165,36 @@ def _given_values(alphabet: Alphabet, rack: Sequence[int], leave: LeaveFunction)
 
 # ------------------------------------------------------------------- buffers
 class _Buffers(threading.local):
+    """A thread's generator buffers, made once and kept: the state (`kernels.fields`)
+    per top N, the scratch per board side (`kernels.generate.scratch`), and the
+    output rows, grown as needed and shared."""
+
     def __init__(self) -> None:
-        self.cap = 0
-        self.width = 0
+        self.sets: dict[tuple[int, int], tuple] = {}
+        self.states: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.scratches: dict[int, tuple[np.ndarray, ...]] = {}
+        self.out = (np.empty((0, _f.META), np.int32), np.empty((0, 0), np.uint8),
+                    np.empty(0, np.float64))
 
-    def get(self, cap: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        if cap > self.cap or width > self.width:
-            self.cap, self.width = max(cap, self.cap), max(width, self.width)
-            self.meta = np.empty((self.cap, _f.META), np.int32)
-            self.tiles = np.empty((self.cap, self.width), np.uint8)
-            self.eq = np.empty(self.cap, np.float64)
-        return self.meta, self.tiles, self.eq
-
-    def state(self, topn: int) -> tuple[np.ndarray, np.ndarray]:
-        """The generator's state for a top-``topn`` search (`kernels.fields`)."""
-        hit = getattr(self, "states", None)
-        if hit is None:
-            hit = self.states = {}
-        if topn not in hit:
-            hit[topn] = (np.zeros(_f.ST_SIZE, np.int64),
-                         np.zeros(_f.F_HEAP + topn + _MAX_LEAVES, np.float64))
-        return hit[topn]
-
-    def scratch(self, n: int) -> tuple[np.ndarray, ...]:
-        """The generator's scratch for an ``n`` x ``n`` board (`kernels.generate.scratch`)."""
-        hit = getattr(self, "scratches", None)
-        if hit is None:
-            hit = self.scratches = {}
-        if n not in hit:
-            hit[n] = _k.scratch(n)
-        return hit[n]
+    def of(self, topn: int, n: int, cap: int) -> tuple:
+        """(state, floats, scratch, out) for a top-``topn`` search on an ``n`` x
+        ``n`` board, with room for at least ``cap`` moves."""
+        hit = self.sets.get((topn, n))
+        if hit is not None and len(hit[3][0]) >= cap:
+            return hit
+        meta, tiles, _eq = self.out
+        if cap > len(meta) or n > tiles.shape[1]:
+            cap, width = max(cap, len(meta)), max(n, tiles.shape[1])
+            self.out = (np.empty((cap, _f.META), np.int32), np.empty((cap, width), np.uint8),
+                        np.empty(cap, np.float64))
+            self.sets.clear()
+        if topn not in self.states:
+            self.states[topn] = (np.zeros(_f.ST_SIZE, np.int64),
+                                 np.zeros(_f.F_HEAP + topn + _MAX_LEAVES, np.float64))
+        if n not in self.scratches:
+            self.scratches[n] = _k.scratch(n)
+        hit = self.sets[(topn, n)] = (*self.states[topn], self.scratches[n], self.out)
+        return hit
 
 
 _buffers = _Buffers()
@@ -212,7 +212,7 @@ class MoveList(Sequence[Move]):
 
     def __init__(self, board: Board, meta: np.ndarray, tiles: np.ndarray,
                  equity: np.ndarray, leaves: _Leaves, others: int, cut: float, count: int,
-                 best_score: int | None, stats: dict[str, int]) -> None:
+                 best_score: int | None, stats: tuple[int, int, int]) -> None:
         self.board = board
         self._meta, self._tiles, self._equity = meta, tiles, equity
         self._sorted = False
@@ -222,8 +222,14 @@ class MoveList(Sequence[Move]):
         self._others_list: list[_Other] | None = None
         self.count = count
         self.best_score = best_score
-        self.stats = stats
+        self._stats = stats
         self._merged: list[tuple[int, int]] | None = None
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """The search's counts: anchors searched, anchors in all, and moves found
+        above a bound (0 unless a bound is wrong)."""
+        return dict(zip(("anchors", "anchors_total", "over_bound"), self._stats, strict=True))
 
     @property
     def _others(self) -> list[_Other]:
@@ -395,6 +401,56 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
     zero by default. Equity = score + leave value. ``exact_best_score`` makes
     ``best_score`` exact in the top and best modes too (it always is in the
     others), at the price of searching the anchors that might hold it."""
+    alphabet = board.alphabet
+    kernel_mode = _KERNEL_MODES.get(mode)
+    which = _WHICH.get(generator)
+    if kernel_mode is None or which is None or alphabet.size > 63 or \
+            lexicon.alphabet.identity != alphabet.identity or \
+            (which == _k.GADDAG and not lexicon.has_gaddag):
+        _refuse(board, lexicon, mode, generator)
+    xs = board.cross_sets(lexicon)
+    rack = np.array(board.rack, np.int64)
+    if leave is None:
+        kind, tables, given = _k.LEAVES_NONE, _NO_TABLE, _NONE
+    elif isinstance(leave, Klv):
+        if leave.alphabet.identity != alphabet.identity:
+            raise RacketyError(f"{leave.source}: leave values are in alphabet "
+                               f"{leave.alphabet.name}, the rack in {alphabet.name}")
+        kind, tables, given = _k.LEAVES_TABLE, (leave.nodes, leave.counts, leave.values), _NONE
+    else:
+        kind, tables, given = _k.LEAVES_GIVEN, _NO_TABLE, _given_values(alphabet, board.rack,
+                                                                        leave)
+    can_exchange = exchanges and len(rack) > 0 and kernel_mode != _f.MODE_COUNT and \
+        board.bag_count >= alphabet.exchange_min_bag
+    topn = 1 if mode == "best" else max(1, top)
+    n = xs.tiles.shape[1]
+    st, fs, scratch, out = _buffers.of(topn, n, _INITIAL_CAP)
+    consts = board_consts(board)
+    while True:
+        cap = len(out[0])  # the buffers grow and stay grown: use all of them
+        cut = _k.moves_of(lexicon.nodes, lexicon.word_multisets(), consts, (xs.tiles, xs.cross),
+                          rack, tables, kind, given, kernel_mode, topn, cap, can_exchange,
+                          exact_best_score, which, st, fs, out, scratch)
+        if not st[_f.S_OVERFLOW]:
+            break
+        st, fs, scratch, out = _buffers.of(topn, n, 4 * cap)
+    c, lv, full, total, best = (int(st[k]) for k in _RESULT)
+    meta, tiles, eq = out
+    leaves = _Leaves(st[_f.R_COUNT:_f.R_COUNT + 128].copy(), fs[lv:lv + full + 1].copy())
+    others = 0 if kernel_mode == _f.MODE_COUNT else (2 if can_exchange else 1)
+    return MoveList(board, meta[:c].copy(), tiles[:c].copy(), eq[:c].copy(), leaves, others,
+                    float(cut), total, best if total else None,
+                    (int(st[_f.S_ANCHORS]), int(st[_f.S_ANCHORS_ALL]), int(st[_f.S_OVER_BOUND])))
+
+
+_KERNEL_MODES = {"all": _f.MODE_ALL, "top": _f.MODE_TOP, "best": _f.MODE_TOP,
+                 "count": _f.MODE_COUNT}
+_WHICH = {"gaddag": _k.GADDAG, "dawg": _k.DAWG}
+_RESULT = (_f.S_COUNT, _f.S_LV, _f.S_FULL_LIDX, _f.S_TOTAL, _f.S_BEST)
+
+
+def _refuse(board: Board, lexicon: Lexicon, mode: str, generator: str) -> None:
+    """Raise the error of a request `generate` cannot serve."""
     if mode not in MODES:
         raise RacketyError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
     if generator not in GENERATORS:
@@ -405,51 +461,7 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
     if board.alphabet.size > 63:
         raise RacketyError(f"alphabet {board.alphabet.name} has {board.alphabet.size} tile "
                            "codes; move generation handles at most 63")
-    if generator == "gaddag" and not lexicon.has_gaddag:
-        raise RacketyError(f"lexicon {lexicon.name} has no GADDAG; use generator='dawg'")
-    xs = board.cross_sets(lexicon)
-    alphabet = board.alphabet
-    rack = np.array(board.rack, np.int64)
-    if isinstance(leave, Klv):
-        if leave.alphabet.identity != alphabet.identity:
-            raise RacketyError(f"{leave.source}: leave values are in alphabet "
-                               f"{leave.alphabet.name}, the rack in {alphabet.name}")
-        kind, tables, given = _k.LEAVES_TABLE, (leave.nodes, leave.counts, leave.values), _NONE
-    elif leave is None:
-        kind, tables, given = _k.LEAVES_NONE, _NO_TABLE, _NONE
-    else:
-        kind, tables, given = _k.LEAVES_GIVEN, _NO_TABLE, _given_values(alphabet, board.rack,
-                                                                        leave)
-    can_exchange = exchanges and len(rack) > 0 and mode != "count" and \
-        board.bag_count >= alphabet.exchange_min_bag
-    kernel_mode = {"all": _f.MODE_ALL, "count": _f.MODE_COUNT}.get(mode, _f.MODE_TOP)
-    topn = 1 if mode == "best" else max(1, top)
-    st, fs = _buffers.state(topn)
-    n = xs.tiles.shape[1]
-    scratch = _buffers.scratch(n)
-    which = _k.GADDAG if generator == "gaddag" else _k.DAWG
-    consts = board_consts(board)
-    cap = _INITIAL_CAP
-    while True:
-        out = _buffers.get(cap, n)  # the buffers grow and stay grown: use all of them
-        cap = len(out[0])
-        cut = _k.moves_of(lexicon.nodes, lexicon.word_multisets(), consts, (xs.tiles, xs.cross),
-                          rack, tables, kind, given, kernel_mode, topn, cap, can_exchange,
-                          exact_best_score, which, st, fs, out, scratch)
-        if not st[_f.S_OVERFLOW]:
-            break
-        cap *= 4
-    meta, tiles, eq = out
-    c = int(st[_f.S_COUNT])
-    lv = int(st[_f.S_LV])
-    leaves = _Leaves(st[_f.R_COUNT:_f.R_COUNT + 128].copy(),
-                     fs[lv:lv + int(st[_f.S_FULL_LIDX]) + 1].copy())
-    total = int(st[_f.S_TOTAL])
-    stats = {"anchors": int(st[_f.S_ANCHORS]), "anchors_total": int(st[_f.S_ANCHORS_ALL]),
-             "over_bound": int(st[_f.S_OVER_BOUND])}
-    others = 0 if mode == "count" else (2 if can_exchange else 1)
-    return MoveList(board, meta[:c].copy(), tiles[:c].copy(), eq[:c].copy(), leaves, others,
-                    float(cut), total, int(st[_f.S_BEST]) if total else None, stats)
+    raise RacketyError(f"lexicon {lexicon.name} has no GADDAG; use generator='dawg'")
 
 
 # an exchange or the pass, before it is asked for as a `Move`:

@@ -159,11 +159,23 @@ def kernel_consts(alphabet: Alphabet, layout: Layout, *, bingo: int, exchange_mi
     return (lm2, wm2, points_of(alphabet), rules)
 
 
+_board_consts: dict[tuple[int, int, int, int], tuple[Alphabet, Layout, Consts]] = {}
+
+
 def board_consts(board: Board) -> Consts:
-    """`kernel_consts` of a position (its bingo bonus, the alphabet's exchange rule)."""
-    return kernel_consts(board.alphabet, board.layout, bingo=board.bingo_bonus,
-                         exchange_min=board.alphabet.exchange_min_bag,
-                         players=max(2, len(board.racks)))
+    """`kernel_consts` of a position (its bingo bonus, the alphabet's exchange rule),
+    found by the identity of its alphabet and layout (held, so never reused)."""
+    alphabet, layout = board.alphabet, board.layout
+    bingo, players = board.bingo_bonus, max(2, len(board.racks))
+    key = (id(alphabet), id(layout), bingo, players)
+    hit = _board_consts.get(key)
+    if hit is None:
+        if len(_board_consts) >= 256:
+            _board_consts.clear()
+        hit = _board_consts[key] = (alphabet, layout, kernel_consts(
+            alphabet, layout, bingo=bingo, exchange_min=alphabet.exchange_min_bag,
+            players=players))
+    return hit[2]
 
 
 def move_of_row(row: Sequence[int] | np.ndarray, word: Sequence[int] | np.ndarray,
