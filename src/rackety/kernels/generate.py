@@ -342,7 +342,8 @@ def _dawg_right(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
                     _dawg_right(pos + 1, child, first, p2, m2, w2, x2, l2, kwp, lnp, stp)
                 if rt >= 0:
                     store(stp, R_COUNT + rt, load(stp, R_COUNT + rt) + 1)  # back on the rack
-        if node & IS_END or e == e_end:
+        # the run is in tile order: past the last letter allowed, nothing more fits
+        if node & IS_END or e == e_end or (allowed >> t) >> 1 == 0:
             break
         e += 1
 
@@ -386,7 +387,8 @@ def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
                                         lnp, stp)
                 if rt >= 0:
                     store(stp, R_COUNT + rt, load(stp, R_COUNT + rt) + 1)  # back on the rack
-        if node & IS_END or e == e_end:
+        # the run is in tile order: past the last letter allowed, nothing more fits
+        if node & IS_END or e == e_end or (allowed >> t) >> 1 == 0:
             break
         e += 1
 
