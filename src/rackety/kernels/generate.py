@@ -630,16 +630,10 @@ def _anchor_bound(ln, anchor, limit, vals, st, best_leave, small, out, memo, che
         fc = lfc
         hb = lhb
         last = anchor
+        _effective(lmv, pwv, ms, 0, k, wm)
         while True:
             if k >= 1 and (last == n - 1 or ln[TILE, last + 1] == 0) and (
                     keys == 0 or k < rackn or _whole_rack_ok(st, st[S_WRH] + hb, memo)):
-                for i in range(k):
-                    m = lmv[i] * (wm + pwv[i])
-                    j = i
-                    while j > 0 and ms[j - 1] < m:
-                        ms[j] = ms[j - 1]
-                        j -= 1
-                    ms[j] = m
                 score = fb * wm + fc
                 for i in range(k):
                     score += ms[i] * vals[i]
@@ -661,7 +655,11 @@ def _anchor_bound(ln, anchor, limit, vals, st, best_leave, small, out, memo, che
                 lmv[k] = ln[LM, last]
                 pwv[k] = ln[PWM, last]
                 k += 1
-                wm *= ln[WM, last]
+                if ln[WM, last] == 1:  # the others' multipliers stand: one more in order
+                    _effective(lmv, pwv, ms, k - 1, k, wm)
+                else:
+                    wm *= ln[WM, last]
+                    _effective(lmv, pwv, ms, 0, k, wm)
                 fc += ln[PSC, last]
             else:
                 fb += ln[FACE, last]
@@ -676,6 +674,20 @@ def _anchor_bound(ln, anchor, limit, vals, st, best_leave, small, out, memo, che
         lwm *= ln[WM, first]
         lfc += ln[PSC, first]
     return best
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _effective(lmv, pwv, ms, done, k, wm):
+    """The effective multipliers of squares ``done..k-1`` (letter x (word
+    product ``wm`` + perpendicular word's)) sorted into ``ms[:done]``, highest
+    first: ``ms[:k]`` then holds all ``k``."""
+    for i in range(done, k):
+        m = lmv[i] * (wm + pwv[i])
+        j = i
+        while j > 0 and ms[j - 1] < m:
+            ms[j] = ms[j - 1]
+            j -= 1
+        ms[j] = m
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -765,12 +777,14 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
     exact = st[S_EXACT_BEST] != 0
     kwp = address(kwg)
     stp = address(st)
+    vals = small[3]  # views made once: each costs reference counts
+    memo = small[4:6]
+    found = bnd[2]
     if top:
-        vals = small[3]
         for i in range(count):
             bound[i] = _anchor_bound(ln_all[anc[0, i], anc[1, i]], anc[2, i], anc[3, i], vals,
-                                     st, best_leave, small, bnd[2], small[4:6], False)
-            sbound[i] = bnd[2, 0]
+                                     st, best_leave, small, found, memo, False)
+            sbound[i] = found[0]
     done = 0
     if top and not exact:
         for j in range(64):
@@ -793,8 +807,7 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
                 break
             if checked == 0:  # first time first: the checked bound, and back it goes
                 keys[0] = _anchor_bound(ln_all[anc[0, i], anc[1, i]], anc[2, i], anc[3, i],
-                                        small[3], st, best_leave, small, bnd[2], small[4:6],
-                                        True)
+                                        vals, st, best_leave, small, found, memo, True)
                 flags[0] = 1
                 _heap_down(keys, items, flags, size)
                 continue
