@@ -816,14 +816,7 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
             items[0] = items[size]
             flags[0] = flags[size]
             _heap_down(keys, items, flags, size)
-            ln = ln_all[anc[0, i], anc[1, i]]
-            fs[F_BOUND] = b
-            st[S_DIR] = anc[0, i]
-            st[S_LANE] = anc[1, i]
-            st[S_ANCHOR] = anc[2, i]
-            st[S_LIMIT] = anc[3, i]
-            _gaddag(anc[2, i], groot, anc[2, i], zero, zero, one, zero, full, kwp, address(ln),
-                    stp)
+            _search_anchor(ln_all, anc, i, b, st, fs, groot, zero, one, full, kwp, stp)
             done += 1
         st[S_ANCHORS] = done
         return
@@ -841,16 +834,23 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
                 break
             if sbound[i] <= st[S_BEST]:
                 continue
-        ln = ln_all[anc[0, i], anc[1, i]]
-        fs[F_BOUND] = bound[i] if top else np.inf
-        st[S_DIR] = anc[0, i]
-        st[S_LANE] = anc[1, i]
-        st[S_ANCHOR] = anc[2, i]
-        st[S_LIMIT] = anc[3, i]
-        _gaddag(anc[2, i], groot, anc[2, i], zero, zero, one, zero, full, kwp, address(ln),
-                stp)
+        _search_anchor(ln_all, anc, i, bound[i] if top else np.inf, st, fs, groot, zero, one,
+                       full, kwp, stp)
         done += 1
     st[S_ANCHORS] = done
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _search_anchor(ln_all, anc, i, bound, st, fs, groot, zero, one, full, kwp, stp):
+    """Gordon's search from anchor ``i`` (direction, lane, square, limit in
+    ``anc``), the moves above ``bound`` counted as the bound's failures."""
+    fs[F_BOUND] = bound
+    st[S_DIR] = anc[0, i]
+    st[S_LANE] = anc[1, i]
+    st[S_ANCHOR] = anc[2, i]
+    st[S_LIMIT] = anc[3, i]
+    _gaddag(anc[2, i], groot, anc[2, i], zero, zero, one, zero, full, kwp,
+            address(ln_all[anc[0, i], anc[1, i]]), stp)
 
 
 @njit(cache=True, nogil=True)
