@@ -32,92 +32,50 @@ def _pointer(builder: ir.IRBuilder, address: ir.Value, kind: ir.Type, index: ir.
     return builder.gep(base, [index])
 
 
-@intrinsic
-def load(typingctx, address, index):  # noqa: ANN201
-    """``int64[address][index]``."""
-    def codegen(context, builder, signature, args):
-        return builder.load(_pointer(builder, args[0], _I64, args[1]))
+def _loader(name: str, kind: ir.Type, result: types.Type, widen: str | None, doc: str):
+    """An intrinsic ``load(address, index)``: the ``kind`` at that index,
+    widened to 64 bits (``widen``: ``zext`` or ``sext``) or as it is."""
+    def load(typingctx, address, index):
+        def codegen(context, builder, signature, args):
+            value = builder.load(_pointer(builder, args[0], kind, args[1]))
+            return getattr(builder, widen)(value, _I64) if widen else value
 
-    return types.int64(types.int64, types.int64), codegen
+        return result(types.int64, types.int64), codegen
 
-
-@intrinsic
-def store(typingctx, address, index, value):  # noqa: ANN201
-    """``int64[address][index] = value``."""
-    def codegen(context, builder, signature, args):
-        builder.store(args[2], _pointer(builder, args[0], _I64, args[1]))
-        return context.get_dummy_value()
-
-    return types.void(types.int64, types.int64, types.int64), codegen
+    load.__doc__ = doc
+    load.__name__ = load.__qualname__ = name
+    return intrinsic(load)
 
 
-@intrinsic
-def load_u32(typingctx, address, index):  # noqa: ANN201
-    """``uint32[address][index]`` as an int64 (a KWG node)."""
-    def codegen(context, builder, signature, args):
-        value = builder.load(_pointer(builder, args[0], _I32, args[1]))
-        return builder.zext(value, _I64)
+def _storer(name: str, kind: ir.Type, value_type: types.Type, doc: str):
+    """An intrinsic ``store(address, index, value)``: the value (truncated to
+    ``kind`` when narrower) at that index."""
+    def store(typingctx, address, index, value):
+        def codegen(context, builder, signature, args):
+            stored = args[2]
+            if isinstance(kind, ir.IntType) and kind.width < 64:
+                stored = builder.trunc(stored, kind)
+            builder.store(stored, _pointer(builder, args[0], kind, args[1]))
+            return context.get_dummy_value()
 
-    return types.int64(types.int64, types.int64), codegen
+        return types.void(types.int64, types.int64, value_type), codegen
 
-
-@intrinsic
-def store_i32(typingctx, address, index, value):  # noqa: ANN201
-    """``int32[address][index] = value`` (truncated)."""
-    def codegen(context, builder, signature, args):
-        builder.store(builder.trunc(args[2], _I32), _pointer(builder, args[0], _I32, args[1]))
-        return context.get_dummy_value()
-
-    return types.void(types.int64, types.int64, types.int64), codegen
+    store.__doc__ = doc
+    store.__name__ = store.__qualname__ = name
+    return intrinsic(store)
 
 
-@intrinsic
-def load_i32(typingctx, address, index):  # noqa: ANN201
-    """``int32[address][index]`` as an int64."""
-    def codegen(context, builder, signature, args):
-        value = builder.load(_pointer(builder, args[0], _I32, args[1]))
-        return builder.sext(value, _I64)
-
-    return types.int64(types.int64, types.int64), codegen
-
-
-@intrinsic
-def store_u8(typingctx, address, index, value):  # noqa: ANN201
-    """``uint8[address][index] = value`` (truncated)."""
-    def codegen(context, builder, signature, args):
-        builder.store(builder.trunc(args[2], _U8), _pointer(builder, args[0], _U8, args[1]))
-        return context.get_dummy_value()
-
-    return types.void(types.int64, types.int64, types.int64), codegen
-
-
-@intrinsic
-def load_u8(typingctx, address, index):  # noqa: ANN201
-    """``uint8[address][index]`` as an int64."""
-    def codegen(context, builder, signature, args):
-        value = builder.load(_pointer(builder, args[0], _U8, args[1]))
-        return builder.zext(value, _I64)
-
-    return types.int64(types.int64, types.int64), codegen
-
-
-@intrinsic
-def load_f64(typingctx, address, index):  # noqa: ANN201
-    """``float64[address][index]``."""
-    def codegen(context, builder, signature, args):
-        return builder.load(_pointer(builder, args[0], _F64, args[1]))
-
-    return types.float64(types.int64, types.int64), codegen
-
-
-@intrinsic
-def store_f64(typingctx, address, index, value):  # noqa: ANN201
-    """``float64[address][index] = value``."""
-    def codegen(context, builder, signature, args):
-        builder.store(args[2], _pointer(builder, args[0], _F64, args[1]))
-        return context.get_dummy_value()
-
-    return types.void(types.int64, types.int64, types.float64), codegen
+load = _loader("load", _I64, types.int64, None, "``int64[address][index]``.")
+store = _storer("store", _I64, types.int64, "``int64[address][index] = value``.")
+load_u32 = _loader("load_u32", _I32, types.int64, "zext",
+                   "``uint32[address][index]`` as an int64 (a KWG node).")
+load_i32 = _loader("load_i32", _I32, types.int64, "sext", "``int32[address][index]`` as an int64.")
+store_i32 = _storer("store_i32", _I32, types.int64,
+                    "``int32[address][index] = value`` (truncated).")
+load_u8 = _loader("load_u8", _U8, types.int64, "zext", "``uint8[address][index]`` as an int64.")
+store_u8 = _storer("store_u8", _U8, types.int64, "``uint8[address][index] = value`` (truncated).")
+load_f64 = _loader("load_f64", _F64, types.float64, None, "``float64[address][index]``.")
+store_f64 = _storer("store_f64", _F64, types.float64, "``float64[address][index] = value``.")
 
 
 @njit(cache=True, nogil=True, inline="always")
