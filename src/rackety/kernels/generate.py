@@ -263,17 +263,15 @@ def _record(first, last, placed, score, lidx, lnp, stp, n):
     store(stp, S_COUNT, c + 1)
 
 
-NOT_ON_RACK = -2
-FROM_BOARD = -1
+NOT_ON_RACK = -1
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _choices(pos, arc, placed, kwp, lnp, stp, n):
+def _choices(pos, board, arc, placed, kwp, stp, lnp, n):
     """Where the tiles that may go on ``pos`` are in the run at ``arc``: (first
-    edge, last edge or -1 for the end of the run, letters allowed); a first edge
-    of -1 when nothing can go there. An occupied square allows only its tile's
-    edge; an empty one the letters of its cross set that the rack holds."""
-    board = load(lnp, TILE * n + pos)
+    edge, letters allowed); an edge of -1 when nothing can go there. An
+    occupied square (``board``, its tile) allows only its tile's edge; an empty
+    one the letters of its cross set that the rack holds."""
     if board != 0:
         want = board & 0x7F
         e = arc
@@ -281,69 +279,81 @@ def _choices(pos, arc, placed, kwp, lnp, stp, n):
             node = load_u32(kwp, e)
             t = node >> 24
             if t == want:
-                return e, e, 0
+                return e, 0
             if t > want or node & IS_END:
-                return -1, -1, 0
+                return -1, 0
             e += 1
     if placed == load(stp, S_RACKN):
-        return -1, -1, 0
+        return -1, 0
     allowed = load(lnp, XSET * n + pos) & load(stp, S_RACKMASK)
     if allowed == 0:
-        return -1, -1, 0
-    return arc, -1, allowed
+        return -1, 0
+    return arc, allowed
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _take(pos, board, t, v, placed, main, wmul, xsum, lidx, lnp, stp, n):
-    """Put letter ``t`` on ``pos``: the board's own tile, or from the rack a
-    natural tile (``v`` 0) or a blank standing for it (``v`` 1), taken off the
-    rack. Returns the rack slot used (`FROM_BOARD`, or `NOT_ON_RACK` when the
-    rack has no such tile) and the running totals: main-word sum, word
-    multiplier, cross-word sum, tiles placed, leave index. The score of the
-    move is main x multiplier + cross sum (Appel and Jacobson section 3.4)."""
-    if board != 0:
-        return FROM_BOARD, main + load(lnp, FACE * n + pos), wmul, xsum, placed, lidx
+def _take(pos, t, v, placed, main, wmul, xsum, lidx, lm, wm, pwm, psc, lnp, stp, n):
+    """Put letter ``t`` from the rack on the empty square ``pos`` (its letter and
+    word multipliers, its cross word's multiplier and score, read once by the
+    caller): a natural tile (``v`` 0) or a blank standing for it (``v`` 1),
+    taken off the rack. Returns the rack slot used (`NOT_ON_RACK` when the rack
+    has no such tile) and the running totals: main-word sum, word multiplier,
+    cross-word sum, tiles placed, leave index. The score of the move is main x
+    multiplier + cross sum (Appel and Jacobson section 3.4)."""
     rt = t if v == 0 else 0
     left = load(stp, R_COUNT + rt)
     if left == 0:
         return NOT_ON_RACK, main, wmul, xsum, placed, lidx
     code = t if v == 0 else t | BLANK_FLAG
-    val = load(stp, R_POINTS + code) * load(lnp, LM * n + pos)
+    val = load(stp, R_POINTS + code) * lm
     store(stp, R_COUNT + rt, left - 1)
     store(lnp, STRIP * n + pos, code)
-    return (rt, main + val, wmul * load(lnp, WM * n + pos),
-            xsum + val * load(lnp, PWM * n + pos) + load(lnp, PSC * n + pos), placed + 1,
-            lidx - load(stp, R_PLACE + rt))
+    return rt, main + val, wmul * wm, xsum + val * pwm + psc, placed + 1, \
+        lidx - load(stp, R_PLACE + rt)
 
 
 @njit(_SIG_WALK, cache=True, nogil=True, _nrt=False)
 def _dawg_right(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
     """Appel and Jacobson's ExtendRight at square ``pos`` (at or right of the
-    anchor) from the DAWG run at ``arc``."""
+    anchor) from the DAWG run at ``arc``. What a square holds is read once per
+    call: stores to the rack and the strip keep the compiler from hoisting it."""
     n = load(stp, S_N)
     board = load(lnp, TILE * n + pos)
-    e, e_end, allowed = _choices(pos, arc, placed, kwp, lnp, stp, n)
+    e, allowed = _choices(pos, board, arc, placed, kwp, stp, lnp, n)
     if e < 0:
         return
+    ends = pos == n - 1 or load(lnp, TILE * n + pos + 1) == 0  # a word may end here
+    more = pos + 1 < n
+    if board != 0:  # the board's tile: one edge
+        node = load_u32(kwp, e)
+        m2 = main + load(lnp, FACE * n + pos)
+        if node & ACCEPTS and placed > 0 and ends:
+            _record(first, pos, placed, m2 * wmul + xsum, lidx, lnp, stp, n)
+        if node & ARC != 0 and more:
+            _dawg_right(pos + 1, node & ARC, first, placed, m2, wmul, xsum, lidx, kwp, lnp, stp)
+        return
+    lm = load(lnp, LM * n + pos)
+    wm = load(lnp, WM * n + pos)
+    pwm = load(lnp, PWM * n + pos)
+    psc = load(lnp, PSC * n + pos)
+    kinds = 2 if load(stp, R_COUNT) != 0 else 1  # a blank on the rack: it may stand in
     while True:
         node = load_u32(kwp, e)
         t = node >> 24
-        if board != 0 or (allowed >> t) & 1:
-            for v in range(1 if board != 0 or load(stp, R_COUNT) == 0 else 2):
-                rt, m2, w2, x2, p2, l2 = _take(pos, board, t, v, placed, main, wmul, xsum,
-                                               lidx, lnp, stp, n)
+        if (allowed >> t) & 1:
+            for v in range(kinds):
+                rt, m2, w2, x2, p2, l2 = _take(pos, t, v, placed, main, wmul, xsum, lidx, lm,
+                                               wm, pwm, psc, lnp, stp, n)
                 if rt == NOT_ON_RACK:
                     continue
                 child = node & ARC
-                if node & ACCEPTS and p2 > 0 and (pos == n - 1 or
-                                                  load(lnp, TILE * n + pos + 1) == 0):
+                if node & ACCEPTS and ends:
                     _record(first, pos, p2, m2 * w2 + x2, l2, lnp, stp, n)
-                if child != 0 and pos + 1 < n:
+                if child != 0 and more:
                     _dawg_right(pos + 1, child, first, p2, m2, w2, x2, l2, kwp, lnp, stp)
-                if rt >= 0:
-                    store(stp, R_COUNT + rt, load(stp, R_COUNT + rt) + 1)  # back on the rack
+                store(stp, R_COUNT + rt, load(stp, R_COUNT + rt) + 1)  # back on the rack
         # the run is in tile order: past the last letter allowed, nothing more fits
-        if node & IS_END or e == e_end or (allowed >> t) >> 1 == 0:
+        if node & IS_END or (allowed >> t) >> 1 == 0:
             break
         e += 1
 
@@ -359,36 +369,59 @@ def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
     n = load(stp, S_N)
     anchor = load(stp, S_ANCHOR)
     board = load(lnp, TILE * n + pos)
-    e, e_end, allowed = _choices(pos, arc, placed, kwp, lnp, stp, n)
+    e, allowed = _choices(pos, board, arc, placed, kwp, stp, lnp, n)
     if e < 0:
         return
+    left_free = pos == 0 or load(lnp, TILE * n + pos - 1) == 0
+    further = pos - 1 > load(stp, S_LIMIT)  # more squares for the prefix, left of this
+    right = anchor + 1 < n
+    if board != 0:  # the board's tile: one edge
+        node = load_u32(kwp, e)
+        child = node & ARC
+        m2 = main + load(lnp, FACE * n + pos)
+        if node & ACCEPTS and placed > 0 and left_free:
+            _record(pos, anchor, placed, m2 * wmul + xsum, lidx, lnp, stp, n)
+        if child != 0:
+            if not left_free:  # a board tile: go on through it
+                _gaddag(pos - 1, child, pos, placed, m2, wmul, xsum, lidx, kwp, lnp, stp)
+            else:
+                if further:
+                    _gaddag(pos - 1, child, pos, placed, m2, wmul, xsum, lidx, kwp, lnp, stp)
+                sep = load_u32(kwp, child)
+                if sep >> 24 == 0 and right and sep & ARC != 0:
+                    _dawg_right(anchor + 1, sep & ARC, pos, placed, m2, wmul, xsum, lidx, kwp,
+                                lnp, stp)
+        return
+    lm = load(lnp, LM * n + pos)
+    wm = load(lnp, WM * n + pos)
+    pwm = load(lnp, PWM * n + pos)
+    psc = load(lnp, PSC * n + pos)
+    kinds = 2 if load(stp, R_COUNT) != 0 else 1  # a blank on the rack: it may stand in
     while True:
         node = load_u32(kwp, e)
         t = node >> 24
-        if board != 0 or (t != 0 and (allowed >> t) & 1):
-            for v in range(1 if board != 0 or load(stp, R_COUNT) == 0 else 2):
-                rt, m2, w2, x2, p2, l2 = _take(pos, board, t, v, placed, main, wmul, xsum,
-                                               lidx, lnp, stp, n)
+        if t != 0 and (allowed >> t) & 1:
+            for v in range(kinds):
+                rt, m2, w2, x2, p2, l2 = _take(pos, t, v, placed, main, wmul, xsum, lidx, lm,
+                                               wm, pwm, psc, lnp, stp, n)
                 if rt == NOT_ON_RACK:
                     continue
                 child = node & ARC
-                left_free = pos == 0 or load(lnp, TILE * n + pos - 1) == 0
-                if node & ACCEPTS and p2 > 0 and left_free:
+                if node & ACCEPTS and left_free:
                     _record(pos, anchor, p2, m2 * w2 + x2, l2, lnp, stp, n)
                 if child != 0:
                     if not left_free:  # a board tile: go on through it
                         _gaddag(pos - 1, child, pos, p2, m2, w2, x2, l2, kwp, lnp, stp)
                     else:
-                        if pos - 1 > load(stp, S_LIMIT):
+                        if further:
                             _gaddag(pos - 1, child, pos, p2, m2, w2, x2, l2, kwp, lnp, stp)
                         sep = load_u32(kwp, child)
-                        if sep >> 24 == 0 and anchor + 1 < n and sep & ARC != 0:
+                        if sep >> 24 == 0 and right and sep & ARC != 0:
                             _dawg_right(anchor + 1, sep & ARC, pos, p2, m2, w2, x2, l2, kwp,
                                         lnp, stp)
-                if rt >= 0:
-                    store(stp, R_COUNT + rt, load(stp, R_COUNT + rt) + 1)  # back on the rack
+                store(stp, R_COUNT + rt, load(stp, R_COUNT + rt) + 1)  # back on the rack
         # the run is in tile order: past the last letter allowed, nothing more fits
-        if node & IS_END or e == e_end or (allowed >> t) >> 1 == 0:
+        if node & IS_END or (allowed >> t) >> 1 == 0:
             break
         e += 1
 
