@@ -464,12 +464,12 @@ class Board:
     def cross_sets(self, lexicon: Lexicon) -> CrossSets:
         """The board's cross sets for ``lexicon``, computed once and kept with
         the board (`play` hands its child them, updated)."""
-        from rackety.game.movegen import cross_sets
-
         entry = self._derived.get("cross_sets")
         # the grid is a public array: a board edited in place is computed afresh
         if entry is not None and entry[0] is lexicon and entry[2] == self.grid.tobytes():
             return entry[1]
+        from rackety.game.movegen import cross_sets
+
         xs = cross_sets(self.grid, lexicon)
         self._derived["cross_sets"] = (lexicon, xs, self.grid.tobytes())
         return xs

@@ -31,7 +31,6 @@ from rackety.game.state import CrossSets, board_consts, full_mask, move_of_row, 
 from rackety.kernels import crosssets as _cs
 from rackety.kernels import fields as _f
 from rackety.kernels import generate as _k
-from rackety.kernels import leaves as _lv
 from rackety.lexicon.klv import Klv
 
 if TYPE_CHECKING:
@@ -86,23 +85,30 @@ class LeaveModel(Protocol):
     def rack_values(self, alphabet: Alphabet, rack: Sequence[int]) -> np.ndarray: ...
 
 
+def _radices(rack: Sequence[int]) -> list[tuple[int, int, int]]:
+    """The digits of the rack's leave index (`rackety.kernels.leaves.places`):
+    (code, place value, radix: copies + 1) per distinct code, ascending."""
+    counts = Counter(int(c) for c in rack)
+    out = []
+    place = 1
+    for c in sorted(counts):
+        out.append((c, place, counts[c] + 1))
+        place *= counts[c] + 1
+    return out
+
+
 def leave_subsets(rack: Sequence[int]) -> tuple[list[int], np.ndarray]:
     """The distinct codes of ``rack`` (ascending) and, for every leave index,
     how many copies of each are kept: an int64 array ``[indices, codes]``."""
-    counts: dict[int, int] = {}
-    for c in rack:
-        counts[int(c)] = counts.get(int(c), 0) + 1
-    distinct = sorted(counts)
+    digits = _radices(rack)
     size = 1
-    for c in distinct:
-        size *= counts[c] + 1
+    for _c, _place, radix in digits:
+        size *= radix
     index = np.arange(size)
-    kept = np.zeros((size, len(distinct)), np.int64)
-    place = 1
-    for j, c in enumerate(distinct):
-        kept[:, j] = (index // place) % (counts[c] + 1)
-        place *= counts[c] + 1
-    return distinct, kept
+    kept = np.zeros((size, len(digits)), np.int64)
+    for j, (_c, place, radix) in enumerate(digits):
+        kept[:, j] = (index // place) % radix
+    return [c for c, _place, _radix in digits], kept
 
 
 @runtime_checkable
@@ -119,24 +125,21 @@ LeaveFunction = Callable[[str], float] | Mapping[str, float] | LeaveModel
 
 class _Leaves:
     """A rack's leaves in the kernels' one leave index (`rackety.kernels.leaves`):
-    the digits of the mixed-radix number are the rack's distinct codes.
-    ``rack`` holds the copies of each code, then each code's place value (the
-    generator state's `R_COUNT` and `R_PLACE` rows)."""
+    the digits of the mixed-radix number are the rack's distinct codes."""
 
-    __slots__ = ("_distinct", "rack", "values")
+    __slots__ = ("_digits", "rack", "values")
 
-    def __init__(self, rack: np.ndarray, values: np.ndarray) -> None:
+    def __init__(self, rack: Sequence[int], values: np.ndarray) -> None:
         self.rack = rack
         self.values = values  # leave value per index
-        self._distinct: list[tuple[int, int, int]] | None = None
+        self._digits: list[tuple[int, int, int]] | None = None
 
     def leave_of(self, index: int) -> tuple[int, ...]:
         """The tiles kept at a leave index."""
-        if self._distinct is None:
-            rack = self.rack.tolist()
-            self._distinct = [(c, rack[64 + c], rack[c] + 1) for c in range(64) if rack[c]]
+        if self._digits is None:
+            self._digits = _radices(self.rack)
         out: list[int] = []
-        for c, place, radix in self._distinct:
+        for c, place, radix in self._digits:
             out += [c] * ((index // place) % radix)
         return tuple(out)
 
@@ -144,18 +147,17 @@ class _Leaves:
 def _given_values(alphabet: Alphabet, rack: Sequence[int], leave: LeaveFunction) -> np.ndarray:
     """The leave values of a rack by leave index, from a leave model that is not a
     table (a `LeaveModel`, a function of the leave's text, a mapping)."""
-    counts = np.zeros(64, np.int64)
-    for c in rack:
-        counts[c] += 1
-    place = np.zeros(64, np.int64)
-    size = _lv.places(counts, place)
+    leaves = _Leaves(rack, np.zeros(0))
+    size = 1
+    for _c, _place, radix in _radices(rack):
+        size *= radix
     if isinstance(leave, LeaveModel):
         values = np.asarray(leave.rack_values(alphabet, rack), np.float64)
         if values.shape != (size,):
             raise RacketyError(f"leave model gave {values.shape} values for a rack with {size} "
                                "leaves")
         return values
-    leaves = _Leaves(np.concatenate([counts, place]), np.zeros(size))
+    leaves.values = np.zeros(size)
     lookup = leave.get if isinstance(leave, Mapping) else leave
     for index in range(1, size):
         kept = leaves.leave_of(index)
@@ -212,7 +214,7 @@ class MoveList(Sequence[Move]):
 
     def __init__(self, board: Board, meta: np.ndarray, tiles: np.ndarray,
                  equity: np.ndarray, leaves: _Leaves, others: int, cut: float, count: int,
-                 best_score: int | None, stats: tuple[int, int, int]) -> None:
+                 best_score: int | None, stats: Sequence[int]) -> None:
         self.board = board
         self._meta, self._tiles, self._equity = meta, tiles, equity
         self._sorted = False
@@ -409,7 +411,7 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
             (which == _k.GADDAG and not lexicon.has_gaddag):
         _refuse(board, lexicon, mode, generator)
     xs = board.cross_sets(lexicon)
-    rack = np.array(board.rack, np.int64)
+    rack = board.rack
     if leave is None:
         kind, tables, given = _k.LEAVES_NONE, _NO_TABLE, _NONE
     elif isinstance(leave, Klv):
@@ -418,35 +420,31 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
                                f"{leave.alphabet.name}, the rack in {alphabet.name}")
         kind, tables, given = _k.LEAVES_TABLE, (leave.nodes, leave.counts, leave.values), _NONE
     else:
-        kind, tables, given = _k.LEAVES_GIVEN, _NO_TABLE, _given_values(alphabet, board.rack,
-                                                                        leave)
+        kind, tables, given = _k.LEAVES_GIVEN, _NO_TABLE, _given_values(alphabet, rack, leave)
     can_exchange = exchanges and len(rack) > 0 and kernel_mode != _f.MODE_COUNT and \
         board.bag_count >= alphabet.exchange_min_bag
     topn = 1 if mode == "best" else max(1, top)
     n = xs.tiles.shape[1]
     st, fs, scratch, out = _buffers.of(topn, n, _INITIAL_CAP)
-    consts = board_consts(board)
+    args = (lexicon.nodes, lexicon.word_multisets(), board_consts(board), (xs.tiles, xs.cross),
+            np.array(rack, np.int64), tables, kind, given, kernel_mode, topn)
     while True:
-        cap = len(out[0])  # the buffers grow and stay grown: use all of them
-        cut = _k.moves_of(lexicon.nodes, lexicon.word_multisets(), consts, (xs.tiles, xs.cross),
-                          rack, tables, kind, given, kernel_mode, topn, cap, can_exchange,
-                          exact_best_score, which, st, fs, out, scratch)
+        # the buffers grow and stay grown: use all of them
+        cut, c, lv, size, total, best, *stats = _k.moves_of(
+            *args, len(out[0]), can_exchange, exact_best_score, which, st, fs, out, scratch)
         if not st[_f.S_OVERFLOW]:
             break
-        st, fs, scratch, out = _buffers.of(topn, n, 4 * cap)
-    c, lv, full, total, best = (int(st[k]) for k in _RESULT)
+        st, fs, scratch, out = _buffers.of(topn, n, 4 * len(out[0]))
     meta, tiles, eq = out
-    leaves = _Leaves(st[_f.R_COUNT:_f.R_COUNT + 128].copy(), fs[lv:lv + full + 1].copy())
-    others = 0 if kernel_mode == _f.MODE_COUNT else (2 if can_exchange else 1)
-    return MoveList(board, meta[:c].copy(), tiles[:c].copy(), eq[:c].copy(), leaves, others,
-                    float(cut), total, best if total else None,
-                    (int(st[_f.S_ANCHORS]), int(st[_f.S_ANCHORS_ALL]), int(st[_f.S_OVER_BOUND])))
+    return MoveList(board, meta[:c].copy(), tiles[:c].copy(), eq[:c].copy(),
+                    _Leaves(rack, fs[lv:lv + size].copy()),
+                    0 if kernel_mode == _f.MODE_COUNT else (2 if can_exchange else 1),
+                    cut, total, best if total else None, stats)
 
 
 _KERNEL_MODES = {"all": _f.MODE_ALL, "top": _f.MODE_TOP, "best": _f.MODE_TOP,
                  "count": _f.MODE_COUNT}
 _WHICH = {"gaddag": _k.GADDAG, "dawg": _k.DAWG}
-_RESULT = (_f.S_COUNT, _f.S_LV, _f.S_FULL_LIDX, _f.S_TOTAL, _f.S_BEST)
 
 
 def _refuse(board: Board, lexicon: Lexicon, mode: str, generator: str) -> None:

@@ -1046,7 +1046,8 @@ LEAVES_GIVEN = 2  # the rack's leave values, given by leave index
 
 @njit(cache=True, nogil=True)
 def moves_of(kwg, words, consts, position, rack, leaves, kind, given, mode, topn, cap,
-             exchanges, exact_best, generator, st, fs, out, scratch) -> float:
+             exchanges, exact_best, generator, st, fs, out, scratch
+             ) -> tuple[float, int, int, int, int, int, int, int, int]:
     """A position's moves in one call (what `rackety.game.movegen.generate`
     asks for; ``words``: the lexicon's, for `use_words`): the rack's state
     (`load_rack`), its leave values (a table's, by the one leave walk, or
@@ -1054,8 +1055,10 @@ def moves_of(kwg, words, consts, position, rack, leaves, kind, given, mode, topn
     whole rack's, when ``exchanges``) and the pass competing for the top N,
     the generation, and in the top mode the cut: the N-th best equity among
     placements, exchanges and the pass; the placements below it are dropped.
-    Returns the cut (-inf in the other modes); ``st[S_COUNT]`` placements are
-    in ``out``, the leave values at ``fs[st[S_LV]:]``."""
+    Returns (the cut, -inf in the other modes; the placements in ``out``; where
+    the leave values are in ``fs`` and how many; the placements in all, the
+    best score, the anchors searched and in all, the moves over a bound), so
+    the caller reads nothing back from ``st``."""
     points = consts[2]
     rules = consts[3]
     use_words(st, words[0], words[1])
@@ -1084,7 +1087,8 @@ def moves_of(kwg, words, consts, position, rack, leaves, kind, given, mode, topn
         _heap_push(address(fs), address(st), fs[lv + size - 1])
     generate(kwg, consts, position, st, fs, out, scratch, generator)
     if not top or st[S_OVERFLOW]:
-        return -np.inf
+        return (-np.inf, st[S_COUNT], lv, size, st[S_TOTAL], st[S_BEST], st[S_ANCHORS],
+                st[S_ANCHORS_ALL], st[S_OVER_BOUND])
     # the heap holds the N best equities of all (placements, exchanges, the pass):
     # its least is the cut
     meta, otiles, oeq = out
@@ -1101,7 +1105,8 @@ def moves_of(kwg, words, consts, position, rack, leaves, kind, given, mode, topn
                 oeq[keep] = oeq[i]
             keep += 1
     st[S_COUNT] = keep
-    return cut
+    return (cut, keep, lv, size, st[S_TOTAL], st[S_BEST], st[S_ANCHORS], st[S_ANCHORS_ALL],
+            st[S_OVER_BOUND])
 
 
 @njit(cache=True, nogil=True)
