@@ -622,7 +622,8 @@ def _anchor_bound(ln, anchor, limit, vals, st, best_leave, small, out, memo, che
     ``check``, an extent the whole rack fills counts only if the rack and the
     extent's board tiles are the letters of some word (`_whole_rack_ok`:
     lookups, asked only of the anchors the search reaches). ``out[0]`` gets
-    the bound of the score alone. ``small``: the caller's scratch rows
+    the bound of the score alone, ``out[1]`` the bound of the plays that keep a
+    tile (what the check cannot lower). ``small``: the caller's scratch rows
     (letter multipliers, perpendicular word multipliers, sorted effective
     multipliers)."""
     n = st[S_N]
@@ -633,6 +634,7 @@ def _anchor_bound(ln, anchor, limit, vals, st, best_leave, small, out, memo, che
     ms = small[2]
     best = -1e300
     out[0] = -1e300
+    out[1] = -1e300
     start = anchor
     while start > 0 and ln[TILE, start - 1] != 0:
         start -= 1
@@ -677,6 +679,8 @@ def _anchor_bound(ln, anchor, limit, vals, st, best_leave, small, out, memo, che
                 bound = score + best_leave[rackn - k]
                 if bound > best:
                     best = bound
+                if k < rackn and bound > out[1]:
+                    out[1] = bound
             if last == n - 1:
                 break
             last += 1
@@ -806,6 +810,7 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
     order = anc[4]
     bound = bnd[0]
     sbound = bnd[1]
+    kept = bnd[4]  # the bound of the plays that keep a tile
     top = st[S_MODE] == MODE_TOP
     exact = st[S_EXACT_BEST] != 0
     kwp = address(kwg)
@@ -818,6 +823,7 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
             bound[i] = _anchor_bound(ln_all[anc[0, i], anc[1, i]], anc[2, i], anc[3, i], vals,
                                      st, best_leave, small, found, memo, False)
             sbound[i] = found[0]
+            kept[i] = found[1]
     done = 0
     if top and not exact:
         for j in range(64):
@@ -838,6 +844,9 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
             checked = flags[0]
             if b < fs[F_THRESH]:
                 break
+            if checked == 0 and b == kept[i]:
+                flags[0] = 1  # the bound rests on no whole-rack play: checking keeps it
+                continue
             if checked == 0:  # first time first: the checked bound, and back it goes
                 keys[0] = _anchor_bound(ln_all[anc[0, i], anc[1, i]], anc[2, i], anc[3, i],
                                         vals, st, best_leave, small, found, memo, True)
@@ -972,12 +981,13 @@ def scratch(n: int, rack_size: int = 16) -> tuple[np.ndarray, np.ndarray, np.nda
     """A caller's scratch for `generate` on an ``n`` x ``n`` board: the per-lane
     arrays, the anchors (direction, lane, square, limit, order, sort buffer,
     the search's heap of anchors, whether each bound is the checked one),
-    their bounds (equity, score, the bound's out value, the heap's keys), the
+    their bounds (equity, score, the bound's out values, the heap's keys, the
+    bound of the plays that keep a tile), the
     shadow's small arrays (multipliers, tile values, the whole-rack memo) and
     the best leave per tiles kept."""
     cap = 2 * n * n + 2
     return (np.empty((2, n, ROWS, n), np.int64), np.empty((8, cap), np.int64),
-            np.empty((4, cap), np.float64), np.zeros((6, 64), np.int64),
+            np.empty((5, cap), np.float64), np.zeros((6, 64), np.int64),
             np.zeros(max(64, rack_size + 1), np.float64))
 
 
