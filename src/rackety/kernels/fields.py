@@ -49,7 +49,7 @@ S_LANE = 4
 S_RACKN = 5  # tiles on the rack
 S_RACKSIZE = 6  # the alphabet's rack size: placing that many is a bingo
 S_BINGO = 7
-S_RACKMASK = 8  # letters on the rack (every letter when it holds a blank)
+S_RACKMASK = 8  # letters left on the rack (every letter while it holds a blank)
 S_MODE = 9
 S_COUNT = 10  # moves stored
 S_TOTAL = 11  # moves found
@@ -71,6 +71,7 @@ S_WHP = 32  # address of the bitmap of their hashes
 S_WHN = 33  # its size in bits, a power of two (0: none given, no check)
 S_WKP = 34  # address of the letters' keys (a multiset's hash is the sum of its keys)
 S_WRH = 35  # the hash of the rack's letters (its blanks left out)
+S_NATMASK = 36  # the natural letters left on the rack (`S_RACKMASK` without the blanks)
 S_PRE = 48  # Appel-Jacobson left part, up to 16 tiles
 ST_SIZE = 448
 

@@ -86,6 +86,7 @@ from rackety.kernels.fields import (
     S_METAP,
     S_MODE,
     S_N,
+    S_NATMASK,
     S_OEQP,
     S_OTP,
     S_OTW,
@@ -307,9 +308,29 @@ def _take(pos, t, v, placed, main, wmul, xsum, lidx, lm, wm, pwm, psc, lnp, stp,
     code = t if v == 0 else t | BLANK_FLAG
     val = load(stp, R_POINTS + code) * lm
     store(stp, R_COUNT + rt, left - 1)
+    if left == 1:  # the last one: the letters left on the rack narrow
+        if v == 0:
+            natural = load(stp, S_NATMASK) & ~(np.int64(1) << t)
+            store(stp, S_NATMASK, natural)
+            if load(stp, R_COUNT) == 0:
+                store(stp, S_RACKMASK, natural)
+        else:
+            store(stp, S_RACKMASK, load(stp, S_NATMASK))
     store(lnp, STRIP * n + pos, code)
     return rt, main + val, wmul * wm, xsum + val * pwm + psc, placed + 1, \
         lidx - load(stp, R_PLACE + rt)
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _untake(rt, t, mask, stp):
+    """Put back on the rack what `_take` took from slot ``rt`` for letter
+    ``t``; ``mask``: the rack's letters before."""
+    left = load(stp, R_COUNT + rt)
+    store(stp, R_COUNT + rt, left + 1)
+    if left == 0:
+        store(stp, S_RACKMASK, mask)
+        if rt != 0:
+            store(stp, S_NATMASK, load(stp, S_NATMASK) | (np.int64(1) << t))
 
 
 @njit(_SIG_WALK, cache=True, nogil=True, _nrt=False)
@@ -337,6 +358,7 @@ def _dawg_right(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
     pwm = load(lnp, PWM * n + pos)
     psc = load(lnp, PSC * n + pos)
     kinds = 2 if load(stp, R_COUNT) != 0 else 1  # a blank on the rack: it may stand in
+    mask = load(stp, S_RACKMASK)
     while True:
         node = load_u32(kwp, e)
         t = node >> 24
@@ -351,7 +373,7 @@ def _dawg_right(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
                     _record(first, pos, p2, m2 * w2 + x2, l2, lnp, stp, n)
                 if child != 0 and more:
                     _dawg_right(pos + 1, child, first, p2, m2, w2, x2, l2, kwp, lnp, stp)
-                store(stp, R_COUNT + rt, load(stp, R_COUNT + rt) + 1)  # back on the rack
+                _untake(rt, t, mask, stp)
         # the run is in tile order: past the last letter allowed, nothing more fits
         if node & IS_END or (allowed >> t) >> 1 == 0:
             break
@@ -397,6 +419,7 @@ def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
     pwm = load(lnp, PWM * n + pos)
     psc = load(lnp, PSC * n + pos)
     kinds = 2 if load(stp, R_COUNT) != 0 else 1  # a blank on the rack: it may stand in
+    mask = load(stp, S_RACKMASK)
     while True:
         node = load_u32(kwp, e)
         t = node >> 24
@@ -419,7 +442,7 @@ def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
                         if sep >> 24 == 0 and right and sep & ARC != 0:
                             _dawg_right(anchor + 1, sep & ARC, pos, p2, m2, w2, x2, l2, kwp,
                                         lnp, stp)
-                store(stp, R_COUNT + rt, load(stp, R_COUNT + rt) + 1)  # back on the rack
+                _untake(rt, t, mask, stp)
         # the run is in tile order: past the last letter allowed, nothing more fits
         if node & IS_END or (allowed >> t) >> 1 == 0:
             break
@@ -1002,19 +1025,22 @@ def load_rack(st, fs, rules, points, counts, mode, topn, cap, offset, empty, exa
     for c in range(64):  # placed blanks (0x80 | letter) stay 0
         st[R_POINTS + c] = points[c]
     rn = 0
-    mask = 0
     full_mask = rules[G_FULL_MASK]
     size = places(counts, st[R_PLACE:R_PLACE + 64])
+    natural = 0
     for c in range(64):
         st[R_COUNT + c] = counts[c]
         if counts[c] > 0:
             rn += counts[c]
-            mask |= full_mask if c == 0 else np.int64(1) << c
+            if c != 0:
+                natural |= np.int64(1) << c
+    mask = natural | full_mask if counts[0] > 0 else natural
     st[S_N] = rules[G_N]
     st[S_RACKN] = rn
     st[S_RACKSIZE] = rules[G_RACK_SIZE]
     st[S_BINGO] = rules[G_BINGO]
     st[S_RACKMASK] = mask
+    st[S_NATMASK] = natural
     st[S_MODE] = mode
     st[S_COUNT] = offset
     st[S_TOTAL] = 0
