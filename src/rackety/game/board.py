@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import cache
 from importlib import resources
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
@@ -171,6 +172,20 @@ def _as_alphabet(alphabet: Alphabet | str) -> Alphabet:
 
 def _as_layout(layout: Layout | str) -> Layout:
     return layout if isinstance(layout, Layout) else Layout.load(layout)
+
+
+def _movegen() -> ModuleType:
+    """`rackety.game.movegen`, imported on the first call (numba loads only when
+    moves are asked for) and then kept: an import statement costs each call."""
+    global _MOVEGEN
+    if _MOVEGEN is None:
+        from rackety.game import movegen
+
+        _MOVEGEN = movegen
+    return _MOVEGEN
+
+
+_MOVEGEN: ModuleType | None = None
 
 
 @cache
@@ -468,9 +483,7 @@ class Board:
         # the grid is a public array: a board edited in place is computed afresh
         if entry is not None and entry[0] is lexicon and entry[2] == self.grid.tobytes():
             return entry[1]
-        from rackety.game.movegen import cross_sets
-
-        xs = cross_sets(self.grid, lexicon)
+        xs = _movegen().cross_sets(self.grid, lexicon)
         self._derived["cross_sets"] = (lexicon, xs, self.grid.tobytes())
         return xs
 
@@ -557,10 +570,9 @@ class Board:
         """The legal moves of the player to move, by equity (`rackety.game.movegen.generate`:
         ``mode`` all, top, best or count; ``leave`` a `rackety.Leaves`, a heuristic,
         a function of the leave's text or a mapping)."""
-        from rackety.game.movegen import generate
-
-        return generate(self, lexicon, mode=mode, top=top, leave=leave, generator=generator,
-                        exchanges=exchanges, exact_best_score=exact_best_score)
+        return _movegen().generate(self, lexicon, mode=mode, top=top, leave=leave,
+                                   generator=generator, exchanges=exchanges,
+                                   exact_best_score=exact_best_score)
 
     def check_shape(self, move: Move) -> None:
         """Check a placement's shape on this board: on it, each tile marked as
