@@ -505,8 +505,7 @@ def fill_lanes(tiles: np.ndarray, cross: np.ndarray, lmult: np.ndarray, wmult: n
             ln = ln_all[d, lane]
             for p in range(n):
                 t = np.int64(tiles[d, lane, p])
-                ln[TILE, p] = t
-                ln[STRIP, p] = 0
+                ln[TILE, p] = t  # STRIP is written where a tile is placed, before it is read
                 if t != 0:
                     ln[XSET, p] = 0
                     ln[AFTER, p] = 0
