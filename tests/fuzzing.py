@@ -1722,9 +1722,10 @@ def sanitize_argv(argv: list[str]) -> list[str] | None:
         if option == "--backend":
             out[i + 1] = "local"
     command = out[0]
-    if command in ("autoplay", "analyze", "sim") and "--jobs" not in out:
+    if command in ("autoplay", "analyze", "sim", "preendgame") and "--jobs" not in out:
         out += ["--jobs", "1"]
-    if command in ("endgame", "preendgame") and "--seconds" not in out:
+    if command in ("endgame", "preendgame") and "--seconds" not in out and \
+            "--exact" not in out:
         out += ["--seconds", "0.5"]
     if command == "sim" and "--iterations" not in out and "--seconds" not in out:
         out += ["--iterations", "8"]

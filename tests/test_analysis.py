@@ -42,9 +42,11 @@ def played(twl06: Any, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return paths
 
 
-def _check_turns(analysis: Any, lexicon: Any, record: Any, *, full: bool) -> None:
+def _check_turns(analysis: Any, lexicon: Any, record: Any, *, full: bool,
+                 leave: str = "static") -> None:
     """What every assessed turn must satisfy; with ``full``, against the move
-    list generated here (the played move's equity, the bingos)."""
+    list generated here by the leave model ``leave`` (the played move's equity,
+    the bingos)."""
     rep = replay(record)
     for t in analysis.turns:
         if not t.assessed:
@@ -57,7 +59,7 @@ def _check_turns(analysis: Any, lexicon: Any, record: Any, *, full: bool) -> Non
         assert t.missed_bingo == (bool(t.bingo_available) and not t.bingo)
         if full:
             board = rep.positions[t.index]
-            moves = list(generate(board, lexicon, leave=_h3(lexicon)))
+            moves = list(generate(board, lexicon, leave=_model(leave, lexicon)))
             assert t.best_equity == pytest.approx(moves[0].equity)
             if not t.phonies:
                 listed = next(m for m in moves if m == t.played)
@@ -68,10 +70,10 @@ def _check_turns(analysis: Any, lexicon: Any, record: Any, *, full: bool) -> Non
                 t.played.kind == "place" and t.played.n_placed == 7))
 
 
-def _h3(lexicon: Any) -> Any:
+def _model(spec: str, lexicon: Any) -> Any:
     from rackety.players import leave_model
 
-    return leave_model("h3", lexicon)
+    return leave_model(spec, lexicon)
 
 
 # ------------------------------------------------------- games we write
@@ -79,8 +81,9 @@ def test_greedy_loses_equity_and_h3_none(twl06: Any, played: list[Path]) -> None
     lost = {"greedy": 0.0, "h3": 0.0}
     for n, path in enumerate(played):
         record = read_gcg(path)
-        analysis = analyze_record(record, twl06)
-        _check_turns(analysis, twl06, record, full=n == 0)
+        analysis = analyze_record(record, twl06, leave="h3")
+        assert analysis.leave == "H3"
+        _check_turns(analysis, twl06, record, full=n == 0, leave="h3")
         turns = analysis.listed()
         assert turns and all(t.assessed for t in turns)  # every rack is in the record
         for t in turns:
@@ -118,6 +121,7 @@ def test_leave_none_is_score(twl06: Any, played: list[Path]) -> None:
 def test_missed_bingo_exchange_pass_and_a_phony_that_stood(twl06: Any) -> None:
     record = read_gcg(DATA / "phony_stood.gcg")
     analysis = analyze_record(record, twl06)
+    assert analysis.leave == "TWL06's shipped table"  # the default: equity with leaves
     _check_turns(analysis, twl06, record, full=True)
     turns = analysis.listed()
     assert [t.kind for t in turns] == ["play", "exchange", "play", "play", "pass", "play"]

@@ -125,3 +125,25 @@ def test_help_and_version(capsys):
     assert code == 0 and "lexicon" in out and "words" in out
     code, out, _ = run(capsys, "--version")
     assert code == 0 and "version" in out
+
+
+def test_help_lists_every_command_and_player_kind(capsys):
+    from rackety.frontends.cli import cli
+    from rackety.players.registry import PLAYER_SPECS
+
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "(lexicons and word tools)" not in out
+    for name in cli.commands:  # every command is listed with its summary
+        assert name in out
+    kinds = [spec.split(":")[0].replace("PLAYER", "") for spec in PLAYER_SPECS]
+    for command in ("autoplay", "play"):
+        code, out, _ = run(capsys, command, "--help")
+        text = " ".join(out.split())
+        assert code == 0
+        for kind in kinds:
+            assert kind in text, (command, kind)
+    # and what the error lists is what the help lists
+    code, _, err = run(capsys, "autoplay", "--players", "nobody,greedy", "--games", "1")
+    assert code == 2
+    listed = err.split("players: ")[1].strip().split(", ")
+    assert listed == list(PLAYER_SPECS)

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from rackety import Board
+from rackety import Board, Leaves
 from rackety.frontends.cli import main
+from rackety.game.heuristics import H3
 
 DATA = Path(__file__).parent / "data"
 EMPTY = "/".join(["15"] * 15)
@@ -29,12 +30,14 @@ def _oracle(name: str, n: int) -> list[dict]:
 
 
 def test_moves_json_for_one_position(capsys, twl06):
-    code, out, err = run(capsys, "moves", "--lexicon", "TWL06", "--cgp", PANDY, "--json")
+    code, out, err = run(capsys, "moves", "--lexicon", "TWL06", "--cgp", PANDY, "--json",
+                         "--leaves", "none")
     assert code == 0, err
     result = json.loads(out)
-    assert set(result) == {"cgp", "count", "best_score", "best_moves", "moves"}
+    assert set(result) == {"cgp", "leaves", "count", "best_score", "best_moves", "moves"}
     assert (result["cgp"], result["count"], result["best_score"], result["best_moves"]) == \
         (PANDY, 116, 30, ["8H PANDY"])
+    assert result["leaves"] == "none"
     assert result["moves"][0] == {"move": "8H PANDY", "score": 30, "leave": "AU",
                                   "equity": 30.0}
     assert len(result["moves"]) == 10
@@ -42,6 +45,39 @@ def test_moves_json_for_one_position(capsys, twl06):
         (m["equity"] for m in result["moves"]), reverse=True)
     _, out, _ = run(capsys, "moves", "--cgp", PANDY, "--json", "--top", "3")
     assert len(json.loads(out)["moves"]) == 3
+
+
+def test_equity_is_score_plus_the_shipped_leave_by_default(capsys, twl06):
+    table = Leaves.builtin(twl06)
+    assert table is not None
+    board = Board.from_cgp(PANDY)
+    code, out, err = run(capsys, "moves", "--cgp", PANDY, "--json", "--top", "5")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["leaves"] == "TWL06's shipped table"
+    for m in result["moves"]:
+        move = board.parse_move(m["move"])
+        assert m["equity"] == pytest.approx(board.score(move) + table.value(m["leave"]),
+                                            abs=1e-3)
+    assert result["moves"][0]["equity"] != result["moves"][0]["score"]
+    _, out, _ = run(capsys, "moves", "--cgp", PANDY, "--json", "--leaves", "h3", "--top", "1")
+    (first,) = json.loads(out)["moves"]
+    assert first["equity"] == pytest.approx(first["score"] + H3.value(first["leave"]),
+                                            abs=1e-3)
+    assert json.loads(out)["leaves"] == "H3"
+
+
+def test_text_output_says_which_leave_values(capsys, twl06):
+    code, out, _ = run(capsys, "moves", "--cgp", PANDY, "--top", "3")
+    assert code == 0
+    assert "equity = score + leave value (TWL06's shipped table)" in out
+    assert out.splitlines()[-4].split() == ["#", "move", "score", "leave", "equity"]
+    code, out, _ = run(capsys, "moves", "--cgp", PANDY, "--top", "3", "--leaves", "none")
+    assert code == 0 and "moves by score (no leave values)" in out
+    assert "equity" not in out
+    assert out.splitlines()[-4].split() == ["#", "move", "score", "leave"]
+    code, _, err = run(capsys, "moves", "--cgp", PANDY, "--leaves", "h9")
+    assert code == 2 and err.count("\n") == 1 and "h9" in err and "static" in err
 
 
 def test_moves_file_one_line_per_position(capsys, tmp_path, twl06):
@@ -61,7 +97,8 @@ def test_moves_file_one_line_per_position(capsys, tmp_path, twl06):
     for case, line in zip(cases, out.splitlines(), strict=True):
         assert json.loads(line) == {"cgp": case["cgp"], "count": case["num_moves"],
                                     "best_score": case["best_score"]}
-    _, out, _ = run(capsys, "moves", "--cgp-file", str(path), "--json", "--best")
+    _, out, _ = run(capsys, "moves", "--cgp-file", str(path), "--json", "--best",
+                    "--leaves", "none")
     for case, line in zip(cases, out.splitlines(), strict=True):
         (best,) = json.loads(line)["moves"]
         assert best["score"] == case["best_score"]  # no leave values: equity is the score

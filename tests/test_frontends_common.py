@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from rackety import Board, RacketyError
+from rackety import Board, Leaves, Lexicon, RacketyError
 from rackety.frontends import common
 from rackety.frontends.cli import main
 from rackety.frontends.web.app import create_app
@@ -48,16 +48,21 @@ def test_a_position_in_json(twl06):
 def test_leave_specs_are_read_by_one_rule(tmp_path: Path, twl06):
     assert common.resolve_leave("none", twl06) is None
     assert common.resolve_leave(" H2 ", twl06) is H2
-    assert common.resolve_leave(None, twl06) is common.resolve_leave("h3", twl06)
+    # the default: the lexicon's shipped table (H3 where there is none)
+    assert common.resolve_leave(None, twl06) is common.resolve_leave("static", twl06) \
+        is Leaves.builtin(twl06)
+    plain = Lexicon.from_words(["AB", "BA"])
+    assert common.resolve_leave(None, plain) is common.resolve_leave("h3", plain)
     path = tmp_path / "mine.klv2"
     path.write_bytes(common.resolve_leave("h1", twl06).table(twl06.alphabet).to_bytes())
     by_file = common.resolve_leave(f"leaves:{path}", twl06)
     by_name = common.resolve_leave("leaves:mine", twl06, named={"mine": str(path)}, files=False)
     assert by_file is not None and by_name is not None
     assert by_file.to_bytes() == by_name.to_bytes() == path.read_bytes()
+    assert common.resolve_leave(str(path), twl06).to_bytes() == path.read_bytes()  # a path
     for spec, files in (("h4", True), (f"leaves:{path}", False), ("leaves:other", False)):
         with pytest.raises(RacketyError) as err:
             common.resolve_leave(spec, twl06, named={"mine": str(path)}, files=files)
         message = str(err.value)
         assert "\n" not in message and message.startswith("leave ")
-        assert ("leaves:FILE.klv2" in message) == files and "leaves:mine" in message
+        assert ("FILE.klv2" in message) == files and "leaves:mine" in message

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rackety import Leaves, Lexicon
 from rackety.frontends.web.app import MAX_BODY, create_app
 from rackety.frontends.web.store import ELO_K, INITIAL_RATING, Store
 from rackety.game.gcg import game_of, read_gcg
@@ -54,7 +55,7 @@ def test_analyze_fixed_form(client: TestClient) -> None:
     response = client.post("/api/analyze", json={"cgp": OPENING, "lexicon": "TWL06", "top": 10})
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"count", "moves"}
+    assert set(body) == {"count", "leaves", "moves"}
     assert body["count"] == 116  # the oracle's count for this rack (tile placements)
     assert len(body["moves"]) == 10
     for move in body["moves"]:
@@ -63,6 +64,13 @@ def test_analyze_fixed_form(client: TestClient) -> None:
     assert (first["move"], first["score"], first["leave"]) == ("8H PANDY", 30, "AU")
     equities = [m["equity"] for m in body["moves"]]
     assert equities == sorted(equities, reverse=True)
+    # equity by default: the score plus the leave's value in TWL06's shipped table
+    assert body["leaves"] == "TWL06's shipped table"
+    table = Leaves.builtin(Lexicon.load("TWL06"))
+    assert table is not None
+    for move in body["moves"]:
+        assert move["equity"] == pytest.approx(move["score"] + table.value(move["leave"]),
+                                               abs=1e-3)
 
 
 @pytest.mark.parametrize("case", _oracle(12), ids=lambda c: c["rack"])
@@ -631,3 +639,83 @@ def test_a_record_without_racks_shows_the_plays_as_written(client: TestClient) -
     assert (first["move"], first["score"], first["equity"]) == ("8D HALTED", 28, 28.0)
     assert first["squares"] == [[7, c] for c in range(3, 9)]
     assert second["move"] == "D8 (H)OWS" and len(second["tiles"]) == 3
+
+
+def _saved_in_terminal(twl06: Any, turns: int) -> tuple[Any, str]:
+    """A game as terminal play saves it (``save FILE.gcg``): ``turns`` turns of
+    greedy play between "you" and greedy, then the record with its ``#rack`` lines."""
+    from rackety.game.gcg import record_of, write_gcg
+    from rackety.game.referee import Game
+    from rackety.players import make_player
+
+    game = Game(twl06, ["you", "greedy"], seed=2024)
+    player = make_player("greedy", twl06)
+    for _ in range(turns):
+        game.play(player.choose(game.view(), twl06), check=False)
+    return game, write_gcg(record_of(game))
+
+
+@pytest.mark.parametrize("known", ["both racks", "rack1 only"])
+def test_going_on_with_a_saved_game_keeps_it_as_saved(tmp_path: Path, twl06: Any,
+                                                      known: str) -> None:
+    game, text = _saved_in_terminal(twl06, 4)  # "you" (player 1) to move
+    if known == "rack1 only":
+        text = "".join(line for line in text.splitlines(keepends=True)
+                       if not line.startswith("#rack2"))
+    saved = read_gcg(text)
+    rack1 = saved.racks[0]
+    assert game.turn == 0 and rack1 and min(game.scores) > 0
+    db = tmp_path / "saved.sqlite"
+    with _client(db) as client:
+        response = client.post("/api/gcg/import", json={
+            "gcg": text, "play_as": "you", "opponents": [{"level": "greedy"}]})
+        assert response.status_code == 201, response.text
+        state = response.json()
+        assert state["human"] == 0 and state["to_move"] == "you" and state["turn"] == 0
+        letters = "".join("?" if t["blank"] else t["letter"] for t in state["rack"])
+        assert sorted(letters) == sorted(rack1)  # the rack as saved
+        assert [p["score"] for p in state["players"]] == game.scores
+        assert state["bag"] == len(game.bag)  # the unseen tiles less both racks
+        if known == "both racks":  # the computer holds its saved rack too
+            live = client.app.state.service.live(state["id"])
+            assert sorted(live.game.racks[1]) == sorted(game.racks[1])
+        assert _problems(client, state["id"]) == []
+        listed = next(g for g in client.get("/api/games").json()["games"]
+                      if g["id"] == state["id"])
+        assert [p["score"] for p in listed["players"]] == game.scores  # not 0-0
+        assert [p["name"] for p in listed["players"]] == [p["name"] for p in state["players"]]
+        assert listed["turn"] == state["turn"] and listed["to_move"] == state["to_move"]
+    with _client(db) as client:  # a new server rebuilds the same game from the store
+        assert client.get(f"/api/games/{state['id']}").json() == state
+
+
+def test_a_saved_game_with_the_computer_to_move_goes_on_from_its_rack(tmp_path: Path,
+                                                                      twl06: Any) -> None:
+    game, text = _saved_in_terminal(twl06, 3)  # greedy (player 2) to move, #rack2 known
+    with _client(tmp_path / "saved.sqlite") as client:
+        response = client.post("/api/gcg/import", json={
+            "gcg": text, "play_as": "you", "opponents": [{"level": "greedy"}]})
+        assert response.status_code == 201, response.text
+        state = response.json()
+        live = client.app.state.service.live(state["id"])
+        reply = live.game.events[len(game.events)]
+        assert reply.seat == 1 and sorted(reply.rack) == sorted(game.racks[1])
+        # what greedy plays from that rack in that position, scored on top of the saved scores
+        expected = _greedy_reply(game, twl06)
+        assert state["events"][-1]["move"] == expected
+        assert state["players"][0]["score"] == game.scores[0]
+        assert len(state["rack"]) == 7 and state["to_move"] == "you"
+        listed = next(g for g in client.get("/api/games").json()["games"]
+                      if g["id"] == state["id"])
+        assert [p["score"] for p in listed["players"]] == [p["score"] for p in state["players"]]
+
+
+def _greedy_reply(game: Any, twl06: Any) -> str:
+    from rackety.players import make_player
+
+    move = make_player("greedy", twl06).choose(game.view(), twl06)
+    return str(move.notation(game.alphabet))
+
+
+def _problems(client: TestClient, game_id: int) -> list[str]:
+    return list(client.app.state.service.live(game_id).game.problems())

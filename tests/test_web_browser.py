@@ -261,6 +261,10 @@ def test_analyse_a_pasted_cgp_shows_the_top_move(page: Any, server: ServerHandle
                           f'{t["col"]}"]')
         assert sq.get_attribute("data-letter") == t["letter"]
     assert "pinned" in (rows.first.get_attribute("class") or "")
+    # the page says which leave values the equity adds (TWL06's shipped table)
+    assert data["leaves"] == "TWL06's shipped table"
+    assert f"leave values: {data['leaves']}" in \
+        page.locator('[data-testid="moves-count"]').inner_text()
     page.mouse.move(0, 0)
     page.screenshot(path=str(artifacts() / "analysis.png"))
     # hovering another move shows it instead; clicking one pins it
@@ -520,3 +524,132 @@ def test_upload_an_unfinished_game_and_go_on_with_it(page: Any, server: ServerHa
     after = server.get_json(f"/api/games/{game_id}")
     assert isinstance(after, dict) and len(after["events"]) >= 6
     assert board_tiles(page) == api_board(after)
+
+
+def test_open_a_game_report(page: Any, server: ServerHandle, tmp_path: Path) -> None:
+    """The game view's Game report link opens the stored game's report: one SVG
+    board per turn and a chart with one mark per turn, drawn; saved to a file,
+    the page draws the same offline, asking for nothing but itself."""
+    text = GCG_FILE.read_text(encoding="utf-8")
+    status, state = server.request("POST", "/api/gcg/import", {"gcg": text})
+    assert status == 201 and isinstance(state, dict)
+    status, analysis = server.request("POST", "/api/gcg/analyze", {"gcg": text})
+    assert status == 200 and isinstance(analysis, dict)
+    turns = sum(t["kind"] in ("play", "exchange", "pass") for t in analysis["turns"])
+    page.goto(f"{server.url}/#game/{state['id']}")
+    page.wait_for_selector('[data-testid="game-board"] .sq.filled')
+    link = page.locator('[data-testid="btn-report"]')
+    assert link.get_attribute("href") == f"/api/games/{state['id']}/report"
+    with page.context.expect_page() as opened:
+        link.click()
+    report = opened.value
+    errors: list[str] = []
+    report.on("pageerror", lambda exc: errors.append(str(exc)))
+    report.wait_for_load_state()
+
+    def drawn(target: Any) -> dict[str, Any]:
+        return target.evaluate("""() => ({
+          boards: [...document.querySelectorAll('figure.board > svg')].map(
+            s => [s.getBoundingClientRect().width, s.querySelectorAll('rect.tile').length]),
+          marks: [...document.querySelectorAll('svg.chart rect.mark')].map(
+            m => [+m.dataset.turn, m.dataset.lost === undefined ? null : +m.dataset.lost,
+                  m.getBBox().height, m.getBoundingClientRect().width]),
+          chart: document.querySelector('svg.chart').getBoundingClientRect().height,
+        })""")
+
+    shown = drawn(report)
+    assert len(shown["boards"]) == turns == 10
+    assert all(width > 150 for width, _tiles in shown["boards"])
+    # the board after each turn: HALTED first, the final position last
+    assert shown["boards"][0][1] == 6
+    assert shown["boards"][-1][1] == len(api_board(state))
+    assert shown["chart"] > 100
+    marks = shown["marks"]
+    assert [m[0] for m in marks] == list(range(1, turns + 1))
+    assert all(height > 0 and width > 0 for _t, _lost, height, width in marks)
+    assessed = [(lost, height) for _t, lost, height, _w in marks if lost is not None]
+    assert assessed and max(assessed)[1] == max(h for _l, h in assessed)  # bars to scale
+    report.screenshot(path=str(artifacts() / "game-report.png"))
+    # the same page from a file: drawn the same, nothing else requested
+    status, html = server.request("GET", f"/api/games/{state['id']}/report")
+    assert status == 200 and isinstance(html, str)
+    saved = tmp_path / "report.html"
+    saved.write_text(html, encoding="utf-8")
+    requested: list[str] = []
+    report.on("request", lambda r: requested.append(r.url))
+    report.goto(saved.as_uri())
+    again = drawn(report)
+    assert len(again["boards"]) == turns and len(again["marks"]) == turns
+    assert requested == [saved.as_uri()]
+    report.close()
+    assert errors == []
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _page_width(page: Any) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
+def _board_fits(page: Any, holder: str) -> None:
+    """The board is drawn whole inside the phone's width."""
+    box = page.locator(f'[data-testid="{holder}"] .board').bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+
+
+def test_the_page_fits_a_phone_and_the_example_analyses(browser: Any,
+                                                         server: ServerHandle) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        # play: the new-game form, then a game with its board, rack and hints
+        page.goto(f"{server.url}/#play")
+        page.wait_for_selector('[data-testid="opp-level-0"] option', state="attached")
+        assert _page_width(page) <= PHONE["width"], "the new-game form is too wide"
+        game_id = new_game(page, server)
+        hints = hint_rows(page)
+        assert hints and _page_width(page) <= PHONE["width"], "the game page is too wide"
+        _board_fits(page, "game-board")
+        tiles = page.locator('[data-testid="rack-tile"]').all()
+        assert len(tiles) == 7
+        for tile in tiles:  # the whole rack on screen
+            box = tile.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= PHONE["width"]
+        page.goto(f"{server.url}/#games")
+        row = page.locator(f'[data-testid="game-row"][data-id="{game_id}"]')
+        row.wait_for()
+        assert row.locator('[data-testid="game-to-move"]').inner_text().strip() == \
+            "you to move"  # as the game page says
+        assert _page_width(page) <= PHONE["width"], "the games list is too wide"
+        # analysis: Analyse on the untouched form analyses the example it shows
+        page.goto(f"{server.url}/#analyse")
+        page.wait_for_selector('[data-testid="analysis-board"] [data-testid="sq-7-7"]')
+        assert _page_width(page) <= PHONE["width"], "the analysis page is too wide"
+        example = page.locator('[data-testid="cgp-input"]').get_attribute("placeholder") or ""
+        assert page.locator('[data-testid="cgp-input"]').input_value() == ""
+        page.click('[data-testid="btn-analyze"]')
+        page.wait_for_selector('[data-testid="move-row"]')
+        assert page.locator('[data-testid="analyse-error"]').is_hidden()
+        status, data = server.request("POST", "/api/analyze",
+                                      {"cgp": example, "top": 15, "detail": True})
+        assert status == 200 and isinstance(data, dict) and data["moves"]
+        rows = page.locator('[data-testid="move-row"]')
+        assert [r.get_attribute("data-move") for r in rows.all()] == \
+            [m["move"] for m in data["moves"]]
+        assert page.locator('[data-testid="cgp-input"]').input_value() == example
+        assert _page_width(page) <= PHONE["width"], "the analysed position is too wide"
+        _board_fits(page, "analysis-board")
+        page.screenshot(path=str(artifacts() / "analysis-phone.png"), full_page=True)
+        # a game record turn by turn
+        page.click('[data-testid="tab-gcg"]')
+        page.fill('[data-testid="gcg-input"]', GCG_FILE.read_text())
+        page.click('[data-testid="btn-gcg-analyze"]')
+        page.wait_for_selector('[data-testid="turn-info"]', state="visible")
+        assert _page_width(page) <= PHONE["width"], "the record's analysis is too wide"
+    finally:
+        context.close()
+    assert errors == [], f"uncaught errors in the page: {errors}"

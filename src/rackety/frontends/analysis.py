@@ -33,6 +33,7 @@ from rackety.errors import RacketyError
 from rackety.frontends.common import resolve_leave
 from rackety.game.board import Board
 from rackety.game.gcg import read_gcg, replay
+from rackety.game.heuristics import leave_label
 from rackety.game.move import Move
 from rackety.game.movegen import generate
 from rackety.game.referee import formed_words
@@ -156,7 +157,7 @@ class RecordAnalysis:
     lexicon: str
     scores: list[int]
     turns: list[TurnAnalysis] = field(default_factory=list)
-    leave: str = "h3"
+    leave: str = "static"  # what the equity's leave values are (`leave_label`)
     sim_seconds: float | None = None
 
     def summary(self, players: Collection[str] | None = None) -> list[PlayerSummary]:
@@ -277,7 +278,7 @@ def _model(leave: Any, lexicon: Any) -> Any:
     return leave
 
 
-def analyze_record(record: Any, lexicon: Any, *, leave: Any = "h3",
+def analyze_record(record: Any, lexicon: Any, *, leave: Any = "static",
                    sim_seconds: float | None = None, sim_candidates: int = 15,
                    seats: Collection[int] | None = None, replayed: Any = None,
                    seed: int = 0) -> RecordAnalysis:
@@ -297,11 +298,9 @@ def analyze_record(record: Any, lexicon: Any, *, leave: Any = "h3",
         raise RacketyError(f"lexicon {lexicon.name} is in alphabet {lexicon.alphabet.name}; "
                            f"the record is in {rep.alphabet.name}")
     model = _model(leave, lexicon)
-    leave_name = leave if isinstance(leave, str) else \
-        ("none" if leave is None else type(leave).__name__)
     if sim_seconds is not None:
         if not isinstance(leave, str) or model is None:
-            raise RacketyError("simulation needs a leave model (h1, h2, h3 or "
+            raise RacketyError("simulation needs a leave model (static, h1, h2, h3 or "
                                "leaves:FILE.klv2), not none")
         if sim_seconds <= 0:
             raise RacketyError("sim seconds: more than 0")
@@ -309,7 +308,7 @@ def analyze_record(record: Any, lexicon: Any, *, leave: Any = "h3",
     withdrawn = set(rep.withdrawn)
     names = [p.nickname for p in record.players]
     out = RecordAnalysis(record.source, names, lexicon.name, list(rep.scores),
-                         leave=leave_name.lower(), sim_seconds=sim_seconds)
+                         leave=leave_label(model, lexicon), sim_seconds=sim_seconds)
     for i, event in enumerate(record.events):
         board = rep.positions[i]
         move = rep.moves[i]

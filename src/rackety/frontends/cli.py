@@ -98,17 +98,41 @@ def _console() -> Any:
     return _stderr_console
 
 
+def _compile_notice(lexicon: bool = False) -> str | None:
+    """"compiling the move generator (one time, about 10 s)" while the kernels
+    the running command (or, with ``lexicon``, a lexicon's first build) needs
+    are not in numba's cache yet (`rackety.jitcache.compile_notice`); else None."""
+    from rackety import jitcache
+
+    names = []
+    ctx = click.get_current_context(silent=True)
+    while ctx is not None and ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return jitcache.compile_notice("lexicon" if lexicon else " ".join(reversed(names)))
+
+
 def _status(message: str) -> Any:
-    """A spinner on stderr while something runs (shown on a terminal only): the
-    first run of a word tool also compiles its kernel, which takes seconds."""
+    """A spinner on stderr while something runs (shown on a terminal only). On a
+    command's first run its kernels compile, which takes seconds: the spinner
+    says so instead of ``message``, or after it for a lexicon's first build."""
+    lexicon = message.startswith("compiling lexicon")
+    notice = _compile_notice(lexicon)
+    if notice:
+        message = (f"{message.removesuffix(' (first use)')}, and "
+                   f"{notice.removeprefix('compiling ')}") if lexicon else notice
     return _console().status(message, spinner="dots")
 
 
 def _progress(counted: bool = True) -> Any:
     """A progress bar on stderr, shown on a terminal only (in a pipe or a log it
-    would leave a stray line before an error)."""
+    would leave a stray line before an error); on a command's first run, a line
+    above it says that its kernels compile first."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    notice = _compile_notice()
+    if notice and _console().is_terminal:
+        _console().print(f"rackety: {notice}", highlight=False)
     columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                TimeRemainingColumn()) if counted else ()
     return Progress(*columns, console=_console(), transient=True,
@@ -151,7 +175,9 @@ json_option = click.option("--json", "as_json", is_flag=True,
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rackety")
 def cli() -> None:
-    """rackety: a crossword-game engine (lexicons and word tools)."""
+    """rackety: a crossword-game engine: lexicons and word tools, positions and
+    every legal move, games against the computer, self-play, simulation,
+    endgames, game analysis and a local web app."""
 
 
 # ---------------------------------------------------------------- lexicon
@@ -224,7 +250,8 @@ def alphabets(as_json: bool) -> None:
 # ------------------------------------------------------------------ words
 @cli.group()
 def words() -> None:
-    """Word tools: check, anagram, pattern, hooks, multi-word anagrams, suggestions."""
+    """Word tools: check, anagram, pattern, hooks, multi-word anagrams, suggestions,
+    code breaking (decode) and an acrostic assistant."""
 
 
 @words.command("check")
@@ -257,10 +284,11 @@ def _print_words(words: list[str], as_json: bool) -> None:
 @json_option
 def words_anagram(source: str, alphabet: str | None, skip_invalid: bool, rack: str,
                   subsets: bool, as_json: bool) -> None:
-    """Anagrams of RACK ('?' is a blank)."""
+    """Anagrams of RACK ('?' is a blank, and the letters it stands for are shown
+    in lower case, as in moves; --json gives the words without marks)."""
     lex = _load(source, alphabet, skip_invalid)
     with _status("searching"):
-        found = lex.anagrams(rack, subsets=subsets)
+        found = lex.anagrams(rack, subsets=subsets, mark_blanks=not as_json)
     _print_words(found, as_json)
 
 
@@ -272,10 +300,11 @@ def words_anagram(source: str, alphabet: str | None, skip_invalid: bool, rack: s
 @json_option
 def words_pattern(source: str, alphabet: str | None, skip_invalid: bool, pattern: str,
                   rack: str | None, as_json: bool) -> None:
-    """Words matching PATTERN: '?' one tile, '*' zero or more (C?T*)."""
+    """Words matching PATTERN: '?' one tile, '*' zero or more (C?T*). The letters
+    the rack's blanks stand for are shown in lower case (not with --json)."""
     lex = _load(source, alphabet, skip_invalid)
     with _status("searching"):
-        found = lex.pattern(pattern, rack=rack)
+        found = lex.pattern(pattern, rack=rack, mark_blanks=not as_json)
     _print_words(found, as_json)
 
 
@@ -308,11 +337,12 @@ def words_hooks(source: str, alphabet: str | None, skip_invalid: bool, word: str
 def words_multi(source: str, alphabet: str | None, skip_invalid: bool, phrase: str,
                 min_length: int, max_words: int | None, limit: int | None,
                 as_json: bool) -> None:
-    """Multi-word anagrams of PHRASE (spaces ignored)."""
+    """Multi-word anagrams of PHRASE (spaces ignored, '?' a blank, the letters it
+    stands for shown in lower case but not with --json)."""
     lex = _load(source, alphabet, skip_invalid)
     with _status("searching"):
         found = lex.multi_anagrams(phrase, min_length=min_length, max_words=max_words,
-                                   limit=limit)
+                                   limit=limit, mark_blanks=not as_json)
     _print_words(found, as_json)
 
 
@@ -333,6 +363,56 @@ def words_suggest(source: str, alphabet: str | None, skip_invalid: bool, word: s
         return
     for w, d in found:
         click.echo(f"{w}\t{d}")
+
+
+@words.command("decode")
+@lexicon_options
+@click.argument("ciphers", metavar="PATTERN...", nargs=-1, required=True)
+@click.option("--limit", default=1000, show_default=True, type=Whole(1, 10**9),
+              help="Most answers to list (at most 100,000); a search stopped by it says so "
+                   "on stderr.")
+@json_option
+def words_decode(source: str, alphabet: str | None, skip_invalid: bool,
+                 ciphers: tuple[str, ...], limit: int, as_json: bool) -> None:
+    """Break a substitution cipher: the words each PATTERN can stand for (XQZZX,
+    or ABCA: the same letter where a pattern letter repeats, different ones
+    where they differ). Several patterns share one key; each answer is a line
+    of words, one per pattern. --json prints {"ciphers", "answers", "keys",
+    "complete", "stopped"}."""
+    lex = _load(source, alphabet, skip_invalid)
+    with _status("searching"):
+        found = lex.decode(ciphers, limit=limit)
+    if as_json:
+        _emit_json(found.as_dict())
+    elif found.answers:
+        click.echo("\n".join(" ".join(answer) for answer in found.answers))
+    if found.stopped == "limit":
+        click.echo(f"rackety: stopped at --limit {limit:,}: there may be more answers",
+                   err=True)
+    elif found.stopped == "budget":
+        click.echo(f"rackety: the search stopped at its budget of steps with "
+                   f"{len(found.answers):,} answers; there may be more (try fewer cipher "
+                   "words at once)", err=True)
+
+
+@words.command("acrostic")
+@lexicon_options
+@click.argument("quotation")
+@click.option("--length", required=True, type=Whole(1, 10**6),
+              help="Tiles in the answer (2 to 21).")
+@click.option("--first", required=True, metavar="LETTER", help="The answer's first letter.")
+@click.option("--used", multiple=True, metavar="WORD",
+              help="An answer already chosen, whose letters leave the pool (repeatable).")
+@json_option
+def words_acrostic(source: str, alphabet: str | None, skip_invalid: bool, quotation: str,
+                   length: int, first: str, used: tuple[str, ...], as_json: bool) -> None:
+    """Acrostic assistant: the words of --length tiles starting with --first that
+    the letters of QUOTATION (spaces and punctuation left out, accents folded)
+    can spell, less the letters of each --used answer."""
+    lex = _load(source, alphabet, skip_invalid)
+    with _status("searching"):
+        found = lex.acrostic(quotation, used=used).words(length, first)
+    _print_words(found, as_json)
 
 
 @words.command("list")
@@ -375,18 +455,25 @@ def _lexicons(source: str | None, skip_invalid: bool = False) -> Any:
 
 
 def _analyse(board: Any, lexicon: Any, cgp: str, top: int, count_only: bool, best: bool,
-             generator: str) -> dict[str, Any]:
-    from rackety.frontends.common import move_json
+             generator: str, leaves: str) -> dict[str, Any]:
+    """A position's moves as ``rackety moves`` reports them: equity = score +
+    the value of the leave under ``leaves`` (a `resolve_leave` spec; ``none``:
+    the score alone), which the result names."""
+    from rackety.frontends.common import move_json, resolve_leave
+    from rackety.game.heuristics import leave_label
 
-    if best:
-        moves = board.moves(lexicon, mode="best", generator=generator)
-        chosen = moves.best()
-        return {"cgp": cgp, "moves": [move_json(board, chosen)] if chosen else []}
     if count_only:
         moves = board.moves(lexicon, mode="count", generator=generator)
         return {"cgp": cgp, "count": moves.count, "best_score": moves.best_score}
-    moves = board.moves(lexicon, generator=generator)
-    return {"cgp": cgp, "count": moves.count, "best_score": moves.best_score,
+    model = resolve_leave(leaves, lexicon)
+    label = leave_label(model, lexicon)
+    if best:
+        moves = board.moves(lexicon, mode="best", generator=generator, leave=model)
+        chosen = moves.best()
+        return {"cgp": cgp, "leaves": label,
+                "moves": [move_json(board, chosen)] if chosen else []}
+    moves = board.moves(lexicon, generator=generator, leave=model)
+    return {"cgp": cgp, "leaves": label, "count": moves.count, "best_score": moves.best_score,
             "best_moves": sorted(board.notation(m) for m in moves.top_scoring()),
             "moves": [move_json(board, m) for m in moves[:top]]}
 
@@ -400,12 +487,20 @@ def _print_analysis(board: Any, result: dict[str, Any]) -> None:
         console.print(f"{result['count']:,} tile placements; best score "
                       f"{result['best_score'] if result['best_score'] is not None else '-'}")
     if result.get("moves"):
+        scored = result.get("leaves", "none") == "none"
+        console.print("moves by score (no leave values)" if scored else
+                      f"moves by equity = score + leave value ({result['leaves']})")
         table = Table(box=None, pad_edge=False)
-        for name, justify in (("#", "right"), ("move", "left"), ("score", "right"),
-                              ("leave", "left"), ("equity", "right")):
+        columns = [("#", "right"), ("move", "left"), ("score", "right"), ("leave", "left")]
+        if not scored:
+            columns.append(("equity", "right"))
+        for name, justify in columns:
             table.add_column(name, justify=justify)  # type: ignore[arg-type]
         for i, m in enumerate(result["moves"], 1):
-            table.add_row(str(i), m["move"], str(m["score"]), m["leave"], f"{m['equity']:.1f}")
+            row = [str(i), m["move"], str(m["score"]), m["leave"]]
+            if not scored:
+                row.append(f"{m['equity']:.1f}")
+            table.add_row(*row)
         console.print(table)
 
 
@@ -428,15 +523,20 @@ def _out_console() -> Any:
               help="How many moves to list, best equity first.")
 @click.option("--count-only", is_flag=True, help="Only the count and the best score.")
 @click.option("--best", is_flag=True, help="Only the best move by equity (pruned search).")
+@click.option("--leaves", default="static", show_default=True, metavar="static|FILE|h1|h2|h3|none",
+              help="The leave values in equity: static is the lexicon's shipped table (H3 "
+                   "where there is none); FILE a .klv2 table; none ranks by score alone.")
 @click.option("--generator", type=click.Choice(["gaddag", "dawg"]), default="gaddag",
               show_default=True, help="Gordon's GADDAG or Appel and Jacobson's DAWG algorithm.")
 @click.option("--skip-invalid", is_flag=True, help="Drop invalid words from a word list.")
 @json_option
 def moves_command(source: str | None, cgp: str | None, cgp_file: str | None,
                   alphabet: str | None, board_name: str | None, top: int, count_only: bool,
-                  best: bool, generator: str, skip_invalid: bool, as_json: bool) -> None:
+                  best: bool, leaves: str, generator: str, skip_invalid: bool,
+                  as_json: bool) -> None:
     """The moves of the player to move in a position: the number of tile
-    placements, the best score and the top moves by equity (score + leave)."""
+    placements, the best score and the top moves by equity (score + the value
+    of the tiles kept, from the lexicon's shipped leave table by default)."""
     if (cgp is None) == (cgp_file is None):
         raise click.UsageError("give exactly one of --cgp and --cgp-file")
     if count_only and best:
@@ -446,7 +546,8 @@ def moves_command(source: str | None, cgp: str | None, cgp_file: str | None,
         board = _position(cgp, alphabet, board_name)
         lexicon = lexicons.for_board(board, strict=True)
         with _status("generating"):
-            result = _analyse(board, lexicon, cgp.strip(), top, count_only, best, generator)
+            result = _analyse(board, lexicon, cgp.strip(), top, count_only, best, generator,
+                              leaves)
         if as_json:
             _emit_json(result)
         else:
@@ -471,7 +572,8 @@ def moves_command(source: str | None, cgp: str | None, cgp_file: str | None,
                     continue
                 board = _position(line, alphabet, board_name, source=f"{name}:{number}")
                 lexicon = lexicons.for_board(board, strict=True)
-                result = _analyse(board, lexicon, line, top, count_only, best, generator)
+                result = _analyse(board, lexicon, line, top, count_only, best, generator,
+                                  leaves)
                 if as_json:
                     _emit_json(result)
                 else:
@@ -634,6 +736,15 @@ def gcg_check(path: str, alphabet: str | None, board_name: str | None,
 
 
 # ------------------------------------------------------------ play, autoplay
+# the player specs of `rackety.players.registry.make_player` (PLAYER_SPECS; a test
+# checks every one is here), said for people
+COMPUTER_PLAYERS = (
+    "static (the lexicon's shipped leave table, H3 where there is none), greedy (the "
+    "highest score), h1, h2, h3 (Gordon's heuristics), leaves:FILE.klv2 (a leave table), "
+    "sim or sim:N (simulation, N rollouts a candidate, default 100), human (asks on the "
+    "terminal), and any computer player with +endgame (exact endgames once the bag is "
+    "empty, e.g. static+endgame)")
+
 def _board_name(board: str | None) -> str | None:
     """``standard`` and ``super`` as well as the layout names."""
     return {"standard": "standard15", "super": "super21"}.get(board or "", board)
@@ -643,8 +754,7 @@ def _board_name(board: str | None) -> str | None:
 @click.option("--lexicon", "source", default=DEFAULT_LEXICON, show_default=True,
               metavar="SOURCE", help="A built-in name, a word list or a .kwg file.")
 @click.option("--opponent", default="static", show_default=True, metavar="PLAYER",
-              help="static (the shipped leave table of the lexicon, else h3), greedy, h1, "
-                   "h2, h3 or leaves:FILE.klv2.")
+              help=f"The computer's level: {COMPUTER_PLAYERS}.")
 @click.option("--players", default=2, show_default=True, type=Whole(2, 4),
               help="Players in the game, you included.")
 @click.option("--board", "board_name", default=None, metavar="NAME",
@@ -657,7 +767,11 @@ def _board_name(board: str | None) -> str | None:
 @click.option("--name", default="you", show_default=True, help="Your name in the game.")
 def play_command(source: str, opponent: str, players: int, board_name: str | None,
                  alphabet: str | None, challenge: str, seed: int | None, name: str) -> None:
-    """Play against the computer in the terminal."""
+    """Play against the computer in the terminal.
+
+    One screen a turn, for a terminal of 80x24 or more: the board, the scores,
+    your rack and the last moves beside it, then what was said. "hint" lists
+    the best moves, "help" the commands."""
     from rackety.frontends.terminal import TerminalGame
     from rackety.game.referee import Rules
     from rackety.players import make_player
@@ -667,19 +781,21 @@ def play_command(source: str, opponent: str, players: int, board_name: str | Non
     console = _out_console()
 
     def read(prompt: str) -> str:
-        return console.input(prompt)
+        return console.input(prompt, markup=False)
 
     TerminalGame(lexicon, opponents, human_name=name, seed=seed,
                  layout=_board_name(board_name), alphabet=alphabet,
                  rules=Rules(challenge=challenge), read_line=read,
-                 write=console.print).run()
+                 write=console.print, clear=console.clear,
+                 size=lambda: (console.width, console.height)).run()
 
 
 @cli.command("autoplay")
 @click.option("--lexicon", "source", default=DEFAULT_LEXICON, show_default=True,
               metavar="SOURCE", help="A built-in name, a word list or a .kwg file.")
 @click.option("--players", "specs", default="h3,greedy", show_default=True,
-              metavar="P1,P2[,...]", help="greedy, h1, h2, h3, leaves:FILE.klv2 (2 to 4).")
+              metavar="P1,P2[,...]",
+              help=f"2 to 4 players, each one of: {COMPUTER_PLAYERS}.")
 @click.option("--games", default=100, show_default=True, type=Whole(1, 10**9),
               help="Games to play (rounded up to pairs with seats swapped).")
 @click.option("--seed", default=1, show_default=True, type=SEED, help="Seed of the bags.")
@@ -748,18 +864,26 @@ def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int |
 @click.option("--seconds", default=None, type=Seconds(0.01),
               help="Stop after this long.")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="Seed of the rollouts.")
-@click.option("--leave", default="h3", show_default=True, metavar="MODEL",
-              help="Static evaluation for the candidates and the rollouts: h1, h2, h3 or "
+@click.option("--leave", default="static", show_default=True, metavar="MODEL",
+              help="Static evaluation for the candidates and the rollouts: static (the "
+                   "lexicon's shipped table, H3 where there is none), h1, h2, h3 or "
                    "leaves:FILE.klv2.")
+@click.option("--no-drop", "keep_all", is_flag=True,
+              help="Keep every candidate to the end (by default one that falls behind the "
+                   "leader at 99 % confidence is dropped, and the simulation stops when one "
+                   "is left).")
 @click.option("--jobs", default=None, type=JOBS,
               help="Processes (default: every core); with Ray, tasks per batch (default 8).")
 @backend_options
 @json_option
 def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: str | None,
                 plies: int, candidates: int, iterations: int | None, seconds: float | None,
-                seed: int, leave: str, jobs: int | None, backend: str, address: str | None,
-                as_json: bool) -> None:
-    """Monte Carlo simulation of the best static moves of a position."""
+                seed: int, leave: str, keep_all: bool, jobs: int | None, backend: str,
+                address: str | None, as_json: bool) -> None:
+    """Monte Carlo simulation of the best static moves of a position: each
+    candidate played out over the same random racks, ranked by mean spread
+    change (equity) and win %. Says how many rollouts each candidate ran and
+    why it stopped."""
 
     from rackety.search.simulation import simulate
 
@@ -772,27 +896,35 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
         task = bar.add_task("rollouts", total=total)
         result = simulate(board, lexicon, leave=leave, candidates=candidates, plies=plies,
                           iterations=iterations, seconds=seconds, seed=seed, jobs=jobs,
-                          source=lexicon_source, backend=backend, address=address,
+                          drop=not keep_all, source=lexicon_source, backend=backend,
+                          address=address,
                           progress=lambda done, alive: bar.update(
                               task, completed=done,
                               description=f"rollouts ({alive} candidates left)"))
     rows = [{"move": board.notation(c.move), "equity": round(c.equity, 3),
-             "win_pct": round(c.win_pct, 2), "iterations": c.iterations,
-             "stderr": round(c.stderr, 3) if c.iterations > 1 else None}
+             "win_pct": round(c.win_pct, 2), "rollouts": c.iterations,
+             "stderr": round(c.stderr, 3) if c.iterations > 1 else None,
+             "static_equity": round(c.static_equity, 3), "dropped": c.dropped}
             for c in result.candidates]
     if as_json:
-        _emit_json({"candidates": rows,
-                    "iterations_per_second": round(result.iterations_per_second, 1)})
+        _emit_json({"candidates": rows, "rollouts": result.rollouts,
+                    "stopped": result.stopped, "seconds": round(result.seconds, 3),
+                    "rollouts_per_second": round(result.iterations_per_second, 1)})
         return
     from rich.table import Table
 
-    table = Table(title=f"{result.iterations} rollouts per candidate, "
-                        f"{result.iterations_per_second:,.0f} rollouts/s", box=None)
-    for col in ("move", "equity", "win %", "iterations", "stderr", "static"):
+    ran = [c.iterations for c in result.candidates]
+    per = f"{min(ran):,}" if min(ran) == max(ran) else f"{min(ran):,} to {max(ran):,}"
+    why = (f"{result.iterations:,} rollouts done" if result.stopped == "iterations" else
+           f"the {seconds or 0:g} s limit" if result.stopped == "seconds" else
+           "one candidate left, the others dropped")
+    table = Table(title=f"{per} rollouts per candidate ({result.rollouts:,} in all, "
+                        f"{result.iterations_per_second:,.0f}/s); stopped: {why}", box=None)
+    for col in ("move", "equity", "win %", "rollouts", "stderr", "static"):
         table.add_column(col, justify="left" if col == "move" else "right")
     for c, row in zip(result.candidates, rows, strict=True):
         table.add_row(row["move"] + (" (dropped)" if c.dropped else ""),
-                      f"{row['equity']:.2f}", f"{row['win_pct']:.1f}", str(row["iterations"]),
+                      f"{row['equity']:.2f}", f"{row['win_pct']:.1f}", str(row["rollouts"]),
                       "-" if row["stderr"] is None else f"{row['stderr']:.2f}",
                       f"{c.static_equity:.1f}")
     _out_console().print(table)
@@ -849,36 +981,60 @@ def endgame_command(source: str | None, cgp: str, alphabet: str | None,
 @click.option("--candidates", default=10, show_default=True, type=Whole(1, 100),
               help="How many of the best static placements to solve.")
 @click.option("--seconds", default=None, type=Seconds(0.01),
-              help="Time limit of each endgame solve (default: exact).")
+              help="Time budget of the whole pre-endgame (default 20): "
+                   "the endgames not solved exactly by then give the value of the deepest "
+                   "search that finished and are marked not exact.")
+@click.option("--exact", "exact", is_flag=True,
+              help="Solve every endgame exactly, however long it takes (no time budget).")
+@click.option("--jobs", default=None, type=JOBS, help="Processes (default: every core).")
 @json_option
 def preendgame_command(source: str | None, cgp: str, alphabet: str | None,
                        board_name: str | None, candidates: int, seconds: float | None,
-                       as_json: bool) -> None:
+                       exact: bool, jobs: int | None, as_json: bool) -> None:
     """One tile in the bag: every candidate over every possible draw, solved as
-    an endgame; win %, expected spread and the best move."""
+    an endgame; win %, expected spread change (the mover's spread at the end of
+    the game minus now) and the best move."""
     from rackety.search.preendgame import preendgame
 
+    if exact and seconds is not None:
+        raise RacketyError("--exact and --seconds: give one (--exact has no time budget)")
     board = _position(cgp, alphabet, board_name)
-    lexicon = _lexicons(source).for_board(board, strict=True)
-    with _status("solving") as status:
-        result = preendgame(board, lexicon, candidates=candidates, seconds=seconds,
-                            progress=lambda done, total: status.update(
-                                f"solving: {done} of {total} candidates"))
+    lexicons = _lexicons(source)
+    lexicon = lexicons.for_board(board, strict=True)
+    lexicon_source = lexicons.name_for(None, board.lexicon_name, strict=True)
+    budget = None if exact else seconds or 20.0
+    with _progress() as bar:
+        task = bar.add_task("endgames solved", total=None)
+        result = preendgame(board, lexicon, candidates=candidates, seconds=budget, jobs=jobs,
+                            source=lexicon_source,
+                            progress=lambda done, total, what: bar.update(
+                                task, completed=done, total=total, description=what))
     rows = [{"move": board.notation(o.move), "win_pct": round(o.win_pct, 2),
-             "spread": round(o.spread, 2), "draws": len(o.draws),
-             "exact": all(d[3] for d in o.draws)} for o in result.outcomes]
+             "spread_change": round(o.spread, 2), "draws": len(o.draws),
+             "exact": o.exact} for o in result.outcomes]
     if as_json:
-        _emit_json({"best": rows[0]["move"], "candidates": rows})
+        _emit_json({"best": rows[0]["move"], "candidates": rows, "endgames": result.endgames,
+                    "exact_endgames": result.exact_endgames,
+                    "seconds": round(result.seconds, 2), "budget": budget})
         return
     from rich.table import Table
 
+    if result.exact:
+        note = f"all {result.endgames} endgames solved exactly"
+    else:
+        note = (f"{result.exact_endgames} of {result.endgames} endgames solved exactly; the "
+                f"others searched as deep as the {budget:g} s budget allowed (--exact: all, "
+                "however long it takes)")
     table = Table(title=f"best: {rows[0]['move']}", box=None)
-    for col in ("move", "win %", "spread", "draws", "exact"):
+    for col in ("move", "win %", "spread change", "draws", "exact"):
         table.add_column(col, justify="left" if col == "move" else "right")
-    for row in rows:
-        table.add_row(row["move"], f"{row['win_pct']:.1f}", f"{row['spread']:+.2f}",
-                      str(row["draws"]), "yes" if row["exact"] else "no")
+    for o, row in zip(result.outcomes, rows, strict=True):
+        exact_draws = sum(1 for d in o.draws if d[3])
+        table.add_row(row["move"], f"{row['win_pct']:.1f}", f"{row['spread_change']:+.2f}",
+                      str(row["draws"]),
+                      "yes" if row["exact"] else f"{exact_draws} of {row['draws']}")
     _out_console().print(table)
+    click.echo(f"{note}, in {result.seconds:.1f} s")
 
 
 # ------------------------------------------------------------------ leaves
@@ -1071,28 +1227,39 @@ def _print_record_analyses(games: list[dict[str, Any]], summary: list[dict[str, 
               type=Seconds(0, open_low=True),
               help="Value the best static moves and the move played by simulating each "
                    "position this long (default: static equity).")
-@click.option("--leave", default="h3", show_default=True, metavar="MODEL",
-              help="Leave values of the equity: h1, h2, h3, leaves:FILE.klv2 or none "
-                   "(equity = score).")
+@click.option("--leave", default="static", show_default=True, metavar="MODEL",
+              help="Leave values of the equity: static (the lexicon's shipped table, H3 "
+                   "where there is none), h1, h2, h3, leaves:FILE.klv2 or none (equity = "
+                   "score).")
 @_backend_options
 @click.option("--jobs", default=None, type=JOBS,
               help="Processes (default: every core).")
 @json_option
 @click.option("--csv", "csv_path", default=None, type=FILE,
               metavar="OUT", help="Write one CSV row per assessed turn to OUT.")
+@click.option("--html", "html_path", default=None, type=FILE, metavar="OUT.html",
+              help="Write a report of the game to look at (one GCG file): the board after "
+                   "every turn, the move played against the best, a chart of the equity "
+                   "lost; one self-contained page.")
 def analyze_command(paths: tuple[str, ...], source: str | None, player: str | None,
                     sim_seconds: float | None, leave: str, backend: str, address: str | None,
-                    jobs: int | None, as_json: bool, csv_path: str | None) -> None:
+                    jobs: int | None, as_json: bool, csv_path: str | None,
+                    html_path: str | None) -> None:
     """Every turn of the games against the best move: the equity lost, missed
     bingos, phonies and whether they were challenged off; a summary per player.
     Games are analysed in parallel."""
     from rackety.backends import run_tasks
     from rackety.frontends.analysis import analyze_task, summarize
 
-    if as_json and csv_path:
-        raise click.UsageError("give --json or --csv, not both")
+    if sum(map(bool, (as_json, csv_path, html_path))) > 1:
+        raise click.UsageError("give one of --json, --csv and --html")
+    if html_path and len(paths) != 1:
+        raise click.UsageError(f"--html writes the report of one game: give one FILE.gcg, "
+                               f"not {len(paths)}")
     if csv_path:
         writable_file(csv_path, "--csv")
+    if html_path:
+        writable_file(html_path, "--html")
     if sim_seconds is not None and leave.strip().lower() == "none":
         raise click.UsageError("--sim needs a leave model (h1, h2, h3 or leaves:FILE.klv2)")
     tasks, wanted = _analysis_tasks(paths, source, leave, sim_seconds, player)
@@ -1113,6 +1280,18 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
     summary = [s.as_json() for s in summarize(turns)]
     if as_json:
         _emit_json({"games": games, "summary": summary})
+        return
+    if html_path:
+        from rackety.files import write_atomic
+        from rackety.frontends.report import game_report_html
+        from rackety.game.gcg import read_gcg, replay
+
+        data, path, _lexicon, alphabet = tasks[0][:4]
+        rep = replay(read_gcg(data, source=path), alphabet=alphabet)
+        page = game_report_html(results[0], rep, players=wanted[0])
+        write_atomic(html_path, page.encode("utf-8"))
+        click.echo(f"rackety: the report of {path} ({len(results[0].listed(wanted[0]))} "
+                   f"turns) written to {html_path}")
         return
     if csv_path:
         import csv

@@ -15,7 +15,7 @@ from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError, clip
 from rackety.files import exists
 from rackety.game.board import Board
-from rackety.game.heuristics import HEURISTICS, leave_model
+from rackety.game.heuristics import HEURISTICS, STATIC, leave_model
 from rackety.game.move import Move, format_leave, square_name
 from rackety.lexicon import Lexicon
 from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin, builtin_path
@@ -130,15 +130,22 @@ class Lexicons:
 
 def resolve_leave(spec: str | None, lexicon: Lexicon, *, named: Mapping[str, str] | None = None,
                   files: bool = True) -> LeaveModel | None:
-    """The leave model a spec names: ``none`` (None), ``h1``, ``h2``, ``h3`` (the
-    default), ``leaves:NAME`` for a table in ``named`` (name to file, the web
-    app's tables) or, when ``files`` allows it, ``leaves:FILE.klv2``. A spec that
+    """The leave model a spec names: ``static`` (the default: the lexicon's
+    shipped table, H3 where there is none), ``none`` (None: equity is the
+    score), ``h1``, ``h2``, ``h3``, ``leaves:NAME`` for a table in ``named``
+    (name to file, the web app's tables) or, when ``files`` allows it,
+    ``leaves:FILE.klv2`` or the file's path alone (``FILE.klv2``). A spec that
     names none of these is refused in one line listing what it may be."""
     named = named or {}
-    key = (spec or "h3").strip()
+    key = (spec or STATIC).strip()
     low = key.lower()
     if low == "none":
         return None
+    if low == STATIC:
+        try:
+            return leave_model(low, lexicon)
+        except RacketyError:  # no table shipped, and H3 knows English letters only
+            return None
     if low in HEURISTICS:
         return leave_model(low, lexicon)
     if low.startswith("leaves:"):
@@ -147,9 +154,11 @@ def resolve_leave(spec: str | None, lexicon: Lexicon, *, named: Mapping[str, str
             return leave_model(f"leaves:{named.get(name) or named[name.lower()]}", lexicon)
         if files:
             return leave_model(key, lexicon)
-    choices = ["none", *HEURISTICS] + [f"leaves:{n}" for n in named]
+    elif files and (low.endswith((".klv2", ".klv")) or "/" in key or "\\" in key):
+        return leave_model(f"leaves:{key}", lexicon)
+    choices = [STATIC, "none", *HEURISTICS] + [f"leaves:{n}" for n in named]
     if files:
-        choices.append("leaves:FILE.klv2")
+        choices.append("FILE.klv2")
     raise RacketyError(f"leave {clip(spec or '')!r}: expected {', '.join(choices)}")
 
 

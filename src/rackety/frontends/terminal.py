@@ -1,38 +1,63 @@
 """Playing in the terminal: a person against one to three computer players.
 
-The loop reads commands and writes through two callables, so tests drive it
-with a script of lines. Commands: a move in notation (``8D WORD``, ``D8
-WORD``), ``exchange ABC``, ``pass``, ``challenge`` (the last play),
-``hint`` (the best moves), ``undo`` (back to your previous turn), ``save
-FILE.gcg``, ``load FILE.gcg``, ``help``, ``quit``.
+Each turn is one screen that fits a terminal of 80x24: the board (its 15 rows
+and the column letters), beside it the scores, the bag, your rack and the last
+moves, below it what the last command and the computer's answer said, then the
+prompt. The loop reads commands and writes through callables, so tests drive
+it with a script of lines. Commands: a move in notation (``8D WORD``, ``D8
+WORD``), ``exchange ABC``, ``pass``, ``challenge`` (the last play), ``hint``
+(the best moves, one placement of each word), ``undo`` (back to your previous
+turn), ``save FILE.gcg`` (your rack only: the others stay hidden), ``load
+FILE.gcg``, ``help``, ``quit``.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
+
 from rackety.errors import RacketyError
 from rackety.game.gcg import game_of, read_gcg, record_of, save_gcg
+from rackety.game.heuristics import leave_label, leave_model
 from rackety.game.move import format_leave
-from rackety.game.referee import Game, IllegalMoveError, Rules, describe
+from rackety.game.referee import Event, Game, IllegalMoveError, Rules, describe
 
 if TYPE_CHECKING:
+    from rackety.alphabet import Alphabet
+    from rackety.game.move import Move
     from rackety.lexicon import Lexicon
 
-HELP = ("commands: a move (8D WORD across, D8 WORD down, (X) or . for tiles on the board, "
-        "lower case for a blank), exchange ABC, pass, challenge, hint, undo, "
-        "save FILE.gcg, load FILE.gcg, help, quit")
+HELP = ("play: 8D WORD across, D8 WORD down (lower case: a blank; (X) or .: a board tile)",
+        "or: exchange ABC, pass, challenge, hint, undo, save FILE, load FILE, help, quit")
+PROMPT = "your move> "
+SCREEN = (80, 24)  # the smallest terminal a screen is drawn for: columns, lines
+HINT_ROWS = 5  # moves in a hint, at most
+HINT_SEARCH = 100  # moves generated to find them (several placements of a word)
+_GAP = 2  # columns between the board and the side panel
+_PANEL_MIN = 26  # columns the side panel needs beside the board, else it goes below
+_TILE_STYLE = "bold #1a1208 on #d9b77e"  # the rack's tiles, as the board draws tiles
+_KINDS = {"pass": "pass", "withdrawn": "withdrawn", "lost_turn": "lost turn",
+          "challenge_bonus": "challenge bonus", "end_points": "tiles left",
+          "end_penalty": "rack left", "time_penalty": "time"}
 
 
 class TerminalGame:
-    """A game with the human in seat ``human`` and computer players elsewhere."""
+    """A game with the human in seat 0 and computer players elsewhere.
+
+    ``write`` gets each screen (a `rich.text.Text`; ``str()`` of it is plain
+    text), ``clear`` (if given) is called before each screen, and ``size``
+    gives the terminal's columns and lines (80x24 when not given)."""
 
     def __init__(self, lexicon: Lexicon, opponents: Sequence[Any], *, human_name: str = "you",
                  seed: int | None = None, layout: str | None = None,
                  alphabet: str | None = None, rules: Rules | None = None,
                  read_line: Callable[[str], str] = input,
-                 write: Callable[[Any], None] = print) -> None:
+                 write: Callable[[Any], None] = print,
+                 clear: Callable[[], None] | None = None,
+                 size: Callable[[], tuple[int, int]] | None = None) -> None:
         self.lexicon = lexicon
         self.opponents = list(opponents)
         names = [human_name] + [getattr(p, "name", f"computer{i + 1}")
@@ -43,30 +68,136 @@ class TerminalGame:
                          rules=rules or Rules(challenge="double"))
         self.read_line = read_line
         self.write = write
+        self.clear = clear
+        self.size = size or (lambda: SCREEN)
         self.human = 0
+        self.messages: list[str | Text] = []  # what to say below the next board
+        self._leave: Any = None  # the hints' leave model, made on the first hint
+
+    def say(self, message: str | Text) -> None:
+        """Say something below the next board."""
+        self.messages.append(message)
 
     # ---------------------------------------------------------------- views
-    def show(self) -> None:
+    def screen(self) -> Text:
+        """The board with the side panel, then the messages (which are used up)."""
+        columns, lines = self.size()
+        board = self._board_lines()
+        board_width = max(line.cell_len for line in board)
+        room = columns - board_width - _GAP
+        rows: list[Text] = []
+        if room >= _PANEL_MIN:
+            panel = self._panel(min(room, 34), len(board))
+            for i, line in enumerate(board):
+                row = line.copy()
+                if i < len(panel) and panel[i].plain:
+                    row.pad_right(board_width - row.cell_len + _GAP)
+                    row.append_text(panel[i])
+                rows.append(row)
+        else:  # a wide board (super21): the panel goes below it, shortened
+            rows.extend(board)
+            rows.extend(self._status(columns))
+        said = [line for message in self.messages for line in _lines(message, columns)]
+        self.messages = []
+        room = max(lines - len(rows) - 1, 6)  # a screen too tall scrolls the board's top off
+        if len(said) > room:
+            said = said[len(said) - room:]
+        rows.extend(said)
+        for row in rows:
+            row.truncate(columns)
+        return Text("\n").join(rows)
+
+    def _board_lines(self) -> list[Text]:
+        """The board as rich draws it (the last play's tiles marked), without the
+        racks and scores under it: the panel says those, with the players' names."""
         game = self.game
         last = next((e.move for e in reversed(game.events)
                      if e.kind == "play" and e.move is not None), None)
-        self.write(_Rendered(game.view(self.human), last))  # the other racks hidden
-        scores = "   ".join(f"{name} {score}" for name, score in
-                            zip(game.players, game.scores, strict=True))
-        rack = format_leave(game.alphabet, game.racks[self.human])
-        self.write(f"{scores}   tiles in the bag: {len(game.bag)}")
+        view = game.view(self.human)
+        return list(view.rich_text(last).split("\n"))[:view.layout.size + 1]
+
+    def _panel(self, width: int, height: int) -> list[Text]:
+        """The side panel: the players and scores (the player to move marked),
+        the bag, your rack, then as many of the last moves as fit."""
+        game = self.game
+        lines = [Text(f"{self.lexicon.name}, {game.rules.challenge} challenge", style="dim")]
+        for seat, (name, score) in enumerate(zip(game.players, game.scores, strict=True)):
+            mark = "» " if seat == game.turn and not game.over else "  "
+            row = Text(mark)
+            row.append(name, style="bold" if seat == self.human else "")
+            if seat != self.human:
+                row.append(" (computer)", style="dim")
+            row.truncate(width - 5, overflow="ellipsis")
+            row.pad_right(width - 5 - row.cell_len)
+            row.append(f"{score:>5}", style="bold")
+            lines.append(row)
+        lines.append(Text(f"  bag {len(game.bag)}   unseen by you "
+                          f"{game.view(self.human).unseen_count}"))
         if not game.over:
-            self.write(f"your rack: {rack}")
+            lines += [Text(""), Text("your rack", style="bold"), Text("  ") + self._rack()]
+        events = [e for e in game.events if e.kind != "other" or e.written]
+        left = height - len(lines) - 2
+        if left > 0 and events:
+            lines += [Text(""), Text("last moves", style="bold")]
+            name_width = min(8, max(len(n) for n in game.players))
+            what_width = width - name_width - 2 - 5 - 1
+            for event in events[-left:]:
+                row = Text(f"  {game.players[event.seat]:<{name_width}.{name_width}} ")
+                what = Text(self._what(event))
+                what.truncate(what_width, overflow="ellipsis")
+                what.pad_right(what_width - what.cell_len)
+                row.append_text(what)
+                row.append(f"{event.score:>5}")
+                lines.append(row)
+        return lines
+
+    def _status(self, width: int) -> list[Text]:
+        """The panel in two lines, under a board too wide to have it beside."""
+        game = self.game
+        scores = Text()
+        for seat, (name, score) in enumerate(zip(game.players, game.scores, strict=True)):
+            scores.append(("» " if seat == game.turn and not game.over else "  ") + name)
+            scores.append(f" {score}   ", style="bold")
+        bag = Text(f"  bag {len(game.bag)}   unseen by you {game.view(self.human).unseen_count}")
+        if not game.over:
+            bag += Text("   your rack ", style="bold") + self._rack()
+        return [scores, bag]
+
+    def _rack(self) -> Text:
+        """The person's rack as tiles: in alphabet order, blanks (``?``) last."""
+        rack = self.game.racks[self.human]
+        text = Text()
+        for code in sorted(c for c in rack if c) + [0] * sum(1 for c in rack if not c):
+            text.append(f" {format_leave(self.game.alphabet, [code])} ", style=_TILE_STYLE)
+        return text
+
+    def _what(self, event: Event) -> str:
+        """An event in a few characters: the move, or what happened."""
+        alphabet = self.game.alphabet
+        if event.kind == "play" and event.move is not None:
+            return event.move.notation(alphabet)
+        if event.kind == "exchange":
+            if event.seat == self.human:
+                return f"exch {alphabet.format(event.tiles, brackets=True)}"
+            return f"exch {len(event.tiles)}"  # which tiles is the computer's secret
+        return _KINDS.get(event.kind, event.written or event.kind)
+
+    def show(self) -> None:
+        """Draw the screen."""
+        if self.clear is not None:
+            self.clear()
+        self.write(self.screen())
 
     # ----------------------------------------------------------------- loop
     def run(self) -> Game:
         """Play until the game ends or the person quits."""
-        self.write(HELP)
+        for line in HELP:
+            self.say(line)
         while not self.game.over:
             if self.game.turn == self.human:
                 self.show()
                 try:
-                    line = self.read_line("> ").strip()
+                    line = self.read_line(PROMPT).strip()
                 except EOFError:
                     self.write("bye")
                     return self.game
@@ -74,8 +205,8 @@ class TerminalGame:
                     return self.game
             else:
                 self.computer_turn()
+        self.say(self.result())
         self.show()
-        self.write(self.result())
         return self.game
 
     def result(self) -> str:
@@ -92,11 +223,11 @@ class TerminalGame:
         # a computer player challenges a phony at once (it knows the lexicon)
         if game.rules.challenge != "void" and game.last_play_phonies():
             event = game.challenge()
-            self.write(f"{game.players[seat]} challenges: {describe(game, event)}")
+            self.say(f"{game.players[seat]} challenges: {describe(game, event)}")
             return
         move = player.choose(game.view(), self.lexicon)
         event = game.play(move, check=False)
-        self.write(describe(game, event))
+        self.say(describe(game, event))
 
     def command(self, line: str) -> bool:
         """Carry out one command; False to stop."""
@@ -110,17 +241,15 @@ class TerminalGame:
                 self.write("bye")
                 return False
             if word in ("help", "?"):
-                self.write(HELP)
+                for text in HELP:
+                    self.say(text)
             elif word == "hint":
-                moves = game.view().moves(self.lexicon, mode="top", top=5)
-                for m in moves[:5]:
-                    self.write(f"  {m.notation(game.alphabet):<20} {m.score:>4}")
+                self.hint()
             elif word == "undo":
                 self.undo()
             elif word == "challenge":
                 event = game.challenge()
-                self.write("the play stands" if event is None else
-                           describe(game, event))
+                self.say("the play stands" if event is None else describe(game, event))
             elif word == "save":
                 self.save(rest.strip())
             elif word == "load":
@@ -129,10 +258,28 @@ class TerminalGame:
                 if word == "exchange" or word == "exch":
                     line = f"exch {rest}"
                 event = game.play(line)
-                self.write(describe(game, event))
+                self.say(describe(game, event))
         except RacketyError as exc:  # IllegalMoveError included: say why, ask again
-            self.write(f"not done: {exc}")
+            self.say(f"not done: {exc}")
         return True
+
+    def hint(self) -> None:
+        """The best moves by equity, one placement of each word, as a table."""
+        game = self.game
+        if self._leave is None:
+            self._leave = leave_model("static", self.lexicon)
+        moves = game.view(self.human).moves(self.lexicon, mode="top", top=HINT_SEARCH,
+                                            leave=self._leave)
+        best = distinct_moves(moves, game.alphabet)[:HINT_ROWS]
+        self.say(Text(f"best moves, equity = score + leave value "
+                      f"({leave_label(self._leave, self.lexicon)})", style="bold"))
+        rows = [(m.notation(game.alphabet), str(m.score),
+                 format_leave(game.alphabet, m.leave or ()) or "-", f"{m.equity:.1f}")
+                for m in best]
+        width = max([len("move")] + [len(r[0]) for r in rows])
+        self.say(Text(f"  {'move':<{width}}  score  {'leave':<7}  equity", style="dim"))
+        for move, score, leave, equity in rows:
+            self.say(f"  {move:<{width}}  {score:>5}  {leave:<7}  {equity:>6}")
 
     def undo(self) -> None:
         """Back to the person's previous turn."""
@@ -142,15 +289,19 @@ class TerminalGame:
         game.undo()
         while game.turn != self.human and game.can_undo:
             game.undo()
+        self.say("back to your turn")
 
     def save(self, path: str) -> None:
+        """Save the game as GCG with only the racks the person has seen."""
         if not path:
             raise RacketyError("save: give a file name, e.g. save game.gcg")
 
-        save_gcg(record_of(self.game), path)
-        self.write(f"saved {path}")
+        save_gcg(record_of(self.game, seen_by=self.human), path)
+        self.say(f"saved {path}")
 
     def load(self, path: str) -> None:
+        """Go on with a saved game: the racks the record gives (yours, from a
+        save here), the others drawn from the tiles you have not seen."""
         if not path:
             raise RacketyError("load: give a file name, e.g. load game.gcg")
 
@@ -160,18 +311,29 @@ class TerminalGame:
             raise RacketyError(f"{path}: a game of {len(game.players)} players, this one has "
                                f"{len(self.game.players)}")
         self.game = game
-        self.write(f"loaded {path}: {game.players[self.human]} is you")
+        self.say(f"loaded {path}: {game.players[self.human]} is you")
 
 
-class _Rendered:
-    """The board as rich renders it (colours in a terminal, plain text in a pipe)."""
+def distinct_moves(moves: Sequence[Move], alphabet: Alphabet) -> list[Move]:
+    """The moves (best first) with only the first of each word: the best
+    placement of a word, not the same word in five places. Exchanges and the
+    pass are each their own."""
+    seen: set[str] = set()
+    out = []
+    for move in moves:
+        if move.kind == "place":
+            key = move.notation(alphabet, through="bare").split(" ", 1)[1].upper()
+        else:
+            key = move.notation(alphabet)
+        if key not in seen:
+            seen.add(key)
+            out.append(move)
+    return out
 
-    def __init__(self, board: Any, last: Any) -> None:
-        self.board = board
-        self.last = last
 
-    def __rich__(self) -> Any:
-        return self.board.rich_text(self.last)
-
-    def __str__(self) -> str:
-        return str(self.board)
+def _lines(message: str | Text, width: int) -> list[Text]:
+    """A message as screen lines of at most ``width`` columns."""
+    if isinstance(message, Text):
+        return [message.copy()]
+    return [Text(line) for line in textwrap.wrap(message, width, subsequent_indent="  ")] \
+        or [Text("")]

@@ -52,6 +52,7 @@ from __future__ import annotations
 import codecs
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -670,7 +671,8 @@ class Replay:
     written scores: a play whose written score differs from the re-scored one
     counts as written (the difference is an adjustment), and a written total that
     differs from the running sum is reported and then taken as the player's score.
-    ``steps[i]`` is what event i does (`Step`); ``moves[i]`` is event i's placement
+    ``steps[i]`` is what event i does (`Step`), ``to_move`` the seat of the next
+    player to move after the last event; ``moves[i]`` is event i's placement
     (None for other kinds), ``computed[i]`` its re-scored points (None where
     nothing can be computed: challenge bonuses, time penalties), ``withdrawn``
     the indices of plays taken back by ``--``, ``scores`` every player's final
@@ -686,6 +688,7 @@ class Replay:
     discrepancies: list[Discrepancy]
     scores: list[int] = field(default_factory=list)
     over: bool = False
+    to_move: int = 0
 
     @property
     def final(self) -> Board:
@@ -972,7 +975,8 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
             line = pragma.line_number if pragma else 0
             final_racks[seat] = _rack_codes(alpha, text, f"{source}:{line}: #rack{seat + 1}")
     positions.append(position(to_move, final_racks))
-    return Replay(record, alpha, lay, positions, steps, discrepancies, scores, ended is not None)
+    return Replay(record, alpha, lay, positions, steps, discrepancies, scores, ended is not None,
+                  to_move)
 
 
 def _without(rack: tuple[int, ...], placed: tuple[int, ...]) -> tuple[int, ...]:
@@ -1004,9 +1008,15 @@ def nickname(name: str) -> str:
     return "_".join(name.split()) or "player"
 
 
-def record_of(game: Game, *, lexicon_name: str | None = None) -> GcgRecord:
+def record_of(game: Game, *, lexicon_name: str | None = None,
+              seen_by: int | None = None) -> GcgRecord:
     """The game as a GCG record: every event with its rack, score, total and
-    notes; the racks of an unfinished game as ``#rackN`` pragmata."""
+    notes; the racks of an unfinished game as ``#rackN`` pragmata.
+
+    ``seen_by``: a seat, for a record that player may keep (a save during play):
+    only its own racks are written. The other seats' turns have an empty rack
+    and their exchanges a count (``-3``), and there is no ``#rackN`` for them;
+    `game_of` draws their racks from the tiles that player has not seen."""
 
     alphabet = game.alphabet
     nicks = [nickname(name) for name in game.players]
@@ -1019,9 +1029,13 @@ def record_of(game: Game, *, lexicon_name: str | None = None) -> GcgRecord:
              "lost_turn": "pass", "end_points": "end_rack_points",
              "end_penalty": "end_rack_penalty", "time_penalty": "time_penalty"}
     for event in game.events:
-        rack = format_leave(alphabet, event.rack)
+        hidden = seen_by is not None and event.seat != seen_by and \
+            event.kind in ("play", "exchange", "pass", "withdrawn", "lost_turn")
+        rack = "" if hidden else format_leave(alphabet, event.rack)
         if event.kind == "play" and event.move is not None:
             text = event.move.notation(alphabet, through="dots")
+        elif event.kind == "exchange" and hidden:
+            text = f"-{len(event.tiles)}"
         elif event.kind == "exchange":
             text = "-" + alphabet.format(event.tiles, brackets=True)
         elif event.kind in ("pass", "lost_turn"):
@@ -1043,6 +1057,8 @@ def record_of(game: Game, *, lexicon_name: str | None = None) -> GcgRecord:
                                    notes=list(event.notes), seat=event.seat))
     if not game.over:
         for seat, rack_codes in enumerate(game.racks):
+            if seen_by is not None and seat != seen_by:
+                continue
             record.pragmata.append(Pragma(f"rack{seat + 1}", format_leave(alphabet, rack_codes),
                                           after=len(record.events)))
     return record
@@ -1070,7 +1086,9 @@ def game_of(record: GcgRecord, lexicon: Lexicon, *, rules: Rules | None = None,
     differs from the score the rules give is kept, the difference as the event's
     ``adjustment``, and a total that does not add up as its ``carry``. The game
     ends as the record says: at its end-of-game events where it has them, else
-    where the rules end it."""
+    where the rules end it. A game not over goes on as the record leaves it: the
+    racks its ``#rackN`` lines give (the rest of the unseen tiles in the bag and on
+    the racks it does not give), the scores, the player to move."""
     names: list[str] = []
     for player in record.players:
         name = player.name or player.nickname
@@ -1092,7 +1110,44 @@ def game_of(record: GcgRecord, lexicon: Lexicon, *, rules: Rules | None = None,
         event.notes = list(ev.notes)
     game.auto_end = True
     game.over = replayed.over
+    if not game.over:
+        n = len(replayed.final.racks)
+        known = {(replayed.to_move + k) % n: rack
+                 for k, rack in enumerate(replayed.final.racks) if rack}
+        try:
+            _hold_racks(game, known)
+        except RacketyError as exc:
+            raise RacketyError(f"{record.source}: #rack: {exc}") from None
     return game
+
+
+def _hold_racks(game: Game, known: dict[int, tuple[int, ...]]) -> None:
+    """Give each seat in ``known`` that rack (a record's ``#rackN``) from the
+    unseen tiles; every other seat keeps the tiles it drew that are still free
+    and draws the rest from the bag's end (the record does not say its rack)."""
+    if not known:
+        return
+    seats = range(len(game.players))
+    drawn = {seat: game.racks[seat] for seat in seats if seat not in known}
+    for seat in seats:  # every rack back into the bag, then the known ones out
+        game.set_rack(seat, ())
+    for seat, rack in known.items():
+        game.set_rack(seat, rack)
+    for seat, rack in drawn.items():
+        free = Counter(game.bag)
+        keep = []
+        for tile in rack:
+            if free[tile]:
+                free[tile] -= 1
+                keep.append(tile)
+        taken = Counter(keep)
+        rest = []
+        for tile in reversed(game.bag):  # drawn from the end
+            if taken[tile]:
+                taken[tile] -= 1
+            else:
+                rest.append(tile)
+        game.set_rack(seat, keep + rest[:len(rack) - len(keep)])
 
 
 _GAME_KINDS = {"challenge_bonus": "challenge_bonus", "end_rack_points": "end_points",

@@ -181,10 +181,19 @@ H3 = RackHeuristic("h3", H2_VALUES, H2_DUPLICATION, Balance())
 HEURISTICS: dict[str, RackHeuristic] = {"h1": H1, "h2": H2, "h3": H3}
 
 
+STATIC = "static"  # the lexicon's shipped table, H3 where there is none
+
+
 def leave_model(spec: str, lexicon: Lexicon) -> RackHeuristic | Leaves:
-    """The leave model of a static player's spec: ``h1``, ``h2``, ``h3`` or
-    ``leaves:FILE.klv2`` (a KLV2 or KLV file in the lexicon's alphabet)."""
+    """The leave model of a static player's spec: ``static`` (the table shipped
+    for the lexicon, `Leaves.builtin`, or H3 where there is none: what the
+    ``static`` player, ``rackety moves``, hints and analysis use by default),
+    ``h1``, ``h2``, ``h3`` or ``leaves:FILE.klv2`` (a KLV2 or KLV file in the
+    lexicon's alphabet)."""
     key = spec.strip()
+    if key.lower() == STATIC:
+        table = Leaves.builtin(lexicon)
+        return table if table is not None else leave_model("h3", lexicon)
     if key.lower() in HEURISTICS:
         model = HEURISTICS[key.lower()]
         model.tables(lexicon.alphabet)  # refuses an alphabet that is not A-Z now
@@ -194,5 +203,17 @@ def leave_model(spec: str, lexicon: Lexicon) -> RackHeuristic | Leaves:
         if not path:
             raise RacketyError("player 'leaves:': give the leave file, as leaves:FILE.klv2")
         return Leaves.load(path, lexicon.alphabet)
-    raise RacketyError(f"{clip(spec)!r} is not a leave model: expected h1, h2, h3 or "
-                       "leaves:FILE.klv2")
+    raise RacketyError(f"{clip(spec)!r} is not a leave model: expected static, h1, h2, h3 "
+                       "or leaves:FILE.klv2")
+
+
+def leave_label(model: RackHeuristic | Leaves | None, lexicon: Lexicon) -> str:
+    """What a leave model is, in a few words, for a report's header: ``none``,
+    ``H3``, ``TWL06's shipped table``, or a table file's name."""
+    if model is None:
+        return "none"
+    if isinstance(model, RackHeuristic):
+        return model.name.upper()
+    if model is Leaves.builtin(lexicon):
+        return f"{lexicon.name}'s shipped table"
+    return f"table {model.source.replace(chr(92), '/').rsplit('/', 1)[-1]}"

@@ -35,9 +35,9 @@ Nodes are read through `rackety.kernels.nodes`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from rackety.kernels.fields import X_HAS, X_LEFT, X_RIGHT, X_ROWS, X_SCORE, X_SET
+from rackety.kernels.jit import njit
 from rackety.kernels.nodes import ACCEPTS, ARC, IS_END, walk
 
 

@@ -31,7 +31,7 @@ explicit signatures and recurse with variables only (trap 2).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
 from rackety.kernels.fields import (
     AFTER,
@@ -114,6 +114,7 @@ from rackety.kernels.fields import (
     X_SET,
     XSET,
 )
+from rackety.kernels.jit import njit
 from rackety.kernels.leaves import best_by_kept, places, table_values
 from rackety.kernels.nodes import ACCEPTS, ARC, DAWG_ROOT, GADDAG_ROOT, IS_END, root
 from rackety.kernels.raw import (
@@ -1079,7 +1080,6 @@ LEAVES_TABLE = 1  # a leave table (a KLV2's nodes, counts, values)
 LEAVES_GIVEN = 2  # the rack's leave values, given by leave index
 
 
-@njit(cache=True, nogil=True)
 def moves_of(kwg, words, consts, position, rack, leaves, kind, given, mode, topn, cap,
              exchanges, exact_best, generator, st, fs, out, scratch
              ) -> tuple[float, int, int, int, int, int, int, int, int]:
@@ -1093,7 +1093,49 @@ def moves_of(kwg, words, consts, position, rack, leaves, kind, given, mode, topn
     Returns (the cut, -inf in the other modes; the placements in ``out``; where
     the leave values are in ``fs`` and how many; the placements in all, the
     best score, the anchors searched and in all, the moves over a bound), so
-    the caller reads nothing back from ``st``."""
+    the caller reads nothing back from ``st``.
+
+    Not a kernel itself: it picks `moves_of_gaddag` (the usual generator,
+    compiled without the DAWG one, which a first run would compile for
+    nothing) or `moves_of_any`, the same kernel for either generator."""
+    if generator == GADDAG:
+        return moves_of_gaddag(kwg, words, consts, position, rack, leaves, kind, given, mode,
+                               topn, cap, exchanges, exact_best, st, fs, out, scratch)
+    return moves_of_any(kwg, words, consts, position, rack, leaves, kind, given, mode, topn,
+                        cap, exchanges, exact_best, generator, st, fs, out, scratch)
+
+
+@njit(cache=True, nogil=True)
+def moves_of_gaddag(kwg, words, consts, position, rack, leaves, kind, given, mode, topn, cap,
+                    exchanges, exact_best, st, fs, out, scratch
+                    ) -> tuple[float, int, int, int, int, int, int, int, int]:
+    """`moves_of` with Gordon's generator."""
+    lv, size = _moves_begin(words, consts, position, rack, leaves, kind, given, mode, topn, cap,
+                            exchanges, exact_best, st, fs, scratch)
+    _prepare(consts, position, st, fs, out, scratch)
+    meta, otiles, oeq = out
+    ln_all, anc, bnd, small, best_leave = scratch
+    _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, best_leave)
+    return _moves_end(st, fs, out, mode, topn, lv, size)
+
+
+@njit(cache=True, nogil=True)
+def moves_of_any(kwg, words, consts, position, rack, leaves, kind, given, mode, topn, cap,
+                 exchanges, exact_best, generator, st, fs, out, scratch
+                 ) -> tuple[float, int, int, int, int, int, int, int, int]:
+    """`moves_of` with either ``generator``."""
+    lv, size = _moves_begin(words, consts, position, rack, leaves, kind, given, mode, topn, cap,
+                            exchanges, exact_best, st, fs, scratch)
+    generate(kwg, consts, position, st, fs, out, scratch, generator)
+    return _moves_end(st, fs, out, mode, topn, lv, size)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _moves_begin(words, consts, position, rack, leaves, kind, given, mode, topn, cap,
+                 exchanges, exact_best, st, fs, scratch) -> tuple[int, int]:
+    """`moves_of` up to the generation: the rack's state, its leave values,
+    the exchanges and the pass. Returns where the leave values are in ``fs``
+    and how many."""
     points = consts[2]
     rules = consts[3]
     use_words(st, words[0], words[1])
@@ -1120,7 +1162,14 @@ def moves_of(kwg, words, consts, position, rack, leaves, kind, given, mode, topn
             for i in range(size - 1):
                 _heap_push(address(fs), address(st), fs[lv + i])
         _heap_push(address(fs), address(st), fs[lv + size - 1])
-    generate(kwg, consts, position, st, fs, out, scratch, generator)
+    return lv, size
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _moves_end(st, fs, out, mode, topn, lv, size
+               ) -> tuple[float, int, int, int, int, int, int, int, int]:
+    """`moves_of` after the generation: in the top mode, the cut."""
+    top = mode == MODE_TOP
     if not top or st[S_OVERFLOW]:
         return (-np.inf, st[S_COUNT], lv, size, st[S_TOTAL], st[S_BEST], st[S_ANCHORS],
                 st[S_ANCHORS_ALL], st[S_OVER_BOUND])
@@ -1161,10 +1210,33 @@ def generate(kwg, consts, position, st, fs, out, scratch, generator) -> None:
     the caller's buffers, ``scratch`` from `scratch`; ``generator`` `GADDAG`
     (Gordon) or `DAWG` (Appel and Jacobson). The moves go into ``out`` from
     ``st[S_COUNT]``; ``st`` then holds the count, the total and the best score."""
+    _prepare(consts, position, st, fs, out, scratch)
+    meta, otiles, oeq = out
+    ln_all, anc, bnd, small, best_leave = scratch
+    if generator == GADDAG:
+        _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, best_leave)
+    else:
+        _generate_dawg(kwg, ln_all, st, fs, meta, otiles, oeq)
+
+
+@njit(cache=True, nogil=True)
+def generate_gaddag(kwg, consts, position, st, fs, out, scratch) -> None:
+    """`generate` with Gordon's generator (what self-play and the endgame
+    use: the DAWG one is then never compiled)."""
+    _prepare(consts, position, st, fs, out, scratch)
+    meta, otiles, oeq = out
+    ln_all, anc, bnd, small, best_leave = scratch
+    _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, best_leave)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _prepare(consts, position, st, fs, out, scratch) -> None:
+    """`generate` up to the generator: the output's addresses, the lanes, and
+    in the top mode the shadow's rack values and best leaves."""
     lm2, wm2, points, _rules = consts
     tiles, cross = position
     meta, otiles, oeq = out
-    ln_all, anc, bnd, small, best_leave = scratch
+    ln_all, _anc, _bnd, small, best_leave = scratch
     if st[S_MODE] == MODE_TOP and st[S_WHN] > 0:
         h = np.int64(0)
         for c in range(1, 64):
@@ -1198,7 +1270,3 @@ def generate(kwg, consts, position, st, fs, out, scratch, generator) -> None:
         size = st[S_FULL_LIDX] + 1
         best_by_kept(fs[lv:lv + size], size, st[R_COUNT:R_COUNT + 64],
                      st[R_PLACE:R_PLACE + 64], n, best_leave)
-    if generator == GADDAG:
-        _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, best_leave)
-    else:
-        _generate_dawg(kwg, ln_all, st, fs, meta, otiles, oeq)

@@ -16,8 +16,8 @@ pseudo-node ``base`` and the offset ``voff`` of its values.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from rackety.kernels.jit import njit
 from rackety.kernels.nodes import ACCEPTS, ARC, IS_END
 
 MAX_CODES = 64

@@ -10,8 +10,8 @@ lists, only keeps a bound loose)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from rackety.kernels.jit import njit
 from rackety.kernels.nodes import ACCEPTS, ARC, IS_END
 from rackety.kernels.rules import U64, splitmix
 

@@ -13,9 +13,9 @@ graph has node 1 as an empty run).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from rackety.kernels.bits import ACCEPTS, ARC, DAWG_ROOT, GADDAG_ROOT, IS_END
+from rackety.kernels.jit import njit
 
 __all__ = ["ACCEPTS", "ARC", "DAWG_ROOT", "GADDAG_ROOT", "IS_END", "accepts", "arc", "root",
            "seek", "tile", "walk"]

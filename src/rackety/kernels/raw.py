@@ -17,8 +17,10 @@ import ctypes
 
 import numpy as np
 from llvmlite import ir
-from numba import config, njit, types
+from numba import config, types
 from numba.core.extending import intrinsic
+
+from rackety.kernels.jit import njit
 
 _I64 = ir.IntType(64)
 _I32 = ir.IntType(32)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from rackety.kernels.fields import (
     END_NONE,
@@ -21,6 +20,7 @@ from rackety.kernels.fields import (
     M_LEN,
     META,
 )
+from rackety.kernels.jit import njit
 from rackety.kernels.rules import (
     GOLDEN,
     U64,

@@ -19,7 +19,6 @@ after the scoreless turns every player loses the face value of their rack.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from rackety.kernels.crosssets import cross_all, update_after_move
 from rackety.kernels.fields import (
@@ -45,6 +44,7 @@ from rackety.kernels.fields import (
     M_SCORE,
     M_THROUGH,
 )
+from rackety.kernels.jit import njit
 
 U64 = np.uint64
 GOLDEN = 0x9E3779B97F4A7C15

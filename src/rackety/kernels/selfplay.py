@@ -15,7 +15,6 @@ from ``voff``), or greedy.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from rackety.kernels.fields import (
     END_NONE,
@@ -41,7 +40,8 @@ from rackety.kernels.fields import (
     S_COUNT,
     S_TOTAL,
 )
-from rackety.kernels.generate import GADDAG, generate, heap_push, load_rack
+from rackety.kernels.generate import generate_gaddag, heap_push, load_rack
+from rackety.kernels.jit import njit
 from rackety.kernels.leaves import table_values
 from rackety.kernels.rules import U64, end_turn, exchange, pass_turn, play, start
 
@@ -92,7 +92,7 @@ def decide(kwg, consts, gs, greedy, exact, bank, base, voff, st, fs, out, scratc
                     traded[m] = c
                     m += 1
         heap_push(st, fs, best_exchange_value)
-    generate(kwg, consts, (gs.tiles, gs.cross), st, fs, out, scratch, GADDAG)
+    generate_gaddag(kwg, consts, (gs.tiles, gs.cross), st, fs, out, scratch)
     # the best stored placement: equity, then score, then direction, lane, first
     # square, then the order found (the order `MoveList` sorts in)
     chosen = -1

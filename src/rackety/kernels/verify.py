@@ -10,9 +10,9 @@ checked with it too."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from rackety.kernels.fields import M_DIR, M_FIRST, M_LANE, M_LEN, M_THROUGH
+from rackety.kernels.jit import njit
 from rackety.kernels.nodes import ARC, DAWG_ROOT, accepts, root, seek
 from rackety.kernels.rules import U64, remove_first, shuffle
 from rackety.kernels.selfplay import EV_END_PENALTY, EV_END_POINTS, EV_EXCHANGE, EV_PLAY

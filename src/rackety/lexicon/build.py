@@ -32,10 +32,10 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
 
 from rackety.errors import RacketyError
 from rackety.kernels.bits import ARC, IS_END
+from rackety.kernels.jit import njit
 from rackety.lexicon.kwg import MAX_NODES
 from rackety.lexicon.wordlist import WordList
 

@@ -23,9 +23,9 @@ linear in the graph; a node met again while still open closes a cycle.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from rackety.kernels.bits import ACCEPTS, ARC, IS_END
+from rackety.kernels.jit import njit
 
 SATURATED = 1 << 61  # a count at this value means "this many or more"
 

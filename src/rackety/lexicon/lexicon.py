@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from rackety.kernels.bits import ARC
 from rackety.lexicon import cache as _cache
 from rackety.lexicon import kwg as _kwg
 from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin, builtin_path
+
+if TYPE_CHECKING:
+    from rackety.lexicon.query import Acrostic, Decoding
 
 Progress = Callable[[str], AbstractContextManager[Any]]
 
@@ -309,27 +312,35 @@ class Lexicon:
     def _decode(self, flat: np.ndarray, lens: np.ndarray) -> list[str]:
         return self.alphabet.decode_many(flat & np.uint8(0x7F), lens)
 
-    def anagrams(self, rack: str, *, subsets: bool = False, min_length: int = 2) -> list[str]:
+    def anagrams(self, rack: str, *, subsets: bool = False, min_length: int = 2,
+                 mark_blanks: bool = False) -> list[str]:
         """Words that use every tile of ``rack`` (``?`` is a blank); with ``subsets``,
         every word of at least ``min_length`` tiles the rack can spell, longest
-        first. Each group is in alphabetical (tile) order."""
+        first. Each group is in alphabetical (tile) order. With ``mark_blanks`` the
+        letters the blanks stand for are in lower case, as in moves (``CAT?``:
+        ``ChAT``): the rack's own tiles are used first, so the blanks are the last
+        letters it is short of."""
         from rackety.lexicon.query import anagram_walk
 
         counts = self._rack(rack)
         flat, lens = anagram_walk(self.nodes, self.root(_kwg.DAWG_ROOT), counts,
                                   max(min_length, 1), not subsets)
-        words = self._decode(flat, lens)
+        words = self.alphabet.decode_many(flat, lens) if mark_blanks else \
+            self._decode(flat, lens)
         if subsets:
             order = sorted(range(len(words)), key=lambda i: (-int(lens[i]), i))
             words = [words[i] for i in order]
         return words
 
-    def pattern(self, pattern: str, *, rack: str | None = None) -> list[str]:
+    def pattern(self, pattern: str, *, rack: str | None = None,
+                mark_blanks: bool = False) -> list[str]:
         """Words matching ``pattern``: a letter matches itself, ``?`` exactly one tile,
         ``*`` any run of zero or more tiles (``C?T*``). With ``rack``, the tiles that
         fill ``?`` and ``*`` must come from it (``?`` in the rack is a blank); the
-        pattern's own letters are taken as already on the board."""
-        from rackety.lexicon.query import WILD_ANY, pattern_set_walk, pattern_walk
+        pattern's own letters are taken as already on the board. With
+        ``mark_blanks`` the letters the rack's blanks stand for are in lower case
+        (as few as can be, as late in the word as they can be)."""
+        from rackety.lexicon.query import WILD_ANY, fewest_blanks, pattern_set_walk, pattern_walk
         from rackety.lexicon.wordlist import MAX_WORD_LENGTH
 
         elems = self._parse_pattern(pattern)
@@ -347,6 +358,8 @@ class Lexicon:
             flat, lens = pattern_set_walk(self.nodes, root, pat, max(max_len, 1))
         else:  # what the wildcards take comes from the rack: each way is walked
             flat, lens = pattern_walk(self.nodes, root, pat, counts, True, max(max_len, 1))
+            if mark_blanks:
+                return self.alphabet.decode_many(*fewest_blanks(flat, lens))
         return self._unique_sorted(flat, lens)
 
     def _parse_pattern(self, pattern: str) -> list[int]:
@@ -422,17 +435,22 @@ class Lexicon:
         return Hooks(text, valid, tuple(front), tuple(back))
 
     def multi_anagrams(self, phrase: str, *, min_length: int = 2, max_words: int | None = None,
-                       limit: int | None = None, budget: int = MULTI_BUDGET) -> list[str]:
+                       limit: int | None = None, budget: int = MULTI_BUDGET,
+                       mark_blanks: bool = False) -> list[str]:
         """Every way to spell all the tiles of ``phrase`` (spaces ignored, ``?`` a
         blank) as words of at least ``min_length`` tiles, at most ``max_words`` of
         them, each way once with its words in order: ``['DIRTY ROOM', ...]``,
         fewest words first. ``limit`` stops after that many. Without a limit, a
         phrase with more than `MAX_MULTI` ways, or whose search passes
         ``budget`` (candidate words examined: 5 x 10^7 take about 2.5 s), is refused
-        (a long phrase can have billions)."""
-        from rackety.lexicon.query import anagram_walk, multi_search
+        (a long phrase can have billions). With ``mark_blanks`` the letters the
+        blanks stand for are in lower case (the last ones the phrase is short of,
+        `rackety.lexicon.query.with_blanks_marked`); the order is that of the words
+        without marks."""
+        from rackety.lexicon.query import anagram_walk, multi_search, with_blanks_marked
 
         counts = self._rack(_PHRASE_SEPARATORS.sub("", phrase), what="phrase")
+        rack = counts.copy()
         total = int(counts.sum())
         # the candidates: every word of at least min_length tiles the phrase spells
         flat, lens = anagram_walk(self.nodes, self.root(_kwg.DAWG_ROOT), counts.copy(),
@@ -446,11 +464,47 @@ class Lexicon:
             raise RacketyError(f"phrase {clip(phrase)!r} has {what}: give a limit, fewer "
                                "words or longer ones")
         words = self._decode(flat, lens)
+        starts = np.cumsum(lens) - lens
         results, at = [], 0
         for n in per_result.tolist():
-            results.append(" ".join(sorted(words[i] for i in picks[at:at + n].tolist())))
+            chosen = sorted(picks[at:at + n].tolist(), key=words.__getitem__)
+            plain = " ".join(words[i] for i in chosen)
+            text = plain
+            if mark_blanks and rack[0]:
+                text = " ".join(self.alphabet.format(w) for w in with_blanks_marked(
+                    [flat[starts[i]:starts[i] + lens[i]] for i in chosen], rack))
+            results.append((plain.count(" "), plain, text))
             at += n
-        return sorted(results, key=lambda r: (r.count(" "), r))
+        return [text for *_, text in sorted(results)]
+
+    def decode(self, ciphers: str | Iterable[str], *, limit: int = 1000,
+               budget: int | None = None) -> Decoding:
+        """Break a substitution cipher: the words each cipher word (``XQZZX``, or a
+        letter-equality pattern such as ``ABCA``) can stand for, where a cipher
+        tile stands for one plain tile throughout and two cipher tiles never for
+        the same one. Several cipher words (a string is split at spaces) share
+        one key: each answer is a tuple of words, one per cipher word, with the
+        key. Cipher words are read as tiles by the alphabet. The graph is walked
+        with the key as it fills (`rackety.lexicon.query.decode_walk`); at most
+        ``limit`` answers (up to `rackety.lexicon.query.MAX_DECODE`) and
+        ``budget`` nodes tried (default `rackety.lexicon.query.DECODE_BUDGET`,
+        0 for none): a search stopped by either says so
+        (`rackety.lexicon.query.Decoding`)."""
+        from rackety.lexicon import query
+
+        return query.decode(self, ciphers, limit=limit,
+                            budget=query.DECODE_BUDGET if budget is None else budget)
+
+    def acrostic(self, quotation: str, *, used: Iterable[str] = ()) -> Acrostic:
+        """The letter pool of an acrostic on ``quotation`` (its letters, spaces and
+        punctuation left out, accents folded as the alphabet reads text), less the
+        letters of the answers ``used`` (one the pool cannot supply is refused):
+        ``lexicon.acrostic(quotation).words(5, "T")`` lists the five-letter words
+        starting with T the pool can spell; `rackety.lexicon.query.Acrostic.use`
+        takes an answer's letters as it is chosen."""
+        from rackety.lexicon.query import Acrostic
+
+        return Acrostic(self, quotation, used)
 
     def suggest(self, word: str, *, distance: int = 2) -> list[tuple[str, int]]:
         """Words within ``distance`` edits (insert, delete or change one tile) of

@@ -13,13 +13,28 @@ sibling took from the rack.
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 from numba import njit
 
-from rackety.kernels.bits import ACCEPTS, ARC, IS_END
+from rackety.alphabet import BLANK_FLAG, Alphabet
+from rackety.errors import RacketyError, clip
+from rackety.kernels.bits import ACCEPTS, ARC, DAWG_ROOT, IS_END
+from rackety.lexicon.wordlist import MAX_WORD_LENGTH, MIN_WORD_LENGTH
+
+if TYPE_CHECKING:
+    from rackety.lexicon.lexicon import Lexicon
 
 WILD_ONE = -1  # '?' in a pattern: exactly one tile
 WILD_ANY = -2  # '*' in a pattern: zero or more tiles
+MAX_CIPHER_WORDS = 64  # cipher words decoded together
+MAX_DECODE = 100_000  # answers of one decoding at the most
+DECODE_BUDGET = 100_000_000  # nodes one decoding may try (about a second)
+MAX_QUOTATION = 10_000  # characters of an acrostic's quotation
 
 
 @njit(cache=True)
@@ -533,3 +548,320 @@ def suggest_walk(nodes: np.ndarray, start: int, query: np.ndarray,
             depth += 1
             edge[depth] = a
     return out[:n_out], lens[:n_words], dist[:n_words]
+
+
+@njit(cache=True)
+def decode_walk(nodes: np.ndarray, start: int, cipher: np.ndarray, last: np.ndarray,
+                limit: int, budget: int) -> tuple[np.ndarray, int, int]:
+    """Words that spell cipher words under one substitution: ``cipher`` holds the
+    cipher tiles of the words one after another, ``last[d]`` is 1 where a word
+    ends. The walk keeps the key (cipher tile -> plain tile) and the plain tiles
+    it has taken: a cipher tile seen before must be its plain tile again, a new
+    one any plain tile not yet taken (two cipher tiles never stand for one
+    tile). At the end of a word the walk goes on from the root with the next.
+
+    Returns the plain tiles of each answer (``len(cipher)`` of them, one answer
+    after another), how many answers, and why it stopped: 0 done, 1 at ``limit``
+    answers, 2 when its work (nodes tried) passed ``budget`` (0: none)."""
+    m = len(cipher)
+    out = np.empty(max(m, 1) * 64, np.uint8)
+    n = 0
+    if start == 0 or m == 0:
+        return out[:0], 0, 0
+    key = np.zeros(64, np.int64)  # per cipher tile: its plain tile, 0 while free
+    taken = np.zeros(64, np.bool_)  # per plain tile: whether a cipher tile has it
+    fresh = np.zeros(m, np.bool_)  # whether depth d gave its cipher tile a plain one
+    edge = np.zeros(m, np.int64)
+    path = np.zeros(m, np.uint8)
+    work = 0
+    depth = 0
+    edge[0] = start
+    while depth >= 0:
+        c = cipher[depth]
+        if fresh[depth]:
+            taken[key[c]] = False
+            key[c] = 0
+            fresh[depth] = False
+        i = edge[depth]
+        if i < 0:
+            depth -= 1
+            continue
+        work += 1
+        if budget > 0 and work > budget:
+            return out[:n * m], n, 2
+        node = np.int64(nodes[i])
+        edge[depth] = -1 if (node & IS_END) != 0 else i + 1
+        t = node >> 24
+        want = key[c]
+        if want != 0:
+            if t != want:
+                if t > want:  # a run is in tile order: it is not further on
+                    edge[depth] = -1
+                continue
+            edge[depth] = -1  # the one tile this depth can be
+        elif taken[t]:
+            continue
+        else:
+            key[c] = t
+            taken[t] = True
+            fresh[depth] = True
+        path[depth] = t
+        if last[depth]:
+            if (node & ACCEPTS) == 0:
+                continue
+            if depth == m - 1:
+                out = _grow(out, (n + 1) * m)
+                out[n * m:(n + 1) * m] = path
+                n += 1
+                if limit > 0 and n >= limit:
+                    return out[:n * m], n, 1
+                continue
+            depth += 1
+            edge[depth] = start
+        else:
+            a = node & ARC
+            if a == 0:
+                continue
+            depth += 1
+            edge[depth] = a
+    return out[:n * m], n, 0
+
+
+# ------------------------------------------------------------ Python edges
+# (what the walks give and take at the `Lexicon`'s word tools: marks of blanks,
+# the cipher words and the key, an acrostic's pool)
+def fewest_blanks(flat: np.ndarray, lens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The words of a walk that may give a word more than once (`pattern_walk`:
+    once per way it matches), each once, in tile order, marked as it takes the
+    fewest blanks (0x80 on the tiles a blank stands for), the blanks as late in
+    the word as they can be: the marking `anagram_walk` gives."""
+    best: dict[bytes, tuple[int, bytes, bytes]] = {}
+    at = 0
+    for n in lens.tolist():
+        codes = flat[at:at + n]
+        at += n
+        blanks = (codes >= BLANK_FLAG).view(np.uint8)
+        rank = (int(blanks.sum()), blanks.tobytes(), codes.tobytes())
+        plain = (codes & np.uint8(0x7F)).tobytes()
+        if plain not in best or rank < best[plain]:
+            best[plain] = rank
+    words = [best[plain][2] for plain in sorted(best)]
+    out = np.frombuffer(b"".join(words), np.uint8) if words else np.empty(0, np.uint8)
+    return out, np.asarray([len(w) for w in words], np.int64)
+
+
+def with_blanks_marked(words: Sequence[Sequence[int]], counts: np.ndarray) -> list[list[int]]:
+    """The tiles of ``words`` (read one after another) spelled from a rack
+    (``counts[t]`` tiles of code t, blanks in ``counts[0]``): natural tiles first
+    in reading order, so the blanks stand for the last letters the rack is short
+    of, which get ``BLANK_FLAG``."""
+    need = np.zeros(len(counts), np.int64)
+    for word in words:
+        for t in word:
+            need[int(t) & 0x7F] += 1
+    short = np.maximum(need - counts, 0)
+    short[0] = 0
+    marked = [[int(t) & 0x7F for t in word] for word in words]
+    for word in reversed(marked):
+        for k in range(len(word) - 1, -1, -1):
+            if short[word[k]] > 0:
+                short[word[k]] -= 1
+                word[k] |= BLANK_FLAG
+    return marked
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """What `Lexicon.decode` found: for each key (cipher tile -> plain tile, no
+    two cipher tiles with one plain tile) under which every cipher word is a
+    word, the words (``answers``: one tuple per key, in the order of
+    ``ciphers``) and the key (``keys``, cipher labels to plain labels). A search
+    that stopped early says why in ``stopped``: ``"limit"`` (it found the
+    answers it was allowed) or ``"budget"`` (it tried the nodes it was allowed);
+    there may be more answers then."""
+
+    ciphers: tuple[str, ...]
+    answers: tuple[tuple[str, ...], ...]
+    keys: tuple[dict[str, str], ...]
+    stopped: str = ""
+
+    @property
+    def complete(self) -> bool:
+        """Whether these are all the answers."""
+        return not self.stopped
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON shape (``stopped`` is null when all the answers are there)."""
+        return {"ciphers": list(self.ciphers), "answers": [list(a) for a in self.answers],
+                "keys": [dict(k) for k in self.keys], "complete": self.complete,
+                "stopped": self.stopped or None}
+
+
+def _search_order(words: list[list[int]]) -> list[int]:
+    """The order to decode cipher words in: first the one with the most tiles
+    already known (none, for the first), then the most repeated tiles, then the
+    longest, so that few words match and the key fills early."""
+    known: set[int] = set()
+    order: list[int] = []
+    left = list(range(len(words)))
+    while left:
+        pick = max(left, key=lambda w: (sum(t in known for t in words[w]),
+                                        len(words[w]) - len(set(words[w])), len(words[w]), -w))
+        left.remove(pick)
+        order.append(pick)
+        known.update(words[pick])
+    return order
+
+
+def decode(lexicon: Lexicon, ciphers: str | Iterable[str], *, limit: int,
+           budget: int) -> Decoding:
+    """`Lexicon.decode`: the cipher words read as tiles, walked together
+    (`decode_walk`) in `_search_order`."""
+    alphabet = lexicon.alphabet
+    texts = ciphers.split() if isinstance(ciphers, str) else \
+        [w for text in ciphers for w in str(text).split()]
+    if not texts:
+        raise RacketyError("decode: no cipher word given")
+    if len(texts) > MAX_CIPHER_WORDS:
+        raise RacketyError(f"decode: {len(texts):,} cipher words, more than "
+                           f"{MAX_CIPHER_WORDS} at once")
+    if not 1 <= limit <= MAX_DECODE:
+        raise RacketyError(f"decode: limit {limit} is not from 1 to {MAX_DECODE:,}")
+    if budget < 0:
+        raise RacketyError(f"decode: budget {budget} is negative")
+    words = []
+    for text in texts:
+        if len(text) > 8 * MAX_WORD_LENGTH:  # not read: even in brackets, no word is
+            raise RacketyError(f"cipher word {clip(text)!r} is longer than any word")
+        words.append(alphabet.tokenize(text, blanks=False, what="cipher word"))
+    names = tuple(alphabet.format(w) for w in words)
+    if any(len(w) > MAX_WORD_LENGTH for w in words):
+        return Decoding(names, (), ())  # longer than any word
+    order = _search_order(words)
+    cipher = np.asarray([t for w in order for t in words[w]], np.int64)
+    last = np.zeros(len(cipher), np.uint8)
+    last[np.cumsum([len(words[w]) for w in order]) - 1] = 1
+    flat, found, stopped = decode_walk(lexicon.nodes, lexicon.root(DAWG_ROOT), cipher, last,
+                                       limit, budget)
+    rows = flat.reshape(found, len(cipher))
+    cuts = np.cumsum([0] + [len(words[w]) for w in order])
+    where = {w: (cuts[k], cuts[k + 1]) for k, w in enumerate(order)}
+    answers = sorted(tuple(row[where[w][0]:where[w][1]].tobytes() for w in range(len(words)))
+                     for row in rows)
+    labels = alphabet.tiles
+    keys = []
+    for answer in answers:
+        key: dict[str, str] = {}
+        for cipher_word, plain in zip(words, answer, strict=True):
+            for c, p in zip(cipher_word, plain, strict=True):
+                key.setdefault(labels[c].label, labels[p].label)
+        keys.append(key)
+    text = tuple(tuple(alphabet.format(list(w)) for w in answer) for answer in answers)
+    return Decoding(names, text, tuple(keys), {0: "", 1: "limit", 2: "budget"}[stopped])
+
+
+def letters_of(alphabet: Alphabet, text: str, what: str) -> np.ndarray:
+    """The letters of running text as tile counts (``counts[t]`` of code t): the
+    text upper-cased and folded as the alphabet reads it (a letter it has no
+    tile for is read without its accent, if that makes one: an English É is
+    E), spaces, digits and punctuation left out (a character that is part of a
+    tile's label, as Catalan's ``·``, is kept), each run of the rest read as
+    tiles."""
+    if len(text) > MAX_QUOTATION:
+        raise RacketyError(f"{what}: {len(text):,} characters, more than {MAX_QUOTATION:,}")
+    keep = {ch for tile in alphabet.letters for ch in tile.label.upper()}
+    chars = []
+    for ch in alphabet.fold(text):
+        if ch not in keep:
+            base = unicodedata.normalize("NFD", ch)[:1]
+            ch = base if base in keep else ch if ch.isalpha() else " "
+        chars.append(ch)
+    counts = np.zeros(64, np.int64)
+    for run in "".join(chars).split():
+        try:
+            codes = alphabet.tokenize(run, blanks=False, what="word")
+        except RacketyError as exc:
+            raise RacketyError(f"{what} {clip(text, 40)!r}: {exc}") from None
+        for t in codes:
+            counts[t] += 1
+    return counts
+
+
+class Acrostic:
+    """The letter pool of an acrostic puzzle: the letters of a quotation (read
+    by `letters_of`: spaces and punctuation left out, accents folded as the
+    lexicon's alphabet reads text) less those of the answers used so far.
+    `words` lists the words an answer can be; `use` takes a chosen answer's
+    letters from the pool, refusing one the pool cannot supply, and `release`
+    gives them back. Made by `Lexicon.acrostic`."""
+
+    def __init__(self, lexicon: Lexicon, quotation: str, used: Iterable[str] = ()) -> None:
+        """The pool of ``quotation``, less the letters of each of ``used``."""
+        self.lexicon = lexicon
+        self.quotation = quotation
+        self.pool = letters_of(lexicon.alphabet, quotation, "quotation")
+        if not self.pool.any():
+            raise RacketyError(f"quotation {clip(quotation)!r} has no letters")
+        self.left = self.pool.copy()
+        self.used: list[str] = []
+        for answer in used:
+            self.use(answer)
+
+    def _answer(self, answer: str) -> np.ndarray:
+        counts = letters_of(self.lexicon.alphabet, answer, "answer")
+        if not counts.any():
+            raise RacketyError(f"answer {clip(answer)!r} has no letters")
+        return counts
+
+    def use(self, answer: str) -> None:
+        """Take the letters of ``answer`` from the pool; an answer it cannot
+        supply is refused, and the pool left as it was."""
+        need = self._answer(answer)
+        short = np.flatnonzero(need > self.left)
+        if len(short):
+            t = int(short[0])
+            label = self.lexicon.alphabet.tiles[t].label
+            raise RacketyError(f"answer {clip(answer)!r} needs {need[t]} {label!r}, and the "
+                               f"quotation has {self.left[t]} left")
+        self.left -= need
+        self.used.append(answer)
+
+    def release(self, answer: str) -> None:
+        """Give the letters of an answer used before back to the pool."""
+        need = self._answer(answer)
+        for k, other in enumerate(self.used):
+            if np.array_equal(letters_of(self.lexicon.alphabet, other, "answer"), need):
+                del self.used[k]
+                self.left += need
+                return
+        raise RacketyError(f"answer {clip(answer)!r} is not among the answers used")
+
+    @property
+    def remaining(self) -> str:
+        """The letters left in the pool, in tile order (multi-letter tiles in
+        brackets)."""
+        codes = [t for t in range(1, len(self.left)) for _ in range(int(self.left[t]))]
+        return self.lexicon.alphabet.format(codes, brackets=True)
+
+    def words(self, length: int, first: str) -> list[str]:
+        """The words of ``length`` tiles starting with the tile ``first`` that the
+        pool left can spell, in tile order (a walk of the graph with the pool's
+        counts: `pattern_walk` of ``first`` and ``length - 1`` tiles from the
+        pool)."""
+        alphabet = self.lexicon.alphabet
+        if not MIN_WORD_LENGTH <= length <= MAX_WORD_LENGTH:
+            raise RacketyError(f"length {length}: words are {MIN_WORD_LENGTH} to "
+                               f"{MAX_WORD_LENGTH} tiles long")
+        tiles = alphabet.tokenize(first.strip(), blanks=False, what="first letter") \
+            if len(first) <= 16 else []
+        if len(tiles) != 1:
+            raise RacketyError(f"first letter {clip(first)!r}: one tile of alphabet "
+                               f"{alphabet.name} expected")
+        counts = self.left.copy()
+        if counts[tiles[0]] == 0:
+            return []
+        counts[tiles[0]] -= 1
+        pat = np.asarray(tiles + [WILD_ONE] * (length - 1), np.int64)
+        flat, lens = pattern_walk(self.lexicon.nodes, self.lexicon.root(DAWG_ROOT), pat,
+                                  counts, True, length)
+        return alphabet.decode_many(flat, lens)

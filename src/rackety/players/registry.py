@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from rackety.errors import RacketyError, clip, parse_int
 from rackety.game.heuristics import HEURISTICS, leave_model
-from rackety.game.leaves import Leaves
 from rackety.players.base import Player
 from rackety.players.endgame import ENDGAME_SUFFIX, EndgamePlayer
 from rackety.players.greedy import GreedyPlayer
@@ -47,9 +46,7 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Play
         inner = make_player(base, lexicon)
         return EndgamePlayer(inner, name=name or f"{inner.name}{ENDGAME_SUFFIX}")
     if key == "static":
-        table = Leaves.builtin(lexicon)
-        return StaticPlayer(table if table is not None else leave_model("h3", lexicon),
-                            name or "static")
+        return StaticPlayer(leave_model("static", lexicon), name or "static")
     if key == "greedy":
         return GreedyPlayer(name or "greedy")
     if key == "human":
@@ -57,7 +54,7 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Play
     if key == "sim" or key.startswith("sim:"):
         rollouts = parse_int(key[4:] or "100", f"player {clip(spec.strip())!r}: rollouts", 1,
                              1_000_000_000)
-        return SimPlayer("h3", iterations=rollouts, name=name or "sim")
+        return SimPlayer("static", iterations=rollouts, name=name or "sim")
     if key in HEURISTICS or key.startswith("leaves:"):
         model = leave_model(spec, lexicon)
         if name is None:

@@ -16,11 +16,11 @@ if TYPE_CHECKING:
 class SimPlayer(PlayerBase):
     """A player that simulates its best static candidates
     (`rackety.search.simulation.simulate`, by the leave model of ``leave``:
-    ``h1``, ``h2``, ``h3`` or ``leaves:FILE.klv2``) and plays the best by simulated
+    ``static``, ``h1``, ``h2``, ``h3`` or ``leaves:FILE.klv2``) and plays the best by simulated
     equity; with an empty bag it plays its static move. Each turn's
     simulation is seeded from ``seed`` and the turn's number."""
 
-    def __init__(self, leave: str = "h3", *, candidates: int = 10, plies: int = 2,
+    def __init__(self, leave: str = "static", *, candidates: int = 10, plies: int = 2,
                  iterations: int = 100, seconds: float | None = None, seed: int = 0,
                  name: str = "sim") -> None:
         self.leave = leave

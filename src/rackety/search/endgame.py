@@ -59,7 +59,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
 from rackety.alphabet import BLANK_FLAG
 from rackety.errors import RacketyError
@@ -91,6 +91,7 @@ from rackety.kernels.fields import (
     GameState,
 )
 from rackety.kernels.generate import GADDAG, generate, load_rack, scratch
+from rackety.kernels.jit import njit
 from rackety.kernels.rules import place, recross
 
 if TYPE_CHECKING:

@@ -19,11 +19,12 @@ once the game has ended.
 
 Stopping (as Macondo's auto-stopper): after every batch of rollouts, a
 candidate whose upper confidence bound is below the leader's lower bound is
-dropped; the simulation stops when one candidate is left, or at the iteration
-or time limit. Rollout i of a simulation with seed S draws from the bag
-shuffled by splitmix64 from ``S`` and ``i`` only, and the batches are fixed by
-iteration counts, so the result does not depend on the number of processes
-(a time limit, of course, does).
+dropped (unless ``drop=False``: every candidate then runs every rollout); the
+simulation stops when one candidate is left, or at the iteration or time
+limit, and says which (`SimResult.stopped`). Rollout i of a simulation with
+seed S draws from the bag shuffled by splitmix64 from ``S`` and ``i`` only, and
+the batches are fixed by iteration counts, so the result does not depend on
+the number of processes (a time limit, of course, does).
 """
 
 from __future__ import annotations
@@ -88,8 +89,14 @@ class Candidate:
 @dataclass
 class SimResult:
     candidates: list[Candidate]  # best first
-    iterations: int
+    iterations: int  # rollouts run by the candidates that ran longest
     seconds: float
+    stopped: str = "iterations"  # why: "iterations", "seconds" or "one candidate left"
+
+    @property
+    def rollouts(self) -> int:
+        """Rollouts run in all (each of one candidate, all its plies)."""
+        return sum(c.iterations for c in self.candidates)
 
     @property
     def best(self) -> Candidate:
@@ -98,8 +105,7 @@ class SimResult:
     @property
     def iterations_per_second(self) -> float:
         """Rollouts (one candidate, all its plies) per second."""
-        total = sum(c.iterations for c in self.candidates)
-        return total / self.seconds if self.seconds else 0.0
+        return self.rollouts / self.seconds if self.seconds else 0.0
 
 
 class _Setup:
@@ -173,19 +179,22 @@ def _scored(board: Board, move: Move) -> Move:
     return replace(move, score=board.score(move)) if move.kind == "place" else move
 
 
-def simulate(board: Board, lexicon: Lexicon, *, leave: str = "h3", candidates: int = 15,
+def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidates: int = 15,
              plies: int = 2, iterations: int | None = None, seconds: float | None = None,
              seed: int = 0, jobs: int | None = 1, confidence: float = 0.99,
-             batch: int = 64, moves: list[Move] | None = None,
+             drop: bool = True, batch: int = 64, moves: list[Move] | None = None,
              progress: Callable[[int, int], None] | None = None,
              source: str | None = None, backend: str = "local",
              address: str | None = None) -> SimResult:
     """Simulate the position's best ``candidates`` static moves (by ``leave``:
-    ``h1``, ``h2``, ``h3`` or ``leaves:FILE.klv2``, also the players' policy in
+    ``static``, the lexicon's shipped table or H3 where there is none, ``h1``,
+    ``h2``, ``h3`` or ``leaves:FILE.klv2``, also the players' policy in
     the rollouts) for ``plies`` plies each, until ``iterations`` rollouts per
     candidate (default 1,000 when there is no time limit), ``seconds``, or one
-    candidate left. ``jobs`` processes (None: every core; needs ``source``, the
-    lexicon's name or path, to load it there); ``backend="ray"`` runs the
+    candidate left (a candidate is dropped when it falls behind the leader at
+    ``confidence``; ``drop=False`` keeps every candidate to the end). ``jobs``
+    processes (None: every core; needs ``source``, the lexicon's name or path,
+    to load it there); ``backend="ray"`` runs the
     batches as Ray tasks (``jobs`` of them a batch, default 8) on the cluster at
     ``address``. The rollouts are numbered and seeded by number, so the result
     is the same whatever runs them."""
@@ -210,6 +219,7 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "h3", candidates: i
     z = _z(confidence)
     t0 = time.perf_counter()
     done = 0
+    stopped = "iterations"
     pool = ProcessPoolExecutor(jobs) if jobs > 1 and not ray else None
     try:
         while True:
@@ -239,17 +249,20 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "h3", candidates: i
             done += step
             if progress is not None:
                 progress(done, int(active.sum()))
-            _drop(cands, z)
-            if sum(not c.dropped for c in cands) <= 1:
-                break
+            if drop:
+                _drop(cands, z)
+                if sum(not c.dropped for c in cands) <= 1:
+                    stopped = "one candidate left"
+                    break
             if seconds is not None and time.perf_counter() - t0 >= seconds:
+                stopped = "seconds"
                 break
     finally:
         if pool is not None:
             pool.shutdown()
     elapsed = time.perf_counter() - t0
     ranked = sorted(cands, key=lambda c: (c.dropped, -c.equity))
-    return SimResult(ranked, done, elapsed)
+    return SimResult(ranked, done, elapsed, stopped)
 
 
 def _z(confidence: float) -> float:

@@ -57,8 +57,10 @@ class AnalyzeRequest(Strict):
                                 description="An offered lexicon (default: the CGP's lex, "
                                             "else TWL06).")
     top: int = Field(10, ge=0, le=1000, description="How many moves, best equity first.")
-    leave: str | None = Field("h3", max_length=64,
-                              description="Leave values: none, h1, h2, h3 or leaves:NAME.")
+    leave: str | None = Field("static", max_length=64,
+                              description="Leave values: static (the lexicon's shipped "
+                                          "table, H3 where there is none), none, h1, h2, h3 "
+                                          "or leaves:NAME.")
     detail: bool = Field(False, description="Also the board and each move's squares.")
 
 
@@ -82,6 +84,7 @@ class MoveOut(BaseModel):
 class AnalyzeResponse(BaseModel):
     count: int
     moves: list[MoveOut]
+    leaves: str | None = None  # the leave values in the equity ("none": the score alone)
     # with detail only
     cgp: str | None = None
     lexicon: str | None = None
@@ -106,7 +109,7 @@ class PositionRequest(Strict):
 class GcgAnalyzeRequest(Strict):
     gcg: str = Field(max_length=MAX_GCG)
     lexicon: str | None = Field(None, max_length=64)
-    leave: str | None = Field("h3", max_length=64)
+    leave: str | None = Field("static", max_length=64)
 
 
 class Opponent(Strict):
@@ -395,6 +398,15 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         """The game's record as a GCG file."""
         return PlainTextResponse(service.gcg(game_id), headers={
             "Content-Disposition": f'attachment; filename="game-{game_id}.gcg"'})
+
+    @app.get("/api/games/{game_id}/report", response_model=None, responses={
+        **GAME_ERRORS, 200: {"content": {"text/html": {"schema": {"type": "string"}}},
+                             "description": "The report page."}}, tags=["games"])
+    def report(game_id: GameId) -> Response:
+        """The game's report to look at: one self-contained HTML page with the
+        board after every turn, the move played against the best with the equity
+        lost, a chart of the equity lost and each player's totals."""
+        return Response(service.report(game_id), media_type="text/html; charset=utf-8")
 
     @app.get("/api/players", tags=["rankings"])
     def players() -> dict[str, Any]:

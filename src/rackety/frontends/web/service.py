@@ -38,6 +38,7 @@ from rackety.frontends.common import (
 from rackety.frontends.web.store import Store
 from rackety.game.board import Board, Layout
 from rackety.game.gcg import game_of, gcg_of, read_gcg, record_of, replay, write_gcg
+from rackety.game.heuristics import leave_label
 from rackety.game.move import Move, format_leave
 from rackety.game.movegen import generate
 from rackety.game.referee import Game, IllegalMoveError, Rules, describe, placement
@@ -51,7 +52,7 @@ LEVELS = {
     "h1": "Gordon H1: score and rack balance",
     "h2": "Gordon H2: H1 with duplicate and Q penalties",
     "h3": "Gordon H3: H2 with vowel balance",
-    "sim": "Simulation (H3 candidates, 2 plies) within a time budget",
+    "sim": "Simulation (static candidates, 2 plies) within a time budget",
 }
 MAX_SIM_SECONDS = 30.0
 DEFAULT_LEVEL = "static"
@@ -147,7 +148,7 @@ class Service:
         level = seat.level or DEFAULT_LEVEL
         if level == "sim":  # a time budget, which make_player's sim:N does not take
 
-            return SimPlayer("h3", seconds=seat.seconds or 2.0, iterations=100_000,
+            return SimPlayer("static", seconds=seat.seconds or 2.0, iterations=100_000,
                              seed=seed, name=seat.name)
         if level.startswith("leaves:") and level[7:] in self.leaves:
             return make_player(f"leaves:{self.leaves[level[7:]]}", lexicon, name=seat.name)
@@ -191,7 +192,10 @@ class Service:
                 raise RacketyError(f"player {row.name!r} is a {row.kind} player, not a "
                                    f"{seat.kind} one")
             ids.append(row.id)
-        game_id = self.store.create_game(config, ids, gcg=gcg_of(game))
+        # where the game starts (a record's scores and player to move), so the games
+        # list shows what the game shows before anyone moves
+        game_id = self.store.create_game(config, ids, gcg=gcg_of(game),
+                                         scores=list(game.scores), turn=game.turn)
         live = Live(game_id, game, seats, config["human"], "playing", config)
         self._attach_players(live, lexicon)
         with self._lock:
@@ -418,7 +422,8 @@ class Service:
             return self.state(live, [f"took back {count} turn(s)"])
 
     def hint(self, game_id: int, top: int) -> dict[str, Any]:
-        """The best moves for the person, by H3 equity."""
+        """The best moves for the person, by equity with the lexicon's shipped leave
+        table (H3 where there is none)."""
         live = self.live(game_id)
         with live.lock:
             game = live.game
@@ -427,9 +432,10 @@ class Service:
             if game.turn != live.human:
                 raise ConflictError("it is not your turn")
             view = game.view()
-            model = resolve_leave("h3", game.lexicon, files=False)
+            model = resolve_leave("static", game.lexicon, files=False)
             moves = generate(view, game.lexicon, mode="top", top=top, leave=model)
-            return {"moves": [move_json(view, m, detail=True) for m in list(moves)[:top]]}
+            return {"leaves": leave_label(model, game.lexicon),
+                    "moves": [move_json(view, m, detail=True) for m in list(moves)[:top]]}
 
     def gcg(self, game_id: int) -> str:
         """The game's record as GCG text. While the game is in play the computer
@@ -588,7 +594,7 @@ class Service:
             raise RacketyError("cgp: the player to move has no rack to analyse")
         model = resolve_leave(leave, lex, named=self.leaves, files=False)
         moves = generate(board, lex, leave=model)
-        out: dict[str, Any] = {"count": moves.count,
+        out: dict[str, Any] = {"count": moves.count, "leaves": leave_label(model, lex),
                                "moves": [move_json(board, m, detail=detail)
                                          for m in list(moves[:top])]}
         if detail:
@@ -602,7 +608,7 @@ class Service:
 
         board, _shape = self.position(cgp)
         lex = self.lexicons.for_board(board, lexicon)
-        result = simulate(board, lex, leave="h3", candidates=candidates, plies=plies,
+        result = simulate(board, lex, leave="static", candidates=candidates, plies=plies,
                           iterations=100_000, seconds=seconds, seed=0, jobs=1)
         rows = []
         for c in sorted(result.candidates, key=lambda c: -c.equity):
@@ -660,18 +666,43 @@ class Service:
                 "final": {"board": board_json(final), "scores": list(rep.scores)},
                 "summary": summary}
 
+    def report(self, game_id: int) -> str:
+        """The game's report, one self-contained HTML page
+        (`rackety.frontends.report`): every turn whose rack the record shows
+        against the best move by static equity (the lexicon's shipped table, H3
+        where there is none). While the game is in play the computer players'
+        racks stay hidden, as in `gcg`, so only the person's turns are assessed."""
+        from rackety.frontends.report import game_report_html
+
+        text = self.gcg(game_id)  # a NotFoundError for a game that is not stored
+        game = self.live(game_id).game
+        record = read_gcg(text, source=f"game {game_id}")
+        rep = replay(record, alphabet=game.alphabet, layout=game.position.layout)
+        analysis = analyze_record(record, game.lexicon, leave="static", replayed=rep)
+        return game_report_html(analysis, rep,
+                                title=record.title or f"rackety game {game_id}")
+
     # ---------------------------------------------------------- listing
     def games(self, limit: int, offset: int) -> dict[str, Any]:
         out = []
         for row in self.store.games(limit=limit, offset=offset):
+            # the names the game shows: its seats' ("Fay" taken by greedy), else the players'
+            seats = row.config.get("seats")
+            names = [str(s.get("name")) for s in seats] if isinstance(seats, list) and \
+                len(seats) == len(row.players) and all(isinstance(s, dict) for s in seats) \
+                else row.players
             best = max(row.scores) if row.scores else None
-            winners = [n for n, s in zip(row.players, row.scores, strict=False) if s == best]
+            winners = [n for n, s in zip(names, row.scores, strict=False) if s == best]
+            playing = row.status == "playing"
             out.append({"id": row.id, "created": row.created, "updated": row.updated,
                         "status": row.status, "lexicon": row.config.get("lexicon"),
                         "layout": row.config.get("layout"),
                         "players": [{"name": n, "score": s} for n, s in
-                                    zip(row.players, row.scores, strict=False)],
-                        "winner": winners[0] if row.status != "playing" and len(winners) == 1
+                                    zip(names, row.scores, strict=False)],
+                        "turn": row.turn if playing else None,
+                        "to_move": names[row.turn] if playing and 0 <= row.turn < len(names)
+                        else None,
+                        "winner": winners[0] if not playing and len(winners) == 1
                         else None})
         return {"games": out}
 

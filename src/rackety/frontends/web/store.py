@@ -328,12 +328,24 @@ class Store:
     # games
 
     def create_game(self, config: dict[str, Any], player_ids: list[int], *, gcg: str = "",
-                    status: str = "playing") -> int:
-        """A new game with these players by seat; returns its id."""
+                    status: str = "playing", scores: list[int] | None = None,
+                    turn: int = 0) -> int:
+        """A new game with these players by seat; returns its id. ``scores`` (by
+        seat, 0 each by default) and ``turn`` are where it starts: a game taken up
+        from a record starts at the record's."""
         if status not in ("playing", "record"):
             raise RacketyError(f"game status: a new game is 'playing' or 'record', not {status!r}")
+        if scores is not None and (len(scores) != len(player_ids) or not all(
+                isinstance(s, int) for s in scores)):
+            raise RacketyError(f"scores: must be {len(player_ids)} integers, one a seat, "
+                               f"not {scores!r}")
+        if not isinstance(turn, int) or not 0 <= turn < max(len(player_ids), 1):
+            raise RacketyError(f"turn: a seat from 0 to {len(player_ids) - 1}, not {turn!r}")
         with self._transaction() as db:
-            return self._insert_game(db, config, player_ids, gcg, status)
+            game_id = self._insert_game(db, config, player_ids, gcg, status)
+            self._set_state(db, game_id, gcg, list(scores or [0] * len(player_ids)), turn,
+                            _now())
+            return game_id
 
     def _insert_game(self, db: sqlite3.Connection, config: dict[str, Any],
                      player_ids: list[int], gcg: str, status: str) -> int:

@@ -230,8 +230,12 @@
     const rows = distinct(board.rows) ? board.rows : [...Array(n)].map((_, i) => String(i + 1));
     const grid = h("div", { class: "board", "data-size": n });
     grid.style.setProperty("--n", n);
+    // a square: at most 570/n px, the height of the window, and the width of the
+    // column (cqi, when the layout is one column: a phone), which holds the
+    // coordinates (0.55 of a square), n squares, n gaps of 2px and 12px of padding
     grid.style.setProperty("--sq",
-      `max(24px, min(${Math.floor(570 / n)}px, calc((100vh - 240px) / ${n + 1})))`);
+      `max(12px, min(${Math.floor(570 / n)}px, calc((100vh - 240px) / ${n + 1}), ` +
+      `calc((100cqi - ${2 * n + 13}px) / ${n + 0.55})))`);
     const overlay = new Map();
     for (const t of opts.overlay || []) overlay.set(key(t.row, t.col), t);
     const marks = opts.marks || new Map();
@@ -841,6 +845,7 @@
     try {
       const data = await api(`/api/games/${g.id}/hint?top=5`);
       game.hints = data.moves || [];
+      $("hint-leaves").textContent = data.leaves ? ` · equity with ${data.leaves}` : "";
       showError($("play-error"), "");
     } catch (err) {
       showError($("play-error"), err.message);
@@ -1120,6 +1125,7 @@
     const link = $("btn-gcg");
     link.href = `/api/games/${g.id}/gcg`;
     link.setAttribute("download", `game-${g.id}.gcg`);
+    $("btn-report").href = `/api/games/${g.id}/report`;
     let status;
     if (g.status === "record") status = "An imported game record.";
     else if (g.status === "over") status = "The game is over.";
@@ -1274,6 +1280,7 @@
     racks: [], // TILE lists
     moves: [], // MOVEs (detail)
     count: null,
+    leaves: null, // the leave values of the equity, as the API names them
     pinned: null, // the move shown on the board (the top one by default)
     hover: null, // the move under the mouse
     sim: null,
@@ -1288,6 +1295,16 @@
   };
 
   const EMPTY_CGP = `${Array(15).fill("15").join("/")} / 0/0 0`;
+  // the example the position form shows (its placeholder): Analyse on the untouched
+  // form analyses it
+  const EXAMPLE_CGP = $("cgp-input").getAttribute("placeholder") ||
+    `${Array(15).fill("15").join("/")} AADNPUY/ 0/0 0`;
+
+  // whether the board editor still holds the empty board it started with
+  function editorUntouched() {
+    const empty = !pos.grid || pos.grid.every((row) => row.every((t) => !t));
+    return empty && !$("edit-rack").value.trim() && !$("edit-rack2").value.trim();
+  }
 
   function lexiconChoice(select) {
     return select.value || null;
@@ -1417,8 +1434,9 @@
   async function analysePosition() {
     showError($("analyse-error"), "");
     let cgp = $("cgp-input").value.trim();
-    if (!cgp && pos.grid) {
-      cgp = buildCgp();
+    if (!cgp && (pos.grid || editorUntouched())) {
+      // nothing pasted: the example the form shows, or the board being edited
+      cgp = editorUntouched() ? EXAMPLE_CGP : buildCgp();
       $("cgp-input").value = cgp;
     }
     if (!cgp) {
@@ -1434,6 +1452,7 @@
       if (data.board) loadPosition(data.board, data.racks, data.scores, cgp);
       pos.moves = data.moves || [];
       pos.count = data.count;
+      pos.leaves = data.leaves || null;
       pos.pinned = pos.moves[0] || null;
       pos.hover = null;
       pos.sim = null;
@@ -1543,8 +1562,11 @@
       return;
     }
     card.hidden = false;
-    $("moves-count").textContent =
-      pos.count !== null && pos.count !== undefined ? `${pos.count} legal placements` : "";
+    const counted = pos.count !== null && pos.count !== undefined
+      ? `${pos.count} legal placements` : "";
+    // which leave values the equity adds to the score (the API says)
+    const leaves = pos.leaves && pos.leaves !== "none" ? `leave values: ${pos.leaves}` : "";
+    $("moves-count").textContent = [counted, leaves].filter(Boolean).join(" · ");
     table.append(h("tr", {}, h("th", {}, "#"), h("th", {}, "Move"), h("th", {}, "Score"),
       h("th", {}, "Leave"), h("th", {}, "Equity")));
     pos.moves.forEach((m, i) => table.append(moveRow(m, i, [
@@ -1865,7 +1887,9 @@
           h("td", { class: "muted" }, shortDate(g.updated || g.created)),
           h("td", {}, players),
           h("td", {}, g.lexicon || ""),
-          h("td", {}, h("span", { class: `badge ${g.status}` }, g.status)),
+          h("td", {}, h("span", { class: `badge ${g.status}` }, g.status),
+            g.to_move ? h("span", { class: "muted", "data-testid": "game-to-move" },
+              ` ${g.to_move} to move`) : null),
           h("td", {}, g.winner || ""),
           h("td", { class: "actions" },
             h("a", { href: `#game/${g.id}`, class: "btn small" },
