@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import njit
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError, clip
 from rackety.kernels.bits import ACCEPTS, ARC, DAWG_ROOT, IS_END
+from rackety.kernels.jit import njit
 from rackety.lexicon.wordlist import MAX_WORD_LENGTH, MIN_WORD_LENGTH
 
 if TYPE_CHECKING:

@@ -90,7 +90,7 @@ from rackety.kernels.fields import (
     X_ROWS,
     GameState,
 )
-from rackety.kernels.generate import GADDAG, generate, load_rack, scratch
+from rackety.kernels.generate import generate_gaddag, load_rack, scratch
 from rackety.kernels.jit import njit
 from rackety.kernels.rules import place, recross
 
@@ -158,10 +158,12 @@ def _generate(kwg, tiles, cross, lm2, wm2, points, ln_all, st, fs, meta, otiles,
               small, bestl, rules, rack, off, empty, ctl):
     """Every placement of ``rack`` into the arena from row ``off`` (the one
     generator entry in its all mode, without leaves); returns the end row."""
-    lv_size = load_rack(st, fs, rules, points, rack[:64], MODE_ALL, 1, ctl[C_CAP] - 1, off,
-                        empty, False)  # a row is kept free for the pass
-    generate(kwg, (lm2, wm2, points, rules), (tiles, cross), st, fs, (meta, otiles, oeq),
-             (ln_all, anc, bnd, small, bestl), GADDAG + lv_size[0] * 0)
+    # all mode, no leaves: the leave values' place is not needed; a row is kept
+    # free for the pass
+    load_rack(st, fs, rules, points, rack[:64], MODE_ALL, 1, ctl[C_CAP] - 1, off, empty,
+              False)
+    generate_gaddag(kwg, (lm2, wm2, points, rules), (tiles, cross), st, fs,
+                    (meta, otiles, oeq), (ln_all, anc, bnd, small, bestl))
     ctl[C_GENS] += 1
     return st[S_COUNT]
 
