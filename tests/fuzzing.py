@@ -859,6 +859,10 @@ def _http_seeds() -> tuple[dict[str, Any], ...]:
         {"method": "POST", "url": "/api/simulate",
          "json": {"cgp": OPENING, "candidates": 2, "seconds": 0.05, "plies": 1}},
         {"method": "POST", "url": "/api/position", "json": {"cgp": HALTED_CGP}},
+        {"method": "POST", "url": "/api/infer",
+         "json": {"cgp": HALTED_CGP, "move": "7C WOP", "margin": 2.5, "top": 5}},
+        {"method": "POST", "url": "/api/infer",
+         "json": {"cgp": HALTED_CGP.replace("EIOPRSW/", "EIO/"), "move": "7C WOP"}},
         {"method": "POST", "url": "/api/gcg/analyze",
          "json": {"gcg": gcg, "lexicon": "TWL06", "leave": "none"}},
         {"method": "POST", "url": "/api/games",
@@ -1639,7 +1643,7 @@ def generate(reader: str, ch: RandomChooser) -> tuple[Any, str | None]:
 
 
 HTTP_GROUPS = {
-    "analysis": ("/api/analyze", "/api/simulate", "/api/position"),
+    "analysis": ("/api/analyze", "/api/simulate", "/api/position", "/api/infer"),
     "records": ("/api/gcg/",),
     "games": ("/api/games/{", "/api/games/{record}"),
     "listing": ("/api/health", "/api/options", "/api/players", "/api/rankings", "/api/games"),

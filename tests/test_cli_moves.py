@@ -8,6 +8,7 @@ import lzma
 from pathlib import Path
 
 import pytest
+from static_reference import opening_penalty, static_equity
 
 from rackety import Board, Leaves
 from rackety.frontends.cli import main
@@ -57,13 +58,16 @@ def test_equity_is_score_plus_the_shipped_leave_by_default(capsys, twl06):
     assert result["leaves"] == "TWL06's shipped table"
     for m in result["moves"]:
         move = board.parse_move(m["move"])
-        assert m["equity"] == pytest.approx(board.score(move) + table.value(m["leave"]),
-                                            abs=1e-3)
+        kept = board.alphabet.rack(m["leave"]) if m["leave"] else ()
+        assert m["equity"] == pytest.approx(
+            static_equity(board, move, kept, lambda _kept, m=m: table.value(m["leave"])),
+            abs=1e-3)
     assert result["moves"][0]["equity"] != result["moves"][0]["score"]
     _, out, _ = run(capsys, "moves", "--cgp", PANDY, "--json", "--leaves", "h3", "--top", "1")
     (first,) = json.loads(out)["moves"]
-    assert first["equity"] == pytest.approx(first["score"] + H3.value(first["leave"]),
-                                            abs=1e-3)
+    move = board.parse_move(first["move"])
+    assert first["equity"] == pytest.approx(
+        first["score"] + opening_penalty(board, move) + H3.value(first["leave"]), abs=1e-3)
     assert json.loads(out)["leaves"] == "H3"
 
 

@@ -19,7 +19,8 @@ OPENING = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0"
 
 
 def test_the_cli_and_the_web_answer_moves_in_one_shape(capsys, tmp_path: Path, twl06):
-    assert main(["moves", "--lexicon", "TWL06", "--cgp", OPENING, "--json", "--top", "5"]) == 0
+    assert main(["moves", "--lexicon", "TWL06", "--cgp", OPENING, "--json", "--top", "5",
+                 "--leaves", "none"]) == 0
     cli = json.loads(capsys.readouterr().out)
     with TestClient(create_app(tmp_path / "app.sqlite", warm=False)) as client:
         web = client.post("/api/analyze", json={"cgp": OPENING, "lexicon": "TWL06", "top": 5,

@@ -98,7 +98,7 @@ def http_ctx(ctx, twl06):
 @settings(max_examples=100, **SETTINGS)
 @given(case=fuzzing.http_strategy("analysis"))
 def test_http_analysis_routes(http_ctx, case):
-    """POST /api/analyze, /api/simulate, /api/position."""
+    """POST /api/analyze, /api/simulate, /api/position, /api/infer."""
     _in_process(http_ctx, "http", case)
 
 

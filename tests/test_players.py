@@ -187,12 +187,20 @@ def test_static_player_exchanges_by_gordons_rule():
     assert chosen.kind == "exchange" and board.alphabet.format(chosen.tiles) == "R"
     assert chosen.equity == 72.0 and decision.best_score == 0 and not decision.sacrifice
     # with too few tiles in the bag to exchange, it plays rather than pass: the
-    # only plays put a blank as T under an A of the board, keeping ?SSEER (48.5)
+    # only plays put a blank as T under an A of the board, keeping ?SSEER; the
+    # bag is empty, so that leave costs twice its points and 10 (full static
+    # equity), and passing would cost more (all seven tiles kept)
     late = Board.from_cgp(f"{full_grid('??SSEER')} ??SSEER/ 0/0 0")
-    assert late.bag_count < late.alphabet.exchange_min_bag
+    assert late.bag_count == 0
     chosen = static_choice(late, lexicon, H1)
     assert chosen.kind == "place" and chosen.n_placed == 1
-    assert chosen.equity == chosen.score + 48.5
+    kept = sum(late.alphabet.tiles[c].points for c in chosen.leave)
+    assert (sorted(late.alphabet.format(chosen.leave)), kept) == (sorted("?SSEER"), 5)
+    assert chosen.equity == chosen.score - 2 * kept - 10
+    # by the table alone (H1 values ?SSEER at 48.5) it is the same play
+    plain = late.moves(lexicon, leave=H1, static=False, mode="best").best()
+    assert late.notation(plain) == late.notation(chosen)
+    assert plain.equity == chosen.score + 48.5
 
 
 def full_grid(rack: str, rows: int = 6) -> str:
@@ -286,7 +294,8 @@ def test_make_player_specs(tmp_path):
     static = players[f"leaves:{tmp_path / 'mine.klv2'}"]
     assert isinstance(static, StaticPlayer) and isinstance(static.leave_model, Klv)
     board = Board.from_cgp(f"{EMPTY} AADNPUY/ 0/0 0")
-    assert static.choose(board, lexicon).equity == 31.0  # PANDY keeping AU
+    # PANDY keeping AU (1.0 in the file), its A between two double letters (-0.7)
+    assert static.choose(board, lexicon).equity == pytest.approx(31.0 - 0.7)
     assert make_player("h1", lexicon, name="Ann").name == "Ann"
     assert isinstance(leave_model("leaves:" + str(tmp_path / "mine.klv2"), lexicon), Klv)
 
@@ -375,3 +384,29 @@ def test_the_endgame_player_decides_by_the_solver(twl06):
     before.racks = [board.racks[0][:-1], board.racks[1]]  # a tile back in the bag
     assert before.bag_count == 1
     assert EndgamePlayer(inner).decide(before, twl06) == inner.decide(before, twl06)
+
+
+def test_heuristic_tables_follow_the_tile_counts(tmp_path, monkeypatch) -> None:
+    """Two alphabets with the same letters in other numbers have other leaves:
+    a table built for one is never served for the other (in memory or on disk)."""
+    from rackety import Alphabet
+    from rackety.game import leaves as leaves_module
+
+    monkeypatch.setenv("RACKETY_CACHE_DIR", str(tmp_path))
+
+    def alphabet(e_count: int) -> Alphabet:
+        return Alphabet({
+            "name": "counts", "board": "standard15", "rack_size": 3, "bingo_bonus": 0,
+            "exchange_min_bag": 1,
+            "tiles": [{"label": "?", "blank_label": "?", "count": 1, "points": 0,
+                       "vowel": False}]
+            + [{"label": c, "blank_label": c.lower(), "count": n, "points": 1,
+                "vowel": c in "AE"} for c, n in (("A", 2), ("B", 2), ("E", e_count))]})
+
+    without, with_e = alphabet(0), alphabet(2)
+    assert without.identity == with_e.identity  # the same letters
+    first = leaves_module.Leaves.heuristic(H1, without)
+    second = leaves_module.Leaves.heuristic(H1, with_e)
+    assert len(leaves_module.leave_set(with_e)) > len(leaves_module.leave_set(without))
+    e = with_e.rack("E")
+    assert second.value(e) == pytest.approx(H1.value("E")) and first is not second

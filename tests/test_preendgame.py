@@ -39,7 +39,8 @@ def test_each_draw_is_solved_as_an_endgame(twl06: Lexicon) -> None:
     assert result.outcomes and result.best == result.outcomes[0]
     for outcome in result.outcomes:
         ((drawn, weight, change, exact),) = outcome.draws  # the opponent's rack is known
-        assert (drawn, weight, exact) == (tile, 1, True)
+        assert (drawn, weight, exact) == ((tile,), 1, True)
+        assert outcome.method == "endgames" and outcome.worlds == 1 and outcome.exact
         after = board.play(outcome.move)
         after.racks = [after.racks[0], tuple(after.racks[1]) + (tile,)]
         expected = outcome.move.score - solve(after, twl06).value
@@ -50,9 +51,12 @@ def test_each_draw_is_solved_as_an_endgame(twl06: Lexicon) -> None:
     assert keys == sorted(keys)
 
 
-def test_a_bag_that_is_not_one_tile_is_refused(twl06: Lexicon) -> None:
+def test_a_bag_that_is_not_one_to_six_tiles_is_refused(twl06: Lexicon) -> None:
     board = Board.from_cgp(_small_endgames()[0]["cgp"])  # the bag is empty
-    with pytest.raises(RacketyError, match="one tile in the bag"):
+    with pytest.raises(RacketyError, match="1 to 6 tiles in the bag, not 0"):
+        preendgame(board, twl06)
+    board.racks[1] = ()  # the opponent's rack unknown: one tile unseen
+    with pytest.raises(RacketyError, match="1 tiles are unseen, where .* 8 to 13"):
         preendgame(board, twl06)
 
 
@@ -66,10 +70,12 @@ def test_preendgame_command(capsys, twl06: Lexicon) -> None:
     assert code == 0, err
     result = json.loads(out)
     assert result["best"] == result["candidates"][0]["move"]
-    assert result["endgames"] == result["exact_endgames"] == 2
+    assert result["endgames"] == result["exact_endgames"] == 2 and result["bag"] == 1
     for row in result["candidates"]:
-        assert set(row) == {"move", "win_pct", "spread_change", "draws", "exact"}
-        assert row["exact"] and row["draws"] == 1
+        assert set(row) == {"move", "win_pct", "spread_change", "method", "draws", "worlds",
+                            "rollouts", "exact"}
+        assert row["exact"] and row["draws"] == row["worlds"] == 1
+        assert row["method"] == "endgames" and row["rollouts"] == 0
 
 
 def test_the_command_labels_the_spread_change(capsys, twl06: Lexicon) -> None:
@@ -118,8 +124,8 @@ def test_processes_give_the_serial_result(twl06: Lexicon, monkeypatch) -> None:
     key = ("TWL06", board.alphabet.name, board.layout.name, board.cgp())
     module._worker.clear()
     try:
-        value, exact, _ = module._solve_task((key, meta, word, tile, list(board.racks[1]),
-                                              None))
+        value, exact, _ = module._solve_task((key, ((tile,), tuple(board.racks[1]),
+                                                    ((meta, word),)), None))
     finally:
         module._worker.clear()
     after = board.play(move)
@@ -149,3 +155,37 @@ def test_a_time_budget_marks_what_is_not_exact(twl06: Lexicon, monkeypatch) -> N
             assert outcome.draws == truth[outcome.move]
     with pytest.raises(RacketyError, match="seconds"):
         preendgame(board, twl06, seconds=0)
+
+
+def _with_two_in_the_bag(case: dict) -> Board:
+    """The endgame of ``case`` with two of the opponent's tiles put back in the
+    bag (the rest of the opponent's rack known)."""
+    board = Board.from_cgp(case["cgp"])
+    board.racks[1] = tuple(board.racks[1][:-2])
+    return board
+
+
+def test_two_in_the_bag_on_the_command_line(capsys, twl06: Lexicon) -> None:
+    from rackety.frontends.cli import main
+
+    case = next(c for c in _small_endgames() if c["n_opp"] >= 3)
+    board = _with_two_in_the_bag(case)
+    assert len(board.rack) < 6  # a short rack: every play draws both tiles
+    code = main(["preendgame", "--cgp", board.cgp(), "--candidates", "2", "--jobs", "1",
+                 "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["bag"] == 2 and result["endgames"] == result["exact_endgames"] == 2
+    for row in result["candidates"]:
+        assert row["method"] == "endgames" and row["exact"] and row["draws"] == 1
+    bag = tuple(c for c, n in enumerate(board.unseen().tolist()) for _ in range(n))
+    for outcome in preendgame(board, twl06, candidates=2).outcomes:
+        ((drawn, ways, change, exact),) = outcome.draws  # the mover draws both: one world
+        assert (drawn, ways, exact) == (bag, 1, True)
+        after = board.play(outcome.move)
+        after.racks = [after.racks[0], after.racks[1] + drawn]
+        assert change == outcome.move.score - solve(after, twl06).value
+    code = main(["preendgame", "--cgp", board.cgp(), "--candidates", "2", "--jobs", "1"])
+    out, _ = capsys.readouterr()
+    assert "(2 in the bag)" in out and "endgames" in out

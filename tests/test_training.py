@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from rackety import Alphabet, Lexicon
+from rackety.errors import RacketyError
 from rackety.experiments.selfplay import EV_EXCHANGE, EV_PLAY, Compiled
 from rackety.experiments.training import leave_set, new_values, train
 from rackety.frontends.cli import main
@@ -165,3 +166,83 @@ def test_static_falls_back_to_h3_without_a_table() -> None:
     small = Lexicon.from_words(["care", "cares", "scare", "race", "acre"])
     player = make_player("static", small)
     assert isinstance(player, StaticPlayer) and player.leave_model is H3
+
+
+# ------------------------------------------------------------ the racks method
+def _reference_rack_values(racks: dict[tuple[int, ...], list[float]],
+                           alphabet: Alphabet) -> tuple[dict[tuple[int, ...], float], float]:
+    """The racks method from its definition, in plain Python: a leave's value is
+    the mean equity of the racks holding it, each weighted by the ways to draw
+    the rest of the rack after keeping the leave, less the mean equity of a
+    rack drawn from the full bag."""
+    from math import comb
+
+    dist = {t.code: t.count for t in alphabet.tiles}
+
+    def ways(rest: Counter, minus: Counter) -> int:
+        out = 1
+        for c, k in rest.items():
+            out *= comb(dist[c] - minus[c], k)
+        return out
+
+    means = {r: sum(v) / len(v) for r, v in racks.items()}
+    base_w = {r: ways(Counter(r), Counter()) for r in racks}
+    baseline = sum(base_w[r] * means[r] for r in racks) / sum(base_w.values())
+    totals: dict[tuple[int, ...], list[float]] = {}
+    for rack, mean in means.items():
+        held = Counter(rack)
+        for size in range(1, len(rack)):
+            for leave in set(itertools.combinations(sorted(rack), size)):
+                kept = Counter(leave)
+                w = ways(held - kept, kept)
+                acc = totals.setdefault(leave, [0.0, 0.0])
+                acc[0] += w * mean
+                acc[1] += w
+    return {leave: t / w - baseline for leave, (t, w) in totals.items()}, baseline
+
+
+def test_rack_values_follow_their_definition() -> None:
+    from rackety.experiments.training import SCALE, rack_values
+
+    english = Alphabet.load("english")
+    leaves = leave_set(english)
+    rng = np.random.default_rng(4)
+    bag = [t.code for t in english.tiles for _ in range(t.count)]
+    racks: dict[tuple[int, ...], list[float]] = {}
+    for _ in range(12):
+        rack = tuple(sorted(rng.choice(bag, 7, replace=False).tolist()))
+        racks.setdefault(rack, []).extend(float(x) for x in rng.integers(0, 60, 3))
+    keys, sums = [], []
+    for rack, equities in racks.items():
+        key = 0
+        for c in rack:
+            key = key * 64 + c + 1
+        for e in equities:
+            keys.append(key)
+            sums.append(round(e * SCALE))
+    prior = np.full(len(leaves), 0.25)
+    values, baseline, behind = rack_values(prior, np.array(keys, np.int64),
+                                           np.array(sums, np.int64), leaves, min_count=0)
+    expected, expected_baseline = _reference_rack_values(racks, english)
+    assert baseline == pytest.approx(expected_baseline)
+    klv = leaves.klv(values)
+    for leave, value in expected.items():
+        assert klv.value(leave) == pytest.approx(value, abs=1e-3), leave
+    assert int((behind > 0).sum()) == len(expected)
+    untouched = behind == 0
+    assert np.all(values[untouched] == np.float32(0.25))
+
+
+def test_the_racks_method_is_deterministic_and_learns(tmp_path: Path) -> None:
+    one = train("TWL06", 160, 1, seed=11, min_count=5, jobs=1, method="racks")
+    two = train("TWL06", 160, 1, seed=11, min_count=5, jobs=2, method="racks")
+    assert one.klv.to_bytes() == two.klv.to_bytes()
+    zeros = tmp_path / "zeros.klv2"
+    Klv.from_values("english", {}).save(zeros)
+    result = train("TWL06", 600, 1, seed=3, min_count=1, init=str(zeros), jobs=1,
+                   method="racks")
+    stats = result.generations[0]
+    assert stats.samples > 6000 and stats.seen > 20_000  # every leave of a rack seen
+    assert result.klv.value("?") > result.klv.value("S") > result.klv.value("Q") + 5
+    with pytest.raises(RacketyError, match="method"):
+        train("TWL06", 10, 1, method="nope")

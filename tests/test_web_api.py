@@ -11,8 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from static_reference import opening_penalty
 
-from rackety import Leaves, Lexicon
+from rackety import Board, Leaves, Lexicon
 from rackety.frontends.web.app import MAX_BODY, create_app
 from rackety.frontends.web.store import ELO_K, INITIAL_RATING, Store
 from rackety.game.gcg import game_of, read_gcg
@@ -55,7 +56,8 @@ def test_analyze_fixed_form(client: TestClient) -> None:
     response = client.post("/api/analyze", json={"cgp": OPENING, "lexicon": "TWL06", "top": 10})
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"count", "leaves", "moves"}
+    assert set(body) == {"count", "leaves", "adjustment", "moves"}
+    assert "opening" in body["adjustment"]
     assert body["count"] == 116  # the oracle's count for this rack (tile placements)
     assert len(body["moves"]) == 10
     for move in body["moves"]:
@@ -64,13 +66,16 @@ def test_analyze_fixed_form(client: TestClient) -> None:
     assert (first["move"], first["score"], first["leave"]) == ("8H PANDY", 30, "AU")
     equities = [m["equity"] for m in body["moves"]]
     assert equities == sorted(equities, reverse=True)
-    # equity by default: the score plus the leave's value in TWL06's shipped table
+    # equity by default: the score plus the leave's value in TWL06's shipped
+    # table, and on the opening its vowels' placement (full static equity)
     assert body["leaves"] == "TWL06's shipped table"
     table = Leaves.builtin(Lexicon.load("TWL06"))
     assert table is not None
+    board = Board.from_cgp(OPENING)
     for move in body["moves"]:
-        assert move["equity"] == pytest.approx(move["score"] + table.value(move["leave"]),
-                                               abs=1e-3)
+        assert move["equity"] == pytest.approx(
+            move["score"] + table.value(move["leave"])
+            + opening_penalty(board, board.parse_move(move["move"])), abs=1e-3)
 
 
 @pytest.mark.parametrize("case", _oracle(12), ids=lambda c: c["rack"])
@@ -614,11 +619,25 @@ def test_a_leave_table_offered_by_the_server(tmp_path: Path) -> None:
         body = client.post("/api/analyze", json={"cgp": f"{EMPTY} AEQSST?/ 0/0 0",
                                                  "leave": "leaves:mine", "top": 400}).json()
         table = {"S": 8.0, "?": 25.0, "Q": -7.0, "ES": 9.0}
+        board = Board.from_cgp(f"{EMPTY} AEQSST?/ 0/0 0")
         for move in body["moves"]:  # a leave not in the table is worth nothing
             assert move["equity"] - move["score"] == pytest.approx(
-                table.get(move["leave"], 0.0)), move
+                table.get(move["leave"], 0.0)
+                + opening_penalty(board, board.parse_move(move["move"]))), move
         assert {"?", "ES"} <= {m["leave"] for m in body["moves"]}
         _error(client.post("/api/games", json={"opponents": [{"level": "leaves:other"}]}), 400)
+
+
+def test_the_championship_player_is_offered_with_a_budget(client: TestClient) -> None:
+    levels = {level["id"]: level for level in client.get("/api/options").json()["levels"]}
+    assert levels["best"]["seconds"] is True
+    state = _new(client, opponents=[{"level": "best", "seconds": 0.2}])
+    assert state["players"][1]["level"] == "best"
+    tiles = _hint_tiles(client, state["id"])
+    state = client.post(f"/api/games/{state['id']}/play", json={"tiles": tiles}).json()
+    assert state["events"][1]["player"] == "best 0.2s"
+    _error(client.post("/api/games", json={"opponents": [{"level": "best",
+                                                           "seconds": 99}]}), 400)
 
 
 def test_the_default_opponent_is_static(client: TestClient) -> None:

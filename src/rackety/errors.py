@@ -29,6 +29,7 @@ import re
 
 MAX_MESSAGE = 300  # characters of an error line, at most
 _INTEGER = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
@@ -67,6 +68,19 @@ def parse_int(text: str, what: str, low: int, high: int) -> int:
     if len(text) > 30 or not low <= int(text) <= high:
         raise RacketyError(f"{what} {clip(text)} is out of range {bounds}")
     return int(text)
+
+
+def parse_float(text: str, what: str, low: float, high: float) -> float:
+    """The finite number ``text`` writes (digits, one point, no exponent),
+    between ``low`` and ``high``; else a `RacketyError` naming ``what``."""
+    text = text.strip()
+    bounds = f"({low:g} to {high:g})"
+    if not _DECIMAL.fullmatch(text) or len(text) > 30:
+        raise RacketyError(f"{what} {clip(text)!r} is not a number {bounds}")
+    value = float(text)
+    if not low <= value <= high:
+        raise RacketyError(f"{what} {clip(text)} is out of range {bounds}")
+    return value
 
 
 def read_error(path: object, exc: OSError, kind: str = "file") -> RacketyError:

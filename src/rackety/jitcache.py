@@ -39,6 +39,7 @@ COMPILES: dict[str, tuple[str, tuple[str, ...], int]] = {
     "autoplay": ("self-play", ("selfplay.play_game",), 20),
     "leaves train": ("self-play", ("selfplay.play_game",), 20),
     "sim": ("the simulator", ("rollouts.rollouts",), 35),
+    "infer": ("the inference", ("inference.evaluate",), 20),
     "endgame": ("the endgame solver", ("endgame._negamax",), 25),
     "preendgame": ("the endgame solver", ("endgame._negamax",), 25),
     "words anagram": ("the anagram search", ("query.anagram_walk",), 3),

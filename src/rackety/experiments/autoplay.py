@@ -188,10 +188,22 @@ def _setup(job: _Job) -> tuple[Lexicon, list[Any]]:
     key = (job.lexicon, job.alphabet, job.layout, job.specs, job.rules)
     if _worker.get("key") != key:
         lexicon = Lexicon.load(job.lexicon, job.alphabet)
+        _release()
         _worker.clear()  # compiled seatings belong to the players they were made for
         _worker.update(key=key, lexicon=lexicon,
                        players=[make_player(spec, lexicon) for spec in job.specs])
     return _worker["lexicon"], _worker["players"]
+
+
+def _release() -> None:
+    """Close this process's players that hold a process (a UCGI engine's) and
+    forget them: a tournament ends them, or the next one's set-up does."""
+    players = _worker.get("players") or []
+    if any(hasattr(p, "close") for p in players):
+        for player in players:
+            if hasattr(player, "close"):
+                player.close()
+        _worker.clear()
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -280,7 +292,8 @@ def _play_indices(job: _Job, indices: Sequence[int]) -> list[GameResult]:
 def _names(specs: Sequence[str]) -> list[str]:
     """Player names from their specs (a leave file by its stem), numbered when
     one appears twice."""
-    bases = [Path(spec[7:]).stem if spec.startswith("leaves:") else spec for spec in specs]
+    bases = [Path(spec[7:]).stem if spec.startswith("leaves:") else
+             "ucgi" if spec.strip().lower().startswith("ucgi:") else spec for spec in specs]
     return [base if bases.count(base) == 1 else f"{base}-{bases[:i + 1].count(base)}"
             for i, base in enumerate(bases)]
 
@@ -320,15 +333,18 @@ def tournament(lexicon: str, specs: Sequence[str], games: int, *, seed: int = 1,
     workers = jobs or 8  # Ray: batches enough to keep a cluster's cores busy
     chunk = 2 * max(1, min(25, games // (8 * workers) // 2 or 1))
     tasks = [(job, list(range(i, min(games, i + chunk)))) for i in range(0, games, chunk)]
-    for _index, batch in imap_tasks(_play_task, tasks, backend=backend, address=address,
-                                    jobs=jobs):
-        results.extend(batch)
-        if gcg_dir is not None:
-            for result in batch:
-                if result.gcg is not None:
-                    _save_gcg(Path(gcg_dir), result, names)
-        if progress is not None:
-            progress(len(batch))
+    try:
+        for _index, batch in imap_tasks(_play_task, tasks, backend=backend, address=address,
+                                        jobs=jobs):
+            results.extend(batch)
+            if gcg_dir is not None:
+                for result in batch:
+                    if result.gcg is not None:
+                        _save_gcg(Path(gcg_dir), result, names)
+            if progress is not None:
+                progress(len(batch))
+    finally:
+        _release()  # engines started here (games played in this process) end with it
     seconds = time.perf_counter() - t0
     results.sort(key=lambda r: r.index)  # totals in game order: the same on any backend
     for result in results:

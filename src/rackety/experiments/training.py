@@ -38,6 +38,24 @@ so a leave seen K times is halfway between its prior and its mean, and a
 leave never seen keeps its prior. Every leave of 1 to ``rack_size - 1`` tiles
 that the alphabet's tile counts allow (914,624 in English) is written.
 
+**The racks method** (``method="racks"``, the command line's default; the
+way MAGPIE's ``leavegen`` values leaves, learned from its description, not
+its code): every placement or exchange made from a full rack with tiles in
+the bag is a sample of that *rack*: its equity, the score plus the current
+value of the tiles kept. A rack's value is the mean of its samples. A
+leave's value is what the racks holding it are worth when it is kept and
+the rest drawn, relative to a rack drawn from the full bag:
+
+    V(L) = sum_R w(R, L) m(R) / sum_R w(R, L)  -  b,
+    w(R, L) = prod_c C(dist_c - L_c, R_c - L_c),  b = sum_R C(R) m(R) / sum_R C(R)
+
+over the racks R holding L seen in the generation (m: their mean equities,
+C(R) = prod_c C(dist_c, R_c) the ways to draw R). Each sample informs every
+leave of its rack (up to 126), so a generation values far more leaves than
+the TD samples do (a few thousand games touch a quarter of a million), rare
+ones through the common racks that hold them. The shrinkage is as above,
+with n the rack samples behind the leave.
+
 **Determinism.** Game i of generation g is dealt from the seed
 ``blake2b(seed/g/i)``, never from the worker; the targets are summed in fixed
 point (int64, 2**-16 points), which is exact and so independent of the order
@@ -81,6 +99,27 @@ DEFAULT_MIN_COUNT = 50
 
 # ------------------------------------------------------------------ kernels
 @njit(cache=True, nogil=True)
+def _kept(e, kind, ev_meta, ev_tiles, ev_rack, hist) -> int:
+    """The tiles event ``e`` (a placement or an exchange) kept, as counts per
+    code in ``hist``: its rack less the tiles it placed (a blank as code 0) or
+    traded. Returns how many it placed or traded."""
+    hist[:] = 0
+    for i in range(ev_rack[e, 0]):
+        hist[ev_rack[e, 2 + i]] += 1
+    used = 0
+    through = ev_meta[e, M_THROUGH] if kind == EV_PLAY else 0
+    for j in range(ev_meta[e, M_LEN]):
+        if (through >> j) & 1:
+            continue
+        t = np.int64(ev_tiles[e, j])
+        if kind == EV_PLAY and (t & 0x80) != 0:
+            t = 0  # a blank
+        hist[t] -= 1
+        used += 1
+    return used
+
+
+@njit(cache=True, nogil=True)
 def _accumulate(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size, max_len,
                 keys, values, sums, counts):
     """Add one game's samples (module docstring) to ``sums`` (targets in fixed
@@ -94,20 +133,8 @@ def _accumulate(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size,
         kind = ev_kind[e]
         if kind != EV_PLAY and kind != EV_EXCHANGE:
             continue
-        hist[:] = 0
         rn = ev_rack[e, 0]
-        for i in range(rn):
-            hist[ev_rack[e, 2 + i]] += 1
-        used = 0
-        through = ev_meta[e, M_THROUGH] if kind == EV_PLAY else 0
-        for j in range(ev_meta[e, M_LEN]):
-            if (through >> j) & 1:
-                continue
-            t = np.int64(ev_tiles[e, j])
-            if kind == EV_PLAY and (t & 0x80) != 0:
-                t = 0  # a blank
-            hist[t] -= 1
-            used += 1
+        used = _kept(e, kind, ev_meta, ev_tiles, ev_rack, hist)
         bag = ev_rack[e, 1]
         bag_after[e] = bag if kind == EV_EXCHANGE else bag - min(used, bag)
         if used == rn:
@@ -142,6 +169,110 @@ def _accumulate(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size,
     return samples
 
 
+@njit(cache=True, nogil=True)
+def _rack_samples(n, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size, max_len, rack_len,
+                  keys, values, out_keys, out_sums) -> int:
+    """One game's rack samples (the ``racks`` method): for each placement or
+    exchange made from a full rack with tiles in the bag, the rack's key
+    (`leave_key` of its ``rack_len`` tiles) and the equity of the move, score
+    plus the current value of the tiles kept, in fixed point. Returns how many."""
+    empty = keys.shape[0]
+    hist = np.zeros(64, np.int64)
+    m = 0
+    for e in range(n):
+        kind = ev_kind[e]
+        rn = ev_rack[e, 0]
+        if (kind != EV_PLAY and kind != EV_EXCHANGE) or rn != rack_len or ev_rack[e, 1] == 0:
+            continue
+        hist[:] = 0
+        for i in range(rn):
+            hist[ev_rack[e, 2 + i]] += 1
+        rack_key = leave_key(hist, size, rack_len)
+        used = _kept(e, kind, ev_meta, ev_tiles, ev_rack, hist)
+        equity = np.float64(ev_score[e]) if kind == EV_PLAY else 0.0
+        if used < rn:
+            key = leave_key(hist, size, max_len)
+            i = np.searchsorted(keys, key)
+            if key >= 0 and i < empty and keys[i] == key:
+                equity += values[i]
+        out_keys[m] = rack_key
+        out_sums[m] = np.int64(np.round(equity * SCALE))
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def _rack_leaves(rack_keys, rack_sums, rack_counts, dist, size, rack_len, max_len, keys,
+                 total, weight, samples) -> float:
+    """Every leave's expected rack equity from the racks seen (the ``racks``
+    method): for each rack R with mean equity m, each leave L of R (1 to
+    ``max_len`` tiles) adds m with the weight of drawing the rest of R after
+    keeping L, the product over codes of C(dist - L, R - L) (``total``: the
+    weighted sums, ``weight``: the weights, ``samples``: the rack samples
+    behind them, by leave index). Returns the mean rack equity, each rack
+    weighted by its chance to be drawn from the full bag. Racks are visited in
+    key order, so the float sums are the same on every run."""
+    binom = np.zeros((128, 8), np.float64)
+    for a in range(128):
+        binom[a, 0] = 1.0
+        for b in range(1, min(a, 7) + 1):
+            binom[a, b] = binom[a - 1, b - 1] + (binom[a - 1, b] if b <= a - 1 else 0.0)
+    hist = np.zeros(64, np.int64)
+    codes = np.zeros(8, np.int64)
+    have = np.zeros(8, np.int64)
+    kept = np.zeros(8, np.int64)
+    leave = np.zeros(64, np.int64)
+    empty = keys.shape[0]
+    grand = 0.0
+    grand_w = 0.0
+    for r in range(rack_keys.shape[0]):
+        key = rack_keys[r]
+        hist[:] = 0
+        for j in range(rack_len):
+            digit = (key >> (6 * (rack_len - 1 - j))) & 63
+            if digit > 0:
+                hist[digit - 1] += 1
+        k = 0
+        for c in range(size):
+            if hist[c] > 0:
+                codes[k] = c
+                have[k] = hist[c]
+                kept[k] = 0
+                k += 1
+        mean = rack_sums[r] / SCALE / rack_counts[r]
+        full = 1.0
+        for j in range(k):
+            full *= binom[dist[codes[j]], have[j]]
+        grand += full * mean
+        grand_w += full
+        # every sub-multiset of the rack: an odometer over the distinct codes
+        while True:
+            j = 0
+            while j < k and kept[j] == have[j]:
+                kept[j] = 0
+                j += 1
+            if j == k:
+                break
+            kept[j] += 1
+            n_kept = 0
+            w = 1.0
+            for i in range(k):
+                n_kept += kept[i]
+                w *= binom[dist[codes[i]] - kept[i], have[i] - kept[i]]
+            if n_kept < 1 or n_kept > max_len:
+                continue
+            leave[:] = 0
+            for i in range(k):
+                leave[codes[i]] = kept[i]
+            lk = leave_key(leave, size, max_len)
+            idx = np.searchsorted(keys, lk)
+            if idx < empty and keys[idx] == lk:
+                total[idx] += w * mean
+                weight[idx] += w
+                samples[idx] += rack_counts[r]
+    return grand / grand_w if grand_w > 0 else 0.0
+
+
 # ------------------------------------------------------------------ tasks
 def game_seed(seed: int, generation: int, index: int) -> int:
     """The bag seed of game ``index`` of ``generation``: from the three numbers
@@ -159,6 +290,7 @@ class _Task:
     generation: int
     start: int
     stop: int
+    method: str = "td"
 
 
 _worker: dict[str, Any] = {}
@@ -185,6 +317,23 @@ def play_task(task: _Task) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     compiled = _worker["compiled"]
     values = _worker["values"]
     leaves = leave_set(lexicon.alphabet)
+    if task.method == "racks":
+        rack_len = lexicon.alphabet.rack_size
+        parts_keys, parts_sums = [], []
+        samples = 0
+        for index in range(task.start, task.stop):
+            game = compiled.play(game_seed(task.seed, task.generation, index))
+            out_keys = np.empty(game.n, np.int64)
+            out_sums = np.empty(game.n, np.int64)
+            m = _rack_samples(game.n, game.kind, game.score, game.meta, game.tiles, game.rack,
+                              leaves.size, leaves.max_len, rack_len, leaves.keys, values,
+                              out_keys, out_sums)
+            parts_keys.append(out_keys[:m])
+            parts_sums.append(out_sums[:m])
+            samples += m
+        rack_keys = np.concatenate(parts_keys) if parts_keys else np.zeros(0, np.int64)
+        rack_sums = np.concatenate(parts_sums) if parts_sums else np.zeros(0, np.int64)
+        return rack_keys, rack_sums, np.ones(len(rack_keys), np.int64), samples
     sums = np.zeros(len(leaves) + 1, np.int64)
     counts = np.zeros(len(leaves) + 1, np.int64)
     samples = 0
@@ -253,8 +402,39 @@ def new_values(prior: np.ndarray, sums: np.ndarray, counts: np.ndarray,
     return out.astype(np.float32).astype(np.float64), baseline
 
 
+def rack_values(prior: np.ndarray, rack_keys: np.ndarray, rack_sums: np.ndarray,
+                leaves: LeaveSet, min_count: int) -> tuple[np.ndarray, float, np.ndarray]:
+    """The next generation's values by the ``racks`` method (module docstring)
+    from every rack sample of a generation (``rack_keys``, ``rack_sums``: one
+    per sample, in any order), with the baseline (the mean rack equity) and
+    the rack samples behind each leave."""
+    alphabet = leaves.alphabet
+    dist = np.zeros(leaves.size, np.int64)
+    for tile in alphabet.tiles:
+        dist[tile.code] = tile.count
+    keys, inverse, counts = np.unique(rack_keys, return_inverse=True, return_counts=True)
+    sums = np.zeros(len(keys), np.int64)
+    np.add.at(sums, inverse, rack_sums)  # integers: the same whatever the order
+    total = np.zeros(len(leaves), np.float64)
+    weight = np.zeros(len(leaves), np.float64)
+    samples = np.zeros(len(leaves), np.int64)
+    baseline = _rack_leaves(keys, sums, counts.astype(np.int64), dist, leaves.size,
+                            alphabet.rack_size, leaves.max_len, leaves.keys, total, weight,
+                            samples)
+    seen = weight > 0
+    raw = np.where(seen, total / np.where(seen, weight, 1.0) - baseline, prior)
+    n = samples.astype(np.float64)
+    k = float(min_count)
+    out = np.where(seen, (n * raw + k * prior) / np.where(n + k > 0, n + k, 1.0), prior)
+    return out.astype(np.float32).astype(np.float64), baseline, samples
+
+
+METHODS = ("td", "racks")
+
+
 def train(lexicon_source: str, games: int, generations: int = 1, *,
           init: str = "h3", seed: int = 1, min_count: int = DEFAULT_MIN_COUNT,
+          method: str = "td",
           backend: str = "local", address: str | None = None, jobs: int | None = None,
           alphabet: str | None = None,
           progress: Callable[[int, int, int], None] | None = None,
@@ -270,6 +450,8 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
         raise RacketyError("generations: at least 1")
     if min_count < 0:
         raise RacketyError("min-count: 0 or more")
+    if method not in METHODS:
+        raise RacketyError(f"method {method!r}: expected one of {', '.join(METHODS)}")
     lexicon = Lexicon.load(lexicon_source, alphabet)  # compiled and cached before the workers
     alpha = lexicon.alphabet
     leaves = leave_set(alpha)
@@ -284,7 +466,9 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
         t0 = time.perf_counter()
         table = leaves.klv(values).to_bytes()
         tasks = [_Task(str(lexicon_source), alphabet, table, seed, generation, start,
-                       min(games, start + per_task)) for start in range(0, games, per_task)]
+                       min(games, start + per_task), method)
+                 for start in range(0, games, per_task)]
+        rack_parts: list[tuple[np.ndarray, np.ndarray]] = []
         sums = np.zeros(len(leaves) + 1, np.int64)
         counts = np.zeros(len(leaves) + 1, np.int64)
         samples = 0
@@ -294,13 +478,25 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
         # integer sums are exact: adding them as tasks finish gives the same totals
         for index, (seen, s, c, m) in imap_tasks(play_task, tasks, backend=backend,
                                                  address=address, jobs=jobs):
-            sums[seen] += s
-            counts[seen] += c
+            if method == "racks":
+                rack_parts.append((seen, s))  # rack keys and equities, one per sample
+            else:
+                sums[seen] += s
+                counts[seen] += c
             samples += m
             done += tasks[index].stop - tasks[index].start
             if progress is not None:
                 progress(generation, done, games)
-        updated, baseline = new_values(values, sums, counts, min_count)
+        if method == "racks":
+            rack_keys = np.concatenate([p[0] for p in rack_parts]) if rack_parts else \
+                np.zeros(0, np.int64)
+            rack_sums = np.concatenate([p[1] for p in rack_parts]) if rack_parts else \
+                np.zeros(0, np.int64)
+            updated, baseline, behind = rack_values(values, rack_keys, rack_sums, leaves,
+                                                    min_count)
+            counts = np.concatenate([behind, [0]])
+        else:
+            updated, baseline = new_values(values, sums, counts, min_count)
         change = np.abs(updated - values)
         seen_mask = counts[:-1] > 0
         stats = Generation(
@@ -317,5 +513,5 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
     return result
 
 
-__all__ = ["Generation", "LeaveSet", "TrainResult", "game_seed", "leave_set", "new_values",
-           "play_task", "train"]
+__all__ = ["METHODS", "Generation", "LeaveSet", "TrainResult", "game_seed", "leave_set",
+           "new_values", "play_task", "rack_values", "train"]

@@ -69,6 +69,24 @@ class Seconds(click.ParamType):
         return number
 
 
+class Points(click.ParamType):
+    """A finite number of points from ``low`` to ``high``, written in ASCII."""
+
+    name = "points"
+
+    def __init__(self, low: float, high: float) -> None:
+        self.low, self.high = low, high
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        text = str(value).strip()
+        number = float(text) if _DECIMAL.fullmatch(text) else math.nan
+        if math.isnan(number) or not self.low <= number <= self.high:
+            self.fail(f"{clip(text, 30)!r} is not a number of points from {self.low:g} to "
+                      f"{self.high:g}", param, ctx)
+        return number
+
+
 class FileName(click.ParamType):
     """A file or folder name, kept as given: the commands check it where they read
     or write (`rackety.files`); here only what no system takes (a NUL) is refused
@@ -467,13 +485,21 @@ def _analyse(board: Any, lexicon: Any, cgp: str, top: int, count_only: bool, bes
         return {"cgp": cgp, "count": moves.count, "best_score": moves.best_score}
     model = resolve_leave(leaves, lexicon)
     label = leave_label(model, lexicon)
+    extra: dict[str, Any] = {}
+    if model is not None:
+        from rackety.game.movegen import static_note
+
+        note = static_note(board)
+        if note:
+            extra["adjustment"] = note
     if best:
         moves = board.moves(lexicon, mode="best", generator=generator, leave=model)
         chosen = moves.best()
-        return {"cgp": cgp, "leaves": label,
+        return {"cgp": cgp, "leaves": label, **extra,
                 "moves": [move_json(board, chosen)] if chosen else []}
     moves = board.moves(lexicon, generator=generator, leave=model)
-    return {"cgp": cgp, "leaves": label, "count": moves.count, "best_score": moves.best_score,
+    return {"cgp": cgp, "leaves": label, **extra, "count": moves.count,
+            "best_score": moves.best_score,
             "best_moves": sorted(board.notation(m) for m in moves.top_scoring()),
             "moves": [move_json(board, m) for m in moves[:top]]}
 
@@ -490,6 +516,8 @@ def _print_analysis(board: Any, result: dict[str, Any]) -> None:
         scored = result.get("leaves", "none") == "none"
         console.print("moves by score (no leave values)" if scored else
                       f"moves by equity = score + leave value ({result['leaves']})")
+        if result.get("adjustment"):
+            console.print(f"static equity: {result['adjustment']}")
         table = Table(box=None, pad_edge=False)
         columns = [("#", "right"), ("move", "left"), ("score", "right"), ("leave", "left")]
         if not scored:
@@ -741,9 +769,12 @@ def gcg_check(path: str, alphabet: str | None, board_name: str | None,
 COMPUTER_PLAYERS = (
     "static (the lexicon's shipped leave table, H3 where there is none), greedy (the "
     "highest score), h1, h2, h3 (Gordon's heuristics), leaves:FILE.klv2 (a leave table), "
-    "sim or sim:N (simulation, N rollouts a candidate, default 100), human (asks on the "
-    "terminal), and any computer player with +endgame (exact endgames once the bag is "
-    "empty, e.g. static+endgame)")
+    "sim or sim:N (simulation, N rollouts a candidate, default 100), best or "
+    "best:SECONDS (the championship player: simulation with inference, pre-endgame and "
+    "exact endgame, SECONDS a move, default 2), human (asks on the "
+    "terminal), ucgi:COMMAND (a UCGI engine started with COMMAND, no commas, e.g. "
+    "'ucgi:rackety ucgi --player sim'), and any computer player but ucgi with +endgame "
+    "(exact endgames once the bag is empty, e.g. static+endgame)")
 
 def _board_name(board: str | None) -> str | None:
     """``standard`` and ``super`` as well as the layout names."""
@@ -872,18 +903,28 @@ def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int |
               help="Keep every candidate to the end (by default one that falls behind the "
                    "leader at 99 % confidence is dropped, and the simulation stops when one "
                    "is left).")
+@click.option("--infer", "infer_move", default=None, metavar="MOVE",
+              help="The opponent's last play: the CGP is then the position before it (the "
+                   "opponent to move, their rack unknown; yours second). The simulation "
+                   "starts after it, with the opponent's racks drawn from what the play says "
+                   "they kept (as rackety infer finds it).")
+@click.option("--infer-margin", default=0.0, show_default=True, type=Points(0, 1000),
+              help="With --infer: keep the racks from which the play is within this many "
+                   "points of the best static equity.")
 @click.option("--jobs", default=None, type=JOBS,
               help="Processes (default: every core); with Ray, tasks per batch (default 8).")
 @backend_options
 @json_option
 def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: str | None,
                 plies: int, candidates: int, iterations: int | None, seconds: float | None,
-                seed: int, leave: str, keep_all: bool, jobs: int | None, backend: str,
-                address: str | None, as_json: bool) -> None:
+                seed: int, leave: str, keep_all: bool, infer_move: str | None,
+                infer_margin: float, jobs: int | None, backend: str, address: str | None,
+                as_json: bool) -> None:
     """Monte Carlo simulation of the best static moves of a position: each
     candidate played out over the same random racks, ranked by mean spread
     change (equity) and win %. Says how many rollouts each candidate ran and
-    why it stopped."""
+    why it stopped. With --infer, the opponent's racks come from what their
+    last play says they kept."""
 
     from rackety.search.simulation import simulate
 
@@ -891,13 +932,25 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
     lexicons = _lexicons(source)
     lexicon = lexicons.for_board(board, strict=True)
     lexicon_source = lexicons.name_for(None, board.lexicon_name, strict=True)
+    inferred = None
+    opponent_leaves: Any = ()
+    if infer_move is not None:
+        from rackety.search.inference import position_after
+
+        inferred = _run_inference(board, lexicon, infer_move, infer_margin, leave, jobs)
+        board = position_after(board, inferred)
+        opponent_leaves = inferred.kept
+        if not inferred.kept:
+            click.echo(f"rackety: no rack makes {inferred.move} the static play within "
+                       f"{infer_margin:g} points (--infer-margin); the opponent's racks are "
+                       "drawn at random", err=True)
     total = iterations if iterations is not None else (None if seconds else 1000)
     with _progress(counted=False) as bar:
         task = bar.add_task("rollouts", total=total)
         result = simulate(board, lexicon, leave=leave, candidates=candidates, plies=plies,
                           iterations=iterations, seconds=seconds, seed=seed, jobs=jobs,
                           drop=not keep_all, source=lexicon_source, backend=backend,
-                          address=address,
+                          address=address, opponent_leaves=opponent_leaves,
                           progress=lambda done, alive: bar.update(
                               task, completed=done,
                               description=f"rollouts ({alive} candidates left)"))
@@ -907,9 +960,15 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
              "static_equity": round(c.static_equity, 3), "dropped": c.dropped}
             for c in result.candidates]
     if as_json:
-        _emit_json({"candidates": rows, "rollouts": result.rollouts,
-                    "stopped": result.stopped, "seconds": round(result.seconds, 3),
-                    "rollouts_per_second": round(result.iterations_per_second, 1)})
+        out = {"candidates": rows, "rollouts": result.rollouts,
+               "stopped": result.stopped, "seconds": round(result.seconds, 3),
+               "rollouts_per_second": round(result.iterations_per_second, 1)}
+        if inferred is not None:
+            from rackety.frontends.common import inference_json
+
+            out["cgp"] = board.cgp()
+            out["inference"] = inference_json(inferred, top=10)
+        _emit_json(out)
         return
     from rich.table import Table
 
@@ -927,7 +986,99 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
                       f"{row['equity']:.2f}", f"{row['win_pct']:.1f}", str(row["rollouts"]),
                       "-" if row["stderr"] is None else f"{row['stderr']:.2f}",
                       f"{c.static_equity:.1f}")
+    if inferred is not None:
+        likeliest = ", ".join(f"{text or '-'} {p:.0%}" for text, p in inferred.leaves[:5])
+        _out_console().print(f"after {inferred.move}: the opponent kept {likeliest or '?'} ... "
+                             f"({len(inferred.leaves):,} leaves from {inferred.consistent:,} "
+                             "racks, rackety infer)")
     _out_console().print(table)
+
+
+# -------------------------------------------------------------------- inference
+def _run_inference(board: Any, lexicon: Any, move: str, margin: float, leaves: str,
+                   jobs: int | None) -> Any:
+    """`rackety.search.inference.infer` with a progress bar: every rack the
+    unseen tiles allow gets the static player's decision, tens of thousands
+    of them, so it says so."""
+    from rackety.frontends.common import resolve_leave
+    from rackety.search.inference import infer
+
+    model = resolve_leave(leaves, lexicon)
+    if model is None:
+        raise RacketyError(f"leaves {clip(leaves)!r}: inference needs a leave model (static, "
+                           "h1, h2, h3 or a table): the static player's equity is score "
+                           "plus leave")
+    with _progress() as bar:
+        task = bar.add_task("racks (the static player's decision for each)", total=None)
+        return infer(board, lexicon, move, margin=margin, leave=model, jobs=jobs,
+                     progress=lambda done, total: bar.update(task, completed=done,
+                                                             total=total))
+
+
+@cli.command("infer")
+@click.option("--lexicon", "source", default=None, metavar="SOURCE",
+              help="A built-in name, a word list or a .kwg file; wins over the CGP's lex "
+                   f"(default: the CGP's lex, else {DEFAULT_LEXICON}).")
+@click.option("--cgp", required=True, metavar="CGP",
+              help="The position before the play: its player to move made it (their rack "
+                   "unknown, or the tiles known to be on it); the other racks, when given, "
+                   "are the observer's.")
+@position_options
+@click.option("--move", "move", required=True, metavar="MOVE",
+              help="The play: a placement (8D HALTED) or an exchange of N tiles "
+                   "(exchange N, or -N).")
+@click.option("--margin", default=0.0, show_default=True, type=Points(0, 1000),
+              help="Keep a rack when the play is within this many points of the rack's best "
+                   "static equity.")
+@click.option("--leaves", default="static", show_default=True, metavar="static|FILE|h1|h2|h3",
+              help="The leave values of the static equity: static is the lexicon's shipped "
+                   "table (H3 where there is none); FILE a .klv2 table.")
+@click.option("--top", default=None, type=Whole(1, 10**6),
+              help="How many leaves to list, likeliest first (default: 20 in the table, all "
+                   "in JSON).")
+@click.option("--jobs", default=None, type=JOBS, help="Threads (default: every core).")
+@json_option
+def infer_command(source: str | None, cgp: str, alphabet: str | None, board_name: str | None,
+                  move: str, margin: float, leaves: str, top: int | None, jobs: int | None,
+                  as_json: bool) -> None:
+    """What a player kept, from the play they made: every rack the unseen tiles
+    allow, weighted by its draw probability, kept when the static player makes
+    the play from it (within --margin of the rack's best static equity); the
+    distribution of the tiles kept. An exchange's tiles are not seen: the
+    player is taken to keep the best leave of the size left."""
+    from rackety.frontends.common import inference_json
+
+    board = _position(cgp, alphabet, board_name)
+    lexicon = _lexicons(source).for_board(board, strict=True)
+    result = _run_inference(board, lexicon, move, margin, leaves, jobs)
+    if as_json:
+        _emit_json(inference_json(result, top=top))
+        return
+    from rich.table import Table
+
+    alphabet_ = result.alphabet
+    console = _out_console()
+    rate = f", {result.racks_per_second:,.0f} racks/s" if result.racks >= 1000 else ""
+    console.print(f"{result.move}: {result.consistent:,} of {result.racks:,} racks consistent "
+                  f"({result.consistent_probability:.2%} of the draws; margin {result.margin:g}, "
+                  f"leaves: {result.leave_model}) in {result.seconds:.1f} s{rate}")
+    console.print(f"racks of {result.rack_size} drawn from the {len(result.unseen)} unseen "
+                  f"tiles" + (f", holding {alphabet_.format(result.known)}" if result.known
+                              else ""))
+    if not result.leaves:
+        console.print(f"no rack makes {result.move} the static player's play within "
+                      f"{result.margin:g} points: try a --margin")
+        return
+    table = Table(box=None, pad_edge=False)
+    for name, justify in (("#", "right"), ("kept", "left"), ("probability", "right")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for i, (text, p) in enumerate(result.leaves[:top or 20], 1):
+        table.add_row(str(i), text or "(nothing)", f"{p:.2%}")
+    console.print(table)
+    if len(result.leaves) > (top or 20):
+        console.print(f"... {len(result.leaves) - (top or 20):,} more leaves")
+    letters = sorted(result.letters.items(), key=lambda kv: -kv[1])
+    console.print("kept at least one: " + ", ".join(f"{k} {v:.0%}" for k, v in letters))
 
 
 # ------------------------------------------------------------------- endgame
@@ -976,7 +1127,8 @@ def endgame_command(source: str | None, cgp: str, alphabet: str | None,
 @click.option("--lexicon", "source", default=None, metavar="SOURCE",
               help="A built-in name, a word list or a .kwg file; wins over the CGP's lex.")
 @click.option("--cgp", required=True, metavar="CGP",
-              help="The position: one tile in the bag (the opponent's rack may be given).")
+              help="The position: 1 to 6 tiles in the bag (the opponent's rack may be "
+                   "given).")
 @position_options
 @click.option("--candidates", default=10, show_default=True, type=Whole(1, 100),
               help="How many of the best static placements to solve.")
@@ -985,15 +1137,19 @@ def endgame_command(source: str | None, cgp: str, alphabet: str | None,
                    "the endgames not solved exactly by then give the value of the deepest "
                    "search that finished and are marked not exact.")
 @click.option("--exact", "exact", is_flag=True,
-              help="Solve every endgame exactly, however long it takes (no time budget).")
+              help="Solve every endgame exactly, however long it takes (no time budget); "
+                   "with 3 or more tiles in the bag, a play that leaves tiles in it is still "
+                   "estimated by rollouts.")
 @click.option("--jobs", default=None, type=JOBS, help="Processes (default: every core).")
 @json_option
 def preendgame_command(source: str | None, cgp: str, alphabet: str | None,
                        board_name: str | None, candidates: int, seconds: float | None,
                        exact: bool, jobs: int | None, as_json: bool) -> None:
-    """One tile in the bag: every candidate over every possible draw, solved as
-    an endgame; win %, expected spread change (the mover's spread at the end of
-    the game minus now) and the best move."""
+    """1 to 6 tiles in the bag: every candidate over every possible draw, solved
+    by endgames (two in the bag and a one-tile play: every reply of the opponent
+    too); with 3 or more, a play that leaves tiles in the bag estimated by
+    rollouts. Win %, expected spread change (the mover's spread at the end of the
+    game minus now) and the best move."""
     from rackety.search.preendgame import preendgame
 
     if exact and seconds is not None:
@@ -1010,29 +1166,40 @@ def preendgame_command(source: str | None, cgp: str, alphabet: str | None,
                             progress=lambda done, total, what: bar.update(
                                 task, completed=done, total=total, description=what))
     rows = [{"move": board.notation(o.move), "win_pct": round(o.win_pct, 2),
-             "spread_change": round(o.spread, 2), "draws": len(o.draws),
-             "exact": o.exact} for o in result.outcomes]
+             "spread_change": round(o.spread, 2), "method": o.method, "draws": len(o.draws),
+             "worlds": o.worlds, "rollouts": o.rollouts, "exact": o.exact}
+            for o in result.outcomes]
     if as_json:
-        _emit_json({"best": rows[0]["move"], "candidates": rows, "endgames": result.endgames,
-                    "exact_endgames": result.exact_endgames,
+        _emit_json({"best": rows[0]["move"], "candidates": rows, "bag": result.bag,
+                    "endgames": result.endgames, "exact_endgames": result.exact_endgames,
                     "seconds": round(result.seconds, 2), "budget": budget})
         return
     from rich.table import Table
 
-    if result.exact:
+    if not result.endgames:
+        note = "no endgame searched"
+    elif result.exact_endgames == result.endgames:
         note = f"all {result.endgames} endgames solved exactly"
     else:
         note = (f"{result.exact_endgames} of {result.endgames} endgames solved exactly; the "
                 f"others searched as deep as the {budget:g} s budget allowed (--exact: all, "
                 "however long it takes)")
-    table = Table(title=f"best: {rows[0]['move']}", box=None)
-    for col in ("move", "win %", "spread change", "draws", "exact"):
-        table.add_column(col, justify="left" if col == "move" else "right")
+    if any(o.method == "rollouts" for o in result.outcomes):
+        note += (f"; {result.bag} tiles in the bag: the plays that leave some are estimated by "
+                 "rollouts to the end of the game")
+    table = Table(title=f"best: {rows[0]['move']} ({result.bag} in the bag)", box=None)
+    for col in ("move", "win %", "spread change", "draws", "exact", "how"):
+        table.add_column(col, justify="left" if col in ("move", "how") else "right")
     for o, row in zip(result.outcomes, rows, strict=True):
         exact_draws = sum(1 for d in o.draws if d[3])
+        if o.method == "rollouts":
+            draws, exact_text = f"{o.rollouts} rollouts", "no"
+        else:
+            draws = str(row["draws"]) if row["draws"] == o.worlds else \
+                f"{row['draws']} of {o.worlds}"
+            exact_text = "yes" if row["exact"] else f"{exact_draws} of {o.worlds}"
         table.add_row(row["move"], f"{row['win_pct']:.1f}", f"{row['spread_change']:+.2f}",
-                      str(row["draws"]),
-                      "yes" if row["exact"] else f"{exact_draws} of {row['draws']}")
+                      draws, exact_text, o.method)
     _out_console().print(table)
     click.echo(f"{note}, in {result.seconds:.1f} s")
 
@@ -1055,6 +1222,10 @@ def leaves() -> None:
 @click.option("--seed", default=1, show_default=True, type=SEED, help="Seed of the bags.")
 @click.option("--min-count", default=50, show_default=True, type=Whole(0, 10**9),
               help="K: a leave seen K times is halfway between its prior and its mean.")
+@click.option("--method", default="racks", show_default=True,
+              type=click.Choice(["racks", "td"], case_sensitive=False),
+              help="racks: each leave valued by the mean equity of the racks holding it; "
+                   "td: by the next turn's score and leave.")
 @click.option("--jobs", default=None, type=JOBS,
               help="Processes (default: every core); with Ray, CPUs of a local instance.")
 @click.option("--alphabet", default=None, metavar="NAME", help="Alphabet (default: english).")
@@ -1063,10 +1234,12 @@ def leaves() -> None:
 @backend_options
 @json_option
 def leaves_train_command(source: str, games: int, generations: int, init: str, seed: int,
-                         min_count: int, jobs: int | None, alphabet: str | None, output: str,
-                         backend: str, address: str | None, as_json: bool) -> None:
-    """Train leave values by self-play (TD targets, shrunk toward the prior;
-    see rackety.experiments.training) and write them as KLV2."""
+                         min_count: int, method: str, jobs: int | None, alphabet: str | None,
+                         output: str, backend: str, address: str | None,
+                         as_json: bool) -> None:
+    """Train leave values by self-play (the mean equity of the racks holding
+    each leave, or TD targets; shrunk toward the prior; see
+    rackety.experiments.training) and write them as KLV2."""
 
     from rackety.experiments.training import train
 
@@ -1091,7 +1264,8 @@ def leaves_train_command(source: str, games: int, generations: int, init: str, s
                 click.echo(line)
 
         result = train(source, games, generations, init=init, seed=seed,
-                       min_count=min_count, backend=backend, address=address, jobs=jobs,
+                       min_count=min_count, method=method.lower(), backend=backend,
+                       address=address, jobs=jobs,
                        alphabet=alphabet, progress=progress, report=report)
     result.save(output)
     seconds = time.perf_counter() - started
@@ -1367,6 +1541,27 @@ def serve_command(host: str, port: int, db_path: str | None, extra: tuple[str, .
     sys.stdout.flush()
     config = uvicorn.Config(app, log_level="warning")
     uvicorn.Server(config).run(sockets=[sock])
+
+
+# ------------------------------------------------------------------- ucgi
+@cli.command("ucgi")
+@click.option("--player", default="static", show_default=True, metavar="PLAYER",
+              help="What the engine plays by: static, greedy, h1, h2, h3, leaves:FILE.klv2 "
+                   "(answer at once), sim or sim:N (simulate for the move time), any of "
+                   "them +endgame. UCGI: setoption name Player value PLAYER.")
+@click.option("--lexicon", "source", default=None, metavar="SOURCE",
+              help="A built-in name, a word list or a .kwg file; wins over a position's lex "
+                   "(default: the position's lex if built in, else TWL06). UCGI: setoption "
+                   "name Lexicon value SOURCE.")
+def ucgi_command(player: str, source: str | None) -> None:
+    """Be an engine of the Universal Crossword Game Interface (UCGI) on stdin and
+    stdout, for a GUI or another program: ucgi, isready, setoption,
+    ucginewgame, position cgp CGP [moves ...], go [movetime MS] [depth N]
+    [infinite] [searchmoves ...], stop, quit. Moves are written 8h.WORD
+    (across), h8.WORD (down), ex.ABC, pass."""
+    from rackety.frontends.ucgi import serve
+
+    serve(_lexicons(source), player=player, stdin=sys.stdin.buffer, stdout=sys.stdout)
 
 
 # ------------------------------------------------------------------- main

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from rackety.game.movegen import LeaveModel
+    from rackety.search.inference import Inference
 
 
 class Lexicons:
@@ -228,6 +229,36 @@ def tile_code(alphabet: Alphabet, letter: str, blank: bool, where: str) -> int:
     if len(codes) != 1 or codes[0] == 0:
         raise RacketyError(f"{where}: {letter!r} is not one tile of {alphabet.name}")
     return codes[0] | (BLANK_FLAG if blank else 0)
+
+
+def inference_json(inference: Inference, *, top: int | None = None) -> dict[str, Any]:
+    """An inference (`rackety.search.inference.infer`) in the fixed form
+    ``{"leaves": [{"leave", "probability"}, ...], ...}``: the ``top``
+    likeliest leaves (all by default; ``leaves_total`` counts them), the racks
+    considered and consistent, the draw probability the consistent ones hold,
+    the pool, the tiles known and played (or the number exchanged), the
+    margin, the leave model, and per letter the probability that at least one
+    was kept. Probabilities keep six significant digits (never 0 for a leave
+    that is possible)."""
+    alphabet = inference.alphabet
+    leaves = inference.leaves if top is None else inference.leaves[:top]
+
+    def p(value: float) -> float:
+        return float(f"{value:.6g}")
+
+    return {
+        "move": inference.move,
+        "leaves": [{"leave": text, "probability": p(prob)} for text, prob in leaves],
+        "leaves_total": len(inference.leaves),
+        "racks": inference.racks, "consistent": inference.consistent,
+        "consistent_probability": p(inference.consistent_probability),
+        "unseen": format_leave(alphabet, inference.unseen),
+        "known": format_leave(alphabet, inference.known),
+        "played": format_leave(alphabet, inference.played),
+        "exchanged": inference.exchanged, "rack_size": inference.rack_size,
+        "margin": inference.margin, "leave_model": inference.leave_model,
+        "letters": {letter: p(prob) for letter, prob in inference.letters.items()},
+        "seconds": round(inference.seconds, 3)}
 
 
 def position_json(board: Board) -> dict[str, Any]:

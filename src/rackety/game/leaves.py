@@ -67,7 +67,7 @@ class Leaves(Klv):
         value, penalty, vowel = model.tables(alphabet)
         digest = hashlib.sha256(b"".join(a.tobytes() for a in (value, penalty, vowel,
                                                                  model.params)))
-        digest.update(f"{TABLE_VERSION} {alphabet.identity}".encode())
+        digest.update(f"{TABLE_VERSION} {set_key(alphabet)}".encode())
         key = digest.hexdigest()[:24]
         hit = _heuristic.get(key)
         if hit is not None:
@@ -189,12 +189,21 @@ class LeaveSet:
 _leave_sets: dict[str, LeaveSet] = {}
 
 
+def set_key(alphabet: Alphabet) -> str:
+    """What an alphabet's leaves depend on: its identity (the labels) and its
+    tile counts and rack size (two alphabets with the same letters in other
+    numbers have other leaves)."""
+    counts = ",".join(str(t.count) for t in alphabet.tiles)
+    return f"{alphabet.identity}/{counts}/{alphabet.rack_size}"
+
+
 def leave_set(alphabet: Alphabet) -> LeaveSet:
     """The `LeaveSet` of an alphabet (built once per process)."""
-    hit = _leave_sets.get(alphabet.identity)
+    key = set_key(alphabet)
+    hit = _leave_sets.get(key)
     if hit is None:
-        hit = _leave_sets[alphabet.identity] = LeaveSet(alphabet)
+        hit = _leave_sets[key] = LeaveSet(alphabet)
     return hit
 
 
-__all__ = ["Bank", "LeaveSet", "Leaves", "as_table", "leave_set"]
+__all__ = ["Bank", "LeaveSet", "Leaves", "as_table", "leave_set", "set_key"]

@@ -393,16 +393,22 @@ class MoveList(Sequence[Move]):
 # --------------------------------------------------------------- generation
 def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10,
              leave: LeaveFunction | None = None, generator: str = "gaddag",
-             exchanges: bool = True, exact_best_score: bool = False) -> MoveList:
+             exchanges: bool = True, exact_best_score: bool = False,
+             static: bool = True) -> MoveList:
     """The moves of the player to move.
 
     ``mode``: ``all`` every move; ``top`` the ``top`` best by equity (ties at the
     cut kept), skipping anchors whose upper bound cannot reach them; ``best``
     the same with one; ``count`` only the count and best score. ``leave``: the
     value of a rack leave, a function of its text (``"AEU?"``) or a mapping;
-    zero by default. Equity = score + leave value. ``exact_best_score`` makes
-    ``best_score`` exact in the top and best modes too (it always is in the
-    others), at the price of searching the anchors that might hold it."""
+    zero by default. Equity = score + leave value, and with ``static`` (the
+    default; it needs a leave) full static equity, as the static players
+    count it (`rackety.kernels.generate.static_equity`): once the bag is empty
+    the leave's value is what the endgame makes of it (twice the other racks'
+    points for going out, minus twice the points kept and 10 otherwise), and an
+    opening pays for its vowels beside premium squares. ``exact_best_score``
+    makes ``best_score`` exact in the top and best modes too (it always is in
+    the others), at the price of searching the anchors that might hold it."""
     alphabet = board.alphabet
     kernel_mode = _KERNEL_MODES.get(mode)
     which = _WHICH.get(generator)
@@ -424,10 +430,11 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
     can_exchange = exchanges and len(rack) > 0 and kernel_mode != _f.MODE_COUNT and \
         board.bag_count >= alphabet.exchange_min_bag
     topn = 1 if mode == "best" else max(1, top)
+    bag, other = static_terms(board) if static and leave is not None else (-1, 0)
     n = xs.tiles.shape[1]
     st, fs, scratch, out = _buffers.of(topn, n, _INITIAL_CAP)
     args = (lexicon.nodes, lexicon.word_multisets(), board_consts(board), (xs.tiles, xs.cross),
-            np.array(rack, np.int64), tables, kind, given, kernel_mode, topn)
+            np.array(rack, np.int64), tables, kind, given, bag, other, kernel_mode, topn)
     while True:
         # the buffers grow and stay grown: use all of them
         cut, c, lv, size, total, best, *stats = _k.moves_of(
@@ -440,6 +447,27 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
                     _Leaves(rack, fs[lv:lv + size].copy()),
                     0 if kernel_mode == _f.MODE_COUNT else (2 if can_exchange else 1),
                     cut, total, best if total else None, stats)
+
+
+def static_terms(board: Board) -> tuple[int, int]:
+    """What full static equity needs of a position beyond the rack: the tiles
+    in the bag (`Board.bag_count`) and the points the other players hold once
+    it is empty (every tile neither on the board nor on the rack to move)."""
+    points = points_of(board.alphabet)
+    unseen = board.unseen()
+    other = int(sum(int(points[c]) * int(k) for c, k in enumerate(unseen) if k > 0))
+    other += sum(int(points[c]) for rack in board.racks[1:] for c in rack)
+    return board.bag_count, other
+
+
+def static_note(board: Board) -> str | None:
+    """What full static equity adds on this position beyond score and leave,
+    in words (None: nothing)."""
+    if board.is_empty:
+        return "on the opening a vowel beside a premium square costs 0.35 a step"
+    if board.bag_count == 0:
+        return "the bag is empty: out earns 2x the other rack, tiles kept cost 2x + 10"
+    return None
 
 
 _KERNEL_MODES = {"all": _f.MODE_ALL, "top": _f.MODE_TOP, "best": _f.MODE_TOP,

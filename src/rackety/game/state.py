@@ -31,12 +31,14 @@ from rackety.kernels.fields import (
     G_FULL_MASK,
     G_MAX_SCORELESS,
     G_N,
+    G_OPEN,
     G_PLAYERS,
     G_RACK_SIZE,
     G_SIZE,
     G_START_COL,
     G_START_ROW,
     G_TWICE,
+    G_VOWELS,
     GS_BAG,
     GS_EMPTY,
     GS_RACK,
@@ -51,6 +53,7 @@ from rackety.kernels.fields import (
     M_THROUGH,
     MAX_PLAYERS,
     META,
+    OPEN_LANE,
     X_HAS,
     X_LEFT,
     X_RIGHT,
@@ -155,8 +158,43 @@ def kernel_consts(alphabet: Alphabet, layout: Layout, *, bingo: int, exchange_mi
     rules[G_MAX_SCORELESS] = max_scoreless
     rules[G_TWICE] = 1 if twice else 0
     rules[G_PLAYERS] = players
+    for tile in alphabet.tiles:
+        if tile.vowel and 0 < tile.code < 64:
+            rules[G_VOWELS] |= np.int64(1) << np.int64(tile.code)
+    rules[G_OPEN:G_OPEN + 2 * OPEN_LANE] = opening_penalties(layout).ravel()
     rules.flags.writeable = False
     return (lm2, wm2, points_of(alphabet), rules)
+
+
+#: the opening's penalty for a vowel beside a premium square, per multiplier
+#: step above 1, in millipoints: MAGPIE's `OPENING_HOTSPOT_PENALTY` (-0.7 points)
+#: halved, summed over the squares either side of the square played on
+#: (src/def/static_eval_defs.h, src/ent/board.h)
+OPENING_HOTSPOT = -350
+
+
+def opening_penalties(layout: Layout) -> np.ndarray:
+    """What a vowel placed on the opening costs, per direction and square of
+    the start lane (int64 [2, `OPEN_LANE`], millipoints, 0 past the board):
+    across, square p of the start row is charged for the premium squares just
+    above and below it; down, square p of the start column for those left and
+    right of it. A premium square there lets the reply put a high tile beside
+    the vowel and score it twice."""
+    n = layout.size
+    out = np.zeros((2, OPEN_LANE), np.int64)
+    if n > OPEN_LANE:
+        return out
+    lm = np.asarray(layout.letter_mult, np.int64)
+    wm = np.asarray(layout.word_mult, np.int64)
+    row, col = layout.start
+    for d, (r0, c0) in enumerate(((row, None), (None, col))):
+        for p in range(n):
+            for side in (-1, 1):
+                r, c = (r0 + side, p) if d == 0 else (p, c0 + side)
+                if 0 <= r < n and 0 <= c < n:
+                    steps = max(0, int(lm[r, c]) - 1) + max(0, int(wm[r, c]) - 1)
+                    out[d, p] += OPENING_HOTSPOT * steps
+    return out
 
 
 _board_consts: dict[tuple[int, int, int, int], tuple[Alphabet, Layout, Consts]] = {}

@@ -72,6 +72,8 @@ S_WHN = 33  # its size in bits, a power of two (0: none given, no check)
 S_WKP = 34  # address of the letters' keys (a multiset's hash is the sum of its keys)
 S_WRH = 35  # the hash of the rack's letters (its blanks left out)
 S_NATMASK = 36  # the natural letters left on the rack (`S_RACKMASK` without the blanks)
+S_OPENING = 37  # equity counts the opening's vowel placement (`generate.static_equity`)
+S_VOWELS = 38  # the vowels' codes, a bit each, while `S_OPENING` is set
 S_PRE = 48  # Appel-Jacobson left part, up to 16 tiles
 ST_SIZE = 448
 
@@ -92,6 +94,7 @@ S_OTW = 31  # the width of a row of otiles
 R_COUNT = 64  # st[64 + t]: copies of tile t on the rack (t = 0: blanks)
 R_PLACE = 128  # st[128 + t]: place value of t in the leave index
 R_POINTS = 192  # st[192 + c]: score of code c as placed (0x80|t: a blank, 0)
+R_OPEN = 256  # st[256 + 32 d + p]: the opening's penalty for a vowel at p (millipoints)
 
 # fs: float64 state
 F_THRESH = 0  # equity a move needs to be kept (top mode)
@@ -112,7 +115,10 @@ G_EXCHANGE_MIN = 7  # tiles the bag needs for an exchange
 G_MAX_SCORELESS = 8  # scoreless turns that end the game
 G_TWICE = 9  # going out scores twice the other racks (else: they subtract)
 G_PLAYERS = 10
-G_SIZE = 16
+G_VOWELS = 11  # the vowels' codes, a bit each (the alphabet's vowel flags)
+G_OPEN = 16  # + 32 d + p: the opening's vowel penalty, as `R_OPEN` (`game.state.opening_penalties`)
+OPEN_LANE = 32  # the longest lane the opening penalties hold
+G_SIZE = G_OPEN + 2 * OPEN_LANE
 
 
 # the game: a `GameState`'s ``ints`` (int64 [GS_SIZE])

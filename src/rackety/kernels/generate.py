@@ -44,9 +44,11 @@ from rackety.kernels.fields import (
     G_BOTH_DIRS,
     G_FULL_MASK,
     G_N,
+    G_OPEN,
     G_RACK_SIZE,
     G_START_COL,
     G_START_ROW,
+    G_VOWELS,
     HAS,
     LM,
     M_DIR,
@@ -60,9 +62,11 @@ from rackety.kernels.fields import (
     META,
     MODE_COUNT,
     MODE_TOP,
+    OPEN_LANE,
     PSC,
     PWM,
     R_COUNT,
+    R_OPEN,
     R_PLACE,
     R_POINTS,
     ROWS,
@@ -88,6 +92,7 @@ from rackety.kernels.fields import (
     S_N,
     S_NATMASK,
     S_OEQP,
+    S_OPENING,
     S_OTP,
     S_OTW,
     S_OVER_BOUND,
@@ -100,6 +105,7 @@ from rackety.kernels.fields import (
     S_START_ROW,
     S_TOPN,
     S_TOTAL,
+    S_VOWELS,
     S_WHN,
     S_WHP,
     S_WKP,
@@ -229,6 +235,14 @@ def _record(first, last, placed, score, lidx, lnp, stp, n):
         return
     fsp = load(stp, S_FSP)
     eq = score + load_f64(fsp, load(stp, S_LV) + lidx)
+    if load(stp, S_OPENING) != 0:  # the opening's vowels beside premium squares
+        vowels = load(stp, S_VOWELS)
+        at = R_OPEN + OPEN_LANE * load(stp, S_DIR)
+        pen = 0
+        for p in range(first, last + 1):
+            if (vowels >> (load(lnp, STRIP * n + p) & 63)) & 1:
+                pen += load(stp, at + p)
+        eq += pen / 1000.0
     if mode == MODE_TOP:
         if eq > load_f64(fsp, F_BOUND):
             store(stp, S_OVER_BOUND, load(stp, S_OVER_BOUND) + 1)  # a bound too low
@@ -266,6 +280,41 @@ def _record(first, last, placed, score, lidx, lnp, stp, n):
 
 
 NOT_ON_RACK = -1
+
+
+@njit(cache=True, nogil=True)
+def static_equity(st, fs, rules, points, counts, bag, other_points) -> None:
+    """Make the rack's leave values, written after `load_rack`, full static
+    equity (what the strong engines add to score and leave, as MAGPIE's
+    ``src/ent/static_eval.h`` does):
+
+    - with the bag empty, a leave is worth what the endgame makes of it, not
+      its table value: going out (keeping nothing) earns twice the tiles the
+      others hold (``other_points``), keeping tiles costs twice their points
+      and 10 more;
+    - on the opening, a vowel placed beside a premium square costs its penalty
+      (`rackety.game.state.opening_penalties`), counted as each move is found.
+
+    ``counts``: the rack, as given to `load_rack`; ``bag``: tiles in the bag."""
+    st[S_OPENING] = 0
+    if st[S_EMPTY] != 0 and st[S_N] <= OPEN_LANE:
+        st[S_OPENING] = 1
+        st[S_VOWELS] = rules[G_VOWELS]
+        for i in range(2 * OPEN_LANE):
+            st[R_OPEN + i] = rules[G_OPEN + i]
+    if bag > 0:
+        return
+    lv = st[S_LV]
+    size = st[S_FULL_LIDX] + 1
+    for i in range(size):
+        kept = 0
+        for c in range(64):
+            if counts[c] > 0:
+                kept += (i // st[R_PLACE + c]) % (counts[c] + 1) * points[c]
+        if i == 0:
+            fs[lv] = 2.0 * other_points
+        else:
+            fs[lv + i] = -2.0 * kept - 10.0
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
@@ -1055,6 +1104,7 @@ def load_rack(st, fs, rules, points, counts, mode, topn, cap, offset, empty, exa
     st[S_START_COL] = rules[G_START_COL]
     st[S_BOTH_DIRS] = rules[G_BOTH_DIRS]
     st[S_EXACT_BEST] = 1 if exact_best else 0
+    st[S_OPENING] = 0
     st[S_FULL_LIDX] = size - 1
     lv = F_HEAP + max(1, topn)
     st[S_LV] = lv
@@ -1080,8 +1130,8 @@ LEAVES_TABLE = 1  # a leave table (a KLV2's nodes, counts, values)
 LEAVES_GIVEN = 2  # the rack's leave values, given by leave index
 
 
-def moves_of(kwg, words, consts, position, rack, leaves, kind, given, mode, topn, cap,
-             exchanges, exact_best, generator, st, fs, out, scratch
+def moves_of(kwg, words, consts, position, rack, leaves, kind, given, bag, other, mode, topn,
+             cap, exchanges, exact_best, generator, st, fs, out, scratch
              ) -> tuple[float, int, int, int, int, int, int, int, int]:
     """A position's moves in one call (what `rackety.game.movegen.generate`
     asks for; ``words``: the lexicon's, for `use_words`): the rack's state
@@ -1099,19 +1149,20 @@ def moves_of(kwg, words, consts, position, rack, leaves, kind, given, mode, topn
     compiled without the DAWG one, which a first run would compile for
     nothing) or `moves_of_any`, the same kernel for either generator."""
     if generator == GADDAG:
-        return moves_of_gaddag(kwg, words, consts, position, rack, leaves, kind, given, mode,
-                               topn, cap, exchanges, exact_best, st, fs, out, scratch)
-    return moves_of_any(kwg, words, consts, position, rack, leaves, kind, given, mode, topn,
-                        cap, exchanges, exact_best, generator, st, fs, out, scratch)
+        return moves_of_gaddag(kwg, words, consts, position, rack, leaves, kind, given, bag,
+                               other, mode, topn, cap, exchanges, exact_best, st, fs, out,
+                               scratch)
+    return moves_of_any(kwg, words, consts, position, rack, leaves, kind, given, bag, other,
+                        mode, topn, cap, exchanges, exact_best, generator, st, fs, out, scratch)
 
 
 @njit(cache=True, nogil=True)
-def moves_of_gaddag(kwg, words, consts, position, rack, leaves, kind, given, mode, topn, cap,
-                    exchanges, exact_best, st, fs, out, scratch
+def moves_of_gaddag(kwg, words, consts, position, rack, leaves, kind, given, bag, other, mode,
+                    topn, cap, exchanges, exact_best, st, fs, out, scratch
                     ) -> tuple[float, int, int, int, int, int, int, int, int]:
     """`moves_of` with Gordon's generator."""
-    lv, size = _moves_begin(words, consts, position, rack, leaves, kind, given, mode, topn, cap,
-                            exchanges, exact_best, st, fs, scratch)
+    lv, size = _moves_begin(words, consts, position, rack, leaves, kind, given, bag, other, mode,
+                            topn, cap, exchanges, exact_best, st, fs, scratch)
     _prepare(consts, position, st, fs, out, scratch)
     meta, otiles, oeq = out
     ln_all, anc, bnd, small, best_leave = scratch
@@ -1120,19 +1171,19 @@ def moves_of_gaddag(kwg, words, consts, position, rack, leaves, kind, given, mod
 
 
 @njit(cache=True, nogil=True)
-def moves_of_any(kwg, words, consts, position, rack, leaves, kind, given, mode, topn, cap,
-                 exchanges, exact_best, generator, st, fs, out, scratch
+def moves_of_any(kwg, words, consts, position, rack, leaves, kind, given, bag, other, mode,
+                 topn, cap, exchanges, exact_best, generator, st, fs, out, scratch
                  ) -> tuple[float, int, int, int, int, int, int, int, int]:
     """`moves_of` with either ``generator``."""
-    lv, size = _moves_begin(words, consts, position, rack, leaves, kind, given, mode, topn, cap,
-                            exchanges, exact_best, st, fs, scratch)
+    lv, size = _moves_begin(words, consts, position, rack, leaves, kind, given, bag, other, mode,
+                            topn, cap, exchanges, exact_best, st, fs, scratch)
     generate(kwg, consts, position, st, fs, out, scratch, generator)
     return _moves_end(st, fs, out, mode, topn, lv, size)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _moves_begin(words, consts, position, rack, leaves, kind, given, mode, topn, cap,
-                 exchanges, exact_best, st, fs, scratch) -> tuple[int, int]:
+def _moves_begin(words, consts, position, rack, leaves, kind, given, bag, other, mode, topn,
+                 cap, exchanges, exact_best, st, fs, scratch) -> tuple[int, int]:
     """`moves_of` up to the generation: the rack's state, its leave values,
     the exchanges and the pass. Returns where the leave values are in ``fs``
     and how many."""
@@ -1156,6 +1207,8 @@ def _moves_begin(words, consts, position, rack, leaves, kind, given, mode, topn,
     elif kind == LEAVES_GIVEN:
         for i in range(size):
             fs[lv + i] = given[i]
+    if kind != LEAVES_NONE and bag >= 0:
+        static_equity(st, fs, rules, points, counts, bag, other)
     top = mode == MODE_TOP
     if top:  # the exchanges and the pass compete for the top N
         if exchanges:

@@ -36,8 +36,8 @@ from rackety.kernels.selfplay import EV_EXCHANGE, EV_PLAY, decide
 
 
 @njit(cache=True, nogil=True)
-def rollouts(kwg, gaddag, consts, root, gs, pool, known_opp, spread0, candidates, plies, seed,
-             first, last, bank, base, voff, work, values, wins) -> None:
+def rollouts(kwg, gaddag, consts, root, gs, pool, known_opp, opponent, spread0, candidates,
+             plies, seed, first, last, bank, base, voff, work, values, wins) -> None:
     """Rollouts ``first`` to ``last - 1`` of every candidate: ``values[c, i]`` the
     value of rollout i of candidate c, ``wins[c, i]`` its win probability.
 
@@ -47,9 +47,15 @@ def rollouts(kwg, gaddag, consts, root, gs, pool, known_opp, spread0, candidates
     in ``gs`` (the caller's, of the same shapes), its spread counted from the
     root's scores. ``pool``: the unseen tiles (the bag and the opponent's
     rack) or, with ``known_opp`` > 0, the bag with the opponent's rack in its
-    last ``known_opp`` entries. A candidate: ``cand_kind`` (`EV_PLAY` with its
-    meta row and word, `EV_EXCHANGE` with its tiles, `EV_PASS`)."""
+    last ``known_opp`` entries. ``opponent``: what the opponent may have kept
+    (an inference: the tiles of each leave, their number, the cumulative
+    probabilities; none when empty): each rollout draws one leave by its
+    probability, puts its tiles at the end of the pool and shuffles the rest,
+    so the opponent's rack is that leave filled up at random. A candidate:
+    ``cand_kind`` (`EV_PLAY` with its meta row and word, `EV_EXCHANGE` with
+    its tiles, `EV_PASS`)."""
     cand_kind, cand_meta, cand_tiles, cand_traded, cand_ntraded = candidates
+    opp_tiles, opp_len, opp_cum = opponent
     rack_size = consts[3][G_RACK_SIZE]
     n = gs.tiles.shape[1]
     st, fs, out, scratch, traded, res, resf = work
@@ -64,6 +70,19 @@ def rollouts(kwg, gaddag, consts, root, gs, pool, known_opp, spread0, candidates
             shuffled[i] = pool[i]
         if known_opp > 0:  # the opponent's rack is known: shuffle only the bag
             state = shuffle(shuffled, m - known_opp, state)
+        elif opp_len.shape[0] > 0:  # the opponent kept a leave: one by its probability
+            state, z = splitmix(state)
+            u = np.float64(z >> U64(11)) * (1.0 / 9007199254740992.0)
+            pick = min(np.searchsorted(opp_cum, u, side="right"), opp_len.shape[0] - 1)
+            end = m
+            for t in range(opp_len[pick]):  # its tiles go last: drawn first
+                for q in range(end):
+                    if shuffled[q] == opp_tiles[pick, t]:
+                        shuffled[q] = shuffled[end - 1]
+                        shuffled[end - 1] = opp_tiles[pick, t]
+                        end -= 1
+                        break
+            state = shuffle(shuffled, end, state)
         else:
             state = shuffle(shuffled, m, state)
         for c in range(cand_kind.shape[0]):

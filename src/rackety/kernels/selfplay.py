@@ -1,7 +1,8 @@
 """The static players and whole games of them, compiled.
 
 `decide` is the move a static player makes (greedy: the best score; static:
-the best equity under a leave table, with Gordon's exchange rule), through the
+the best full static equity under a leave table, `generate.static_equity`,
+with Gordon's exchange rule), through the
 one generator entry (`rackety.kernels.generate.generate`) and the one leave
 walk (`rackety.kernels.leaves.table_values`). `play_game` plays a whole game
 of such players by the rules' kernels (`rackety.kernels.rules`) and writes its
@@ -40,7 +41,7 @@ from rackety.kernels.fields import (
     S_COUNT,
     S_TOTAL,
 )
-from rackety.kernels.generate import generate_gaddag, heap_push, load_rack
+from rackety.kernels.generate import generate_gaddag, heap_push, load_rack, static_equity
 from rackety.kernels.jit import njit
 from rackety.kernels.leaves import table_values
 from rackety.kernels.rules import U64, end_turn, exchange, pass_turn, play, start
@@ -75,6 +76,12 @@ def decide(kwg, consts, gs, greedy, exact, bank, base, voff, st, fs, out, scratc
     leaves = fs[lv:lv + size]
     if not greedy:
         table_values(bank[0], bank[1], bank[2], base, voff, counts, leaves)
+        other = 0
+        for s in range(gs.ints[GS_PLAYERS]):
+            if s != seat:
+                for i in range(gs.ints[GS_RACK + s]):
+                    other += points[gs.racks[s, i]]
+        static_equity(st, fs, rules, points, counts, bag_n, other)
     full = size - 1
     can_exchange = rn > 0 and bag_n >= rules[G_EXCHANGE_MIN]
     best_exchange = -1

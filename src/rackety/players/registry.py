@@ -7,20 +7,22 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rackety.errors import RacketyError, clip, parse_int
+from rackety.errors import RacketyError, clip, parse_float, parse_int
 from rackety.game.heuristics import HEURISTICS, leave_model
 from rackety.players.base import Player
+from rackety.players.best import BestPlayer
 from rackety.players.endgame import ENDGAME_SUFFIX, EndgamePlayer
 from rackety.players.greedy import GreedyPlayer
 from rackety.players.human import HumanPlayer
 from rackety.players.sim import SimPlayer
 from rackety.players.static import StaticPlayer
+from rackety.players.ucgi import UCGI_PREFIX, UcgiPlayer
 
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
 
 PLAYER_SPECS = ("static", "greedy", "h1", "h2", "h3", "leaves:FILE.klv2", "sim", "sim:N",
-                "human", "PLAYER+endgame")
+                "best", "best:SECONDS", "human", "ucgi:COMMAND", "PLAYER+endgame")
 
 
 def _write_stdout(text: str) -> None:
@@ -33,10 +35,14 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Play
     lexicon, `rackety.Leaves.builtin`, else H3), ``greedy``, ``h1``, ``h2``, ``h3`` (Gordon's
     heuristics), ``leaves:FILE.klv2`` (static with a KLV2 file), ``sim`` or
     ``sim:N`` (Monte Carlo simulation over H3, N rollouts a candidate, 100 by
-    default) or ``human`` (standard input and output). The name defaults to
-    the spec (the file's stem for ``leaves:``). A ``+endgame`` suffix wraps the
-    player in an `EndgamePlayer` (``h3+endgame``)."""
+    default), ``human`` (standard input and output) or ``ucgi:COMMAND`` (a UCGI
+    engine started with COMMAND, `rackety.players.ucgi.UcgiPlayer`; all of
+    COMMAND is the engine's, so no suffix follows it). The name defaults to
+    the spec (the file's stem for ``leaves:``, ``ucgi`` for an engine). A
+    ``+endgame`` suffix wraps the player in an `EndgamePlayer` (``h3+endgame``)."""
     key = spec.strip().lower()
+    if key.startswith(UCGI_PREFIX):
+        return UcgiPlayer(spec.strip()[len(UCGI_PREFIX):], name=name or "ucgi")
     if key.endswith(ENDGAME_SUFFIX):
         base = spec.strip()[:-len(ENDGAME_SUFFIX)]
         if base.strip().lower() in ("human", "") or \
@@ -51,6 +57,10 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Play
         return GreedyPlayer(name or "greedy")
     if key == "human":
         return HumanPlayer(input, _write_stdout, name=name or "human")
+    if key == "best" or key.startswith("best:"):
+        seconds = parse_float(key[5:] or "2", f"player {clip(spec.strip())!r}: seconds",
+                              0.01, 86_400.0)
+        return BestPlayer(seconds, name=name or ("best" if key == "best" else key))
     if key == "sim" or key.startswith("sim:"):
         rollouts = parse_int(key[4:] or "100", f"player {clip(spec.strip())!r}: rollouts", 1,
                              1_000_000_000)

@@ -33,7 +33,8 @@ import itertools
 import math
 import os
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from statistics import NormalDist
@@ -46,6 +47,7 @@ from rackety.errors import RacketyError
 from rackety.game.board import Board
 from rackety.game.heuristics import leave_model
 from rackety.game.leaves import Bank, as_table
+from rackety.game.move import format_leave
 from rackety.game.movegen import Work
 from rackety.game.state import board_consts, rows_of, state_of
 from rackety.kernels.fields import META
@@ -55,6 +57,9 @@ from rackety.lexicon import Lexicon
 
 if TYPE_CHECKING:
     from rackety.game.move import Move
+
+#: what the opponent kept: (tile codes, weight) pairs
+OpponentLeaves = Sequence[tuple[Sequence[int], float]]
 
 
 # ------------------------------------------------------------------ Python side
@@ -112,7 +117,7 @@ class _Setup:
     """The arrays `rollouts` needs for one position and its candidates."""
 
     def __init__(self, board: Board, lexicon: Lexicon, model: Any,
-                 candidates: list[Move]) -> None:
+                 candidates: list[Move], opponent_leaves: OpponentLeaves = ()) -> None:
         self.lexicon = lexicon
         # the position for the rollouts: the mover's rack in seat 0, the other's drawn
         self.root = state_of(board.copy(racks=[board.rack, ()]), lexicon)
@@ -125,6 +130,7 @@ class _Setup:
         self.known_opp = len(opponent)
         pool += list(opponent)  # the known rack goes last (drawn from the end)
         self.pool = np.array(pool, np.int64)
+        self.opponent = _opponent_leaves(board, opponent_leaves, Counter(pool))
         self.spread0 = board.scores[0] - max(board.scores[1:], default=0)
         k = len(candidates)
         self.kind = np.array([EV_PLAY if m.kind == "place" else EV_EXCHANGE
@@ -152,27 +158,57 @@ class _Setup:
         candidates = (self.kind[idx], self.meta[idx], self.tiles[idx], self.traded[idx],
                       self.ntraded[idx])
         rollouts(self.lexicon.nodes, self.lexicon.has_gaddag, self.consts, self.root,
-                 self.state, self.pool, self.known_opp, self.spread0, candidates, plies, seed,
-                 first, last, self.bank, 0, 0, self.work.arrays, values, wins)
+                 self.state, self.pool, self.known_opp, self.opponent, self.spread0, candidates,
+                 plies, seed, first, last, self.bank, 0, 0, self.work.arrays, values, wins)
         return values, wins
 
 
 _worker: dict[str, Any] = {}
 
 
-def _batch(args: tuple[str, str, str, str, str, list[str], int, int, int, int, list[bool]]
-           ) -> tuple[np.ndarray, np.ndarray]:
+def _batch(args: tuple[str, str, str, str, str, list[str], int, int, int, int, list[bool],
+                       OpponentLeaves]) -> tuple[np.ndarray, np.ndarray]:
     """A batch of rollouts in a worker process."""
 
-    source, alphabet, layout, cgp, spec, moves, plies, seed, first, last, active = args
-    key = (source, alphabet, layout, cgp, spec, tuple(moves))
+    source, alphabet, layout, cgp, spec, moves, plies, seed, first, last, active, opp = args
+    key = (source, alphabet, layout, cgp, spec, tuple(moves), opp)
     if _worker.get("key") != key:
         lexicon = Lexicon.load(source, alphabet)
         board = Board.from_cgp(cgp, alphabet=alphabet, layout=layout)
         model = leave_model(spec, lexicon)
         candidates = [_scored(board, board.parse_move(m)) for m in moves]
-        _worker.update(key=key, setup=_Setup(board, lexicon, model, candidates))
+        _worker.update(key=key, setup=_Setup(board, lexicon, model, candidates, opp))
     return _worker["setup"].run(plies, seed, first, last, np.array(active))
+
+
+def _opponent_leaves(board: Board, leaves: OpponentLeaves, pool: Counter[int]
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rollouts' form of the opponent's leaves (`simulate`): the tiles of
+    each (int64 [k, rack size]), their number, and the cumulative
+    probabilities (the weights normalised); k = 0 for none. A leave must be
+    among the unseen tiles (``pool``) and no longer than a rack."""
+    rack_size = board.alphabet.rack_size
+    tiles = np.zeros((len(leaves), max(1, rack_size)), np.int64)
+    lengths = np.zeros(len(leaves), np.int64)
+    weights = np.zeros(len(leaves))
+    if leaves and len(board.racks) > 1 and board.racks[1]:
+        raise RacketyError("the opponent's rack is known: there are no leaves to draw it from")
+    for i, (codes, weight) in enumerate(leaves):
+        codes = tuple(int(c) for c in codes)
+        if len(codes) > rack_size or Counter(codes) - pool:
+            what = "among the unseen tiles" if len(codes) <= rack_size else "a leave"
+            raise RacketyError(f"opponent leave {format_leave(board.alphabet, codes)!r}: not "
+                               f"{what}")
+        if not (math.isfinite(weight) and weight >= 0):
+            raise RacketyError(f"opponent leave weight {weight!r}: a number 0 or more")
+        tiles[i, :len(codes)] = codes
+        lengths[i] = len(codes)
+        weights[i] = weight
+    total = weights.sum()
+    if leaves and not total > 0:
+        raise RacketyError("opponent leaves: their weights sum to 0")
+    cumulative = np.cumsum(weights) / total if leaves else weights
+    return tiles, lengths, cumulative
 
 
 def _scored(board: Board, move: Move) -> Move:
@@ -185,7 +221,7 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
              drop: bool = True, batch: int = 64, moves: list[Move] | None = None,
              progress: Callable[[int, int], None] | None = None,
              source: str | None = None, backend: str = "local",
-             address: str | None = None) -> SimResult:
+             address: str | None = None, opponent_leaves: OpponentLeaves = ()) -> SimResult:
     """Simulate the position's best ``candidates`` static moves (by ``leave``:
     ``static``, the lexicon's shipped table or H3 where there is none, ``h1``,
     ``h2``, ``h3`` or ``leaves:FILE.klv2``, also the players' policy in
@@ -197,7 +233,11 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
     to load it there); ``backend="ray"`` runs the
     batches as Ray tasks (``jobs`` of them a batch, default 8) on the cluster at
     ``address``. The rollouts are numbered and seeded by number, so the result
-    is the same whatever runs them."""
+    is the same whatever runs them. ``opponent_leaves``: (tiles kept, weight)
+    pairs, what the opponent kept of their last rack (an inference,
+    `rackety.search.inference.Inference.kept`); each rollout then draws one by
+    weight and fills the opponent's rack from the unseen tiles, instead of
+    drawing the whole rack at random."""
 
     if plies < 0:
         raise RacketyError("plies: 0 or more")
@@ -214,7 +254,12 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
     limit = iterations if iterations is not None else (None if seconds else 1000)
     ray = backend == "ray"
     jobs = jobs or (8 if ray else os.cpu_count() or 1)
-    setup = _Setup(board, lexicon, model, [_scored(board, m) for m in moves]) \
+    opponent_leaves = tuple((tuple(int(c) for c in codes), float(weight))
+                            for codes, weight in opponent_leaves)
+    if opponent_leaves:  # refused here, not in a worker
+        unseen = Counter({c: int(k) for c, k in enumerate(board.unseen().tolist()) if k})
+        _opponent_leaves(board, opponent_leaves, unseen)
+    setup = _Setup(board, lexicon, model, [_scored(board, m) for m in moves], opponent_leaves) \
         if jobs == 1 and not ray else None
     z = _z(confidence)
     t0 = time.perf_counter()
@@ -235,7 +280,8 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
                 notation = [m.notation(board.alphabet) for m in moves]
                 cuts = np.linspace(done, done + step, jobs + 1).astype(int)
                 tasks = [(source, board.alphabet.name, board.layout.name, board.cgp(), leave,
-                          notation, plies, seed, int(a), int(b), active.tolist())
+                          notation, plies, seed, int(a), int(b), active.tolist(),
+                          opponent_leaves)
                          for a, b in itertools.pairwise(cuts) if b > a]
                 if pool is not None:
                     parts = list(pool.map(_batch, tasks))

@@ -85,6 +85,7 @@ class AnalyzeResponse(BaseModel):
     count: int
     moves: list[MoveOut]
     leaves: str | None = None  # the leave values in the equity ("none": the score alone)
+    adjustment: str | None = None  # what full static equity adds here, in words
     # with detail only
     cgp: str | None = None
     lexicon: str | None = None
@@ -102,6 +103,44 @@ class SimulateRequest(Strict):
     plies: int = Field(2, ge=0, le=6)
 
 
+class InferRequest(Strict):
+    cgp: str = Field(max_length=MAX_CGP,
+                     description="The position before the play: its player to move made it "
+                                 "(their rack unknown, or the tiles known to be on it).")
+    move: str = Field(min_length=1, max_length=200,
+                      description="The play: 8D HALTED, or an exchange of N tiles: exchange N.")
+    lexicon: str | None = Field(None, max_length=64)
+    margin: float = Field(0.0, ge=0, le=100,
+                          description="Keep a rack when the play is within this many points "
+                                      "of its best static equity.")
+    leave: str | None = Field("static", max_length=64,
+                              description="Leave values: static, h1, h2, h3 or leaves:NAME.")
+    top: int = Field(20, ge=1, le=1000, description="How many leaves, likeliest first.")
+
+
+class LeaveOut(BaseModel):
+    leave: str
+    probability: float
+
+
+class InferResponse(BaseModel):
+    move: str
+    leaves: list[LeaveOut]
+    leaves_total: int
+    racks: int
+    consistent: int
+    consistent_probability: float
+    unseen: str
+    known: str
+    played: str
+    exchanged: int
+    rack_size: int
+    margin: float
+    leave_model: str
+    letters: dict[str, float]
+    seconds: float
+
+
 class PositionRequest(Strict):
     cgp: str = Field(max_length=MAX_CGP)
 
@@ -114,9 +153,10 @@ class GcgAnalyzeRequest(Strict):
 
 class Opponent(Strict):
     level: str = Field("static", max_length=64,
-                       description="static, greedy, h1, h2, h3, sim or leaves:NAME (see "
+                       description="static, greedy, h1, h2, h3, sim, best or leaves:NAME (see "
                                    "/api/options).")
-    seconds: float | None = Field(None, description="Time budget of a sim player.")
+    seconds: float | None = Field(None, description="Time budget a move of a sim or best "
+                                                    "player.")
 
 
 class NewGame(Strict):
@@ -320,6 +360,15 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         """Simulate the best static candidates for ``seconds``; best simulated equity first."""
         return service.simulate(body.cgp, body.lexicon, body.candidates, body.seconds,
                                 body.plies)
+
+    @app.post("/api/infer", response_model=InferResponse, responses=ERRORS, tags=["analysis"])
+    def infer(body: InferRequest) -> dict[str, Any]:
+        """What the player to move kept when they made ``move``: every rack the
+        unseen tiles allow, weighted by its draw probability, kept when the
+        static player makes the play from it (within ``margin``); the
+        likeliest leaves first (as ``rackety infer --json``)."""
+        return service.infer(body.cgp, body.move, body.lexicon, body.margin, body.leave,
+                             body.top)
 
     @app.post("/api/position", responses=ERRORS, tags=["analysis"])
     def position(body: PositionRequest) -> dict[str, Any]:

@@ -40,9 +40,9 @@ from rackety.game.board import Board, Layout
 from rackety.game.gcg import game_of, gcg_of, read_gcg, record_of, replay, write_gcg
 from rackety.game.heuristics import leave_label
 from rackety.game.move import Move, format_leave
-from rackety.game.movegen import generate
+from rackety.game.movegen import generate, static_note
 from rackety.game.referee import Game, IllegalMoveError, Rules, describe, placement
-from rackety.players import make_player
+from rackety.players import BestPlayer, make_player
 from rackety.players.sim import SimPlayer
 from rackety.search.simulation import simulate
 
@@ -53,8 +53,12 @@ LEVELS = {
     "h2": "Gordon H2: H1 with duplicate and Q penalties",
     "h3": "Gordon H3: H2 with vowel balance",
     "sim": "Simulation (static candidates, 2 plies) within a time budget",
+    "best": "Championship: simulation with inference, pre-endgame and exact endgame, "
+            "within a time budget",
 }
+TIMED = ("sim", "best")  # the levels that take a time budget a move
 MAX_SIM_SECONDS = 30.0
+MAX_INFER_RACKS = 100_000  # racks an inference may consider (seconds of work, not minutes)
 DEFAULT_LEVEL = "static"
 
 
@@ -132,7 +136,7 @@ class Service:
 
     # ---------------------------------------------------------- options
     def options(self) -> dict[str, Any]:
-        levels = [{"id": k, "label": v, "seconds": k == "sim"} for k, v in LEVELS.items()]
+        levels = [{"id": k, "label": v, "seconds": k in TIMED} for k, v in LEVELS.items()]
         levels += [{"id": f"leaves:{n}", "label": f"Static, leave table {n}", "seconds": False}
                    for n in self.leaves]
         return {"lexicons": self.lexicons.names(), "default_lexicon": self.lexicons.default,
@@ -150,6 +154,8 @@ class Service:
 
             return SimPlayer("static", seconds=seat.seconds or 2.0, iterations=100_000,
                              seed=seed, name=seat.name)
+        if level == "best":
+            return BestPlayer(seat.seconds or 2.0, seed=seed, name=seat.name)
         if level.startswith("leaves:") and level[7:] in self.leaves:
             return make_player(f"leaves:{self.leaves[level[7:]]}", lexicon, name=seat.name)
         if level in LEVELS:
@@ -158,8 +164,8 @@ class Service:
                            f"{', '.join([*LEVELS, *(f'leaves:{n}' for n in self.leaves)])}")
 
     def _level_name(self, level: str, seconds: float | None) -> str:
-        if level == "sim":
-            return f"sim {seconds:g}s"
+        if level in TIMED:
+            return f"{level} {seconds:g}s"
         return level
 
     # ------------------------------------------------------------ games
@@ -168,10 +174,10 @@ class Service:
         """A computer seat of ``level`` (checked), named ``name`` or after the
         level (``greedy #2`` for a second greedy: distinct seats, one rated player)."""
         level = level.strip().lower()
-        if level == "sim":
+        if level in TIMED:
             seconds = 2.0 if seconds is None else float(seconds)
             if not 0.1 <= seconds <= MAX_SIM_SECONDS:
-                raise RacketyError(f"opponents: sim seconds must be 0.1 to "
+                raise RacketyError(f"opponents: {level} seconds must be 0.1 to "
                                    f"{MAX_SIM_SECONDS:g}, not {seconds:g}")
         else:
             seconds = None
@@ -434,7 +440,9 @@ class Service:
             view = game.view()
             model = resolve_leave("static", game.lexicon, files=False)
             moves = generate(view, game.lexicon, mode="top", top=top, leave=model)
+            note = static_note(view)
             return {"leaves": leave_label(model, game.lexicon),
+                    **({"adjustment": note} if note else {}),
                     "moves": [move_json(view, m, detail=True) for m in list(moves)[:top]]}
 
     def gcg(self, game_id: int) -> str:
@@ -597,10 +605,31 @@ class Service:
         out: dict[str, Any] = {"count": moves.count, "leaves": leave_label(model, lex),
                                "moves": [move_json(board, m, detail=detail)
                                          for m in list(moves[:top])]}
+        note = static_note(board) if model is not None else None
+        if note:
+            out["adjustment"] = note
         if detail:
             out.update(shape)
             out["lexicon"] = lex.name
         return out
+
+    def infer(self, cgp: str, move: str, lexicon: str | None, margin: float,
+              leave: str | None, top: int) -> dict[str, Any]:
+        """The fixed form of ``POST /api/infer``: what the player to move kept
+        when they made ``move`` (`rackety.search.inference.infer`; at most
+        `MAX_INFER_RACKS` racks, one thread)."""
+        from rackety.frontends.common import inference_json
+        from rackety.search.inference import infer
+
+        board, _shape = self.position(cgp)
+        lex = self.lexicons.for_board(board, lexicon)
+        model = resolve_leave(leave, lex, named=self.leaves, files=False)
+        if model is None:
+            raise RacketyError("leave: inference needs a leave model (static, h1, h2, h3 or "
+                               "leaves:NAME)")
+        result = infer(board, lex, move, margin=margin, leave=model,
+                       max_racks=MAX_INFER_RACKS, jobs=1)
+        return inference_json(result, top=top)
 
     def simulate(self, cgp: str, lexicon: str | None, candidates: int, seconds: float,
                  plies: int) -> dict[str, Any]:

@@ -845,7 +845,8 @@
     try {
       const data = await api(`/api/games/${g.id}/hint?top=5`);
       game.hints = data.moves || [];
-      $("hint-leaves").textContent = data.leaves ? ` · equity with ${data.leaves}` : "";
+      $("hint-leaves").textContent = (data.leaves ? ` · equity with ${data.leaves}` : "") +
+        (data.adjustment ? ` · ${data.adjustment}` : "");
       showError($("play-error"), "");
     } catch (err) {
       showError($("play-error"), err.message);
@@ -1281,6 +1282,7 @@
     moves: [], // MOVEs (detail)
     count: null,
     leaves: null, // the leave values of the equity, as the API names them
+    adjustment: null, // what full static equity adds on this position, in words
     pinned: null, // the move shown on the board (the top one by default)
     hover: null, // the move under the mouse
     sim: null,
@@ -1453,6 +1455,7 @@
       pos.moves = data.moves || [];
       pos.count = data.count;
       pos.leaves = data.leaves || null;
+      pos.adjustment = data.adjustment || null;
       pos.pinned = pos.moves[0] || null;
       pos.hover = null;
       pos.sim = null;
@@ -1566,7 +1569,7 @@
       ? `${pos.count} legal placements` : "";
     // which leave values the equity adds to the score (the API says)
     const leaves = pos.leaves && pos.leaves !== "none" ? `leave values: ${pos.leaves}` : "";
-    $("moves-count").textContent = [counted, leaves].filter(Boolean).join(" · ");
+    $("moves-count").textContent = [counted, leaves, pos.adjustment].filter(Boolean).join(" · ");
     table.append(h("tr", {}, h("th", {}, "#"), h("th", {}, "Move"), h("th", {}, "Score"),
       h("th", {}, "Leave"), h("th", {}, "Equity")));
     pos.moves.forEach((m, i) => table.append(moveRow(m, i, [

@@ -1,0 +1,231 @@
+"""`BestPlayer`: the championship player, every part of the engine in its
+phase of the game, within a time budget per move (``best:SECONDS``), as
+Quackle's Championship Player and Macondo's BestBot do:
+
+- **bag empty**: the exact endgame (`rackety.search.endgame.solve`, iterative
+  deepening within the budget);
+- **a few tiles in the bag** (up to `PEG_TILES`): the pre-endgame
+  (`rackety.search.preendgame`), every draw solved by endgames within the
+  budget, the move best by win probability, then spread;
+- **otherwise**: Monte Carlo simulation (`rackety.search.simulation`) of the
+  best candidates by full static equity with the trained leave table, for
+  the budget, the opponent's rack drawn from what their last play says they
+  kept (`rackety.search.inference`) when that is cheap to work out;
+- whatever fails or finds nothing falls back to the static player's move.
+
+The player follows the game from what it sees: the tiles the opponent added
+to the board since its own last move are their play, and the position
+before it is the board without them, with this player's rack (which it held
+then, already refilled) and the opponent's unknown.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rackety.errors import RacketyError
+from rackety.game.heuristics import leave_model
+from rackety.game.move import Move
+from rackety.players.base import Decision, PlayerBase
+from rackety.players.endgame import EndgamePlayer
+from rackety.players.static import static_decision
+
+if TYPE_CHECKING:
+    from rackety.game.board import Board
+    from rackety.lexicon import Lexicon
+
+#: the most tiles in the bag the pre-endgame takes the decision at
+PEG_TILES = 1
+#: inference only when the opponent kept at most this many tiles (fewer racks
+#: to weigh: a play of three or more tiles from a full rack)
+INFER_KEPT = 4
+#: the share of the budget the inference may take before the simulation
+INFER_SHARE = 0.25
+#: rollouts a candidate between two looks at the clock (the simulation's
+#: default, 64, can overrun a short budget by a quarter of a second)
+SIM_BATCH = 16
+
+
+class BestPlayer(PlayerBase):
+    """The championship player (module docstring): ``seconds`` a move,
+    ``leave`` the static evaluation's leave model (``static``: the lexicon's
+    trained table), ``candidates`` simulated for ``plies`` plies."""
+
+    def __init__(self, seconds: float = 2.0, *, leave: str = "static", candidates: int = 10,
+                 plies: int = 2, seed: int = 0, infer: bool = True,
+                 name: str | None = None) -> None:
+        if not seconds > 0:
+            raise RacketyError(f"best: seconds {seconds}: expected more than 0")
+        self.seconds = float(seconds)
+        self.leave = leave
+        self.candidates = candidates
+        self.plies = plies
+        self.seed = seed
+        self.infer = infer
+        self.name = name or f"best:{seconds:g}"
+        self._after: Board | None = None  # the board after this player's last move
+        self._turn = 0
+        self.last_phase = ""  # what decided the last move (for reports and tests)
+
+    def decide(self, board: Board, lexicon: Lexicon) -> Decision:
+        """The move of the phase the position is in (module docstring)."""
+        started = time.perf_counter()
+        self._turn += 1
+        model = leave_model(self.leave, lexicon)
+        static = static_decision(board, lexicon, model)
+        decision = static
+        self.last_phase = "static"
+        try:
+            decision = self._decide(board, lexicon, static, started)
+        except RacketyError:
+            decision = static  # a search that cannot run here: the static move
+        if decision.move.kind == "place":
+            self._after = board.play(decision.move)
+        else:
+            self._after = board.copy()
+        return decision
+
+    def _decide(self, board: Board, lexicon: Lexicon, static: Decision,
+                started: float) -> Decision:
+        bag = board.bag_count
+        if len(board.racks) != 2 or not board.rack:
+            return static
+        if bag == 0:
+            position = EndgamePlayer.endgame_position(board)
+            if position is None:
+                return static
+            from rackety.search.endgame import solve
+
+            result = solve(position, lexicon, seconds=self._left(started))
+            self.last_phase = "endgame"
+            return Decision(result.pv[0], endgame=result) if result.pv else static
+        if bag <= PEG_TILES:
+            from rackety.search.preendgame import preendgame
+
+            peg = preendgame(board, lexicon, candidates=self.candidates, leave=self.leave,
+                             seconds=self._left(started), jobs=1)
+            if peg.outcomes:
+                self.last_phase = "preendgame"
+                return Decision(peg.best.move, best_score=static.best_score)
+            return static
+        from rackety.search.simulation import simulate
+
+        kept = self._inferred(board, lexicon, started) if self.infer else []
+        result = simulate(board, lexicon, leave=self.leave, candidates=self.candidates,
+                          plies=self.plies, seconds=0.9 * self._left(started),
+                          seed=self.seed * 7919 + self._turn, jobs=1, batch=SIM_BATCH,
+                          opponent_leaves=kept)
+        best = result.best.move
+        if best.kind == "pass" and static.move.kind != "pass":
+            return static
+        self.last_phase = "simulation, inferred" if kept else "simulation"
+        return Decision(best, best_score=static.best_score, simulation=result)
+
+    def _left(self, started: float) -> float:
+        """What is left of the move's budget (a sliver at least)."""
+        return max(0.05, self.seconds - (time.perf_counter() - started))
+
+    # ------------------------------------------------------------ inference
+    def opponent_play(self, board: Board) -> tuple[Board, Move] | None:
+        """The opponent's last play, as this player sees it, and the position
+        before it (the opponent to move, their rack unknown, this player's rack
+        the one it holds now): None when it was not a placement or cannot be
+        told from the board."""
+        before = self._after
+        grid = np.asarray(board.grid)
+        if before is None:
+            if board.tiles_on_board == 0:
+                return None
+            old = np.zeros_like(grid)
+        else:
+            old = np.asarray(before.grid)
+            if old.shape != grid.shape or np.any((old != 0) & (old != grid)):
+                return None  # not the game this player last saw
+        new = np.argwhere((grid != 0) & (old == 0))
+        if len(new) == 0 or len(new) > board.alphabet.rack_size:
+            return None
+        rows, cols = set(new[:, 0].tolist()), set(new[:, 1].tolist())
+        if len(rows) > 1 and len(cols) > 1:
+            return None
+        down = len(rows) > 1 or (len(new) == 1 and _runs_down(grid, *new[0]))
+        r, c = (int(x) for x in new[0])
+        # the whole word along the line, the board's tiles marked as played through
+        if down:
+            first = min(int(x) for x in new[:, 0])
+            while first > 0 and grid[first - 1, c]:
+                first -= 1
+            last = first
+            while last + 1 < grid.shape[0] and grid[last + 1, c]:
+                last += 1
+            squares = [(i, c) for i in range(first, last + 1)]
+        else:
+            first = min(int(x) for x in new[:, 1])
+            while first > 0 and grid[r, first - 1]:
+                first -= 1
+            last = first
+            while last + 1 < grid.shape[1] and grid[r, last + 1]:
+                last += 1
+            squares = [(r, i) for i in range(first, last + 1)]
+        tiles = tuple(int(grid[s]) for s in squares)
+        through = tuple(bool(old[s]) for s in squares)
+        if sum(not t for t in through) != len(new):
+            return None  # a gap: not one play
+        r0, c0 = squares[0]
+        move = Move("place", r0, c0, down, tiles, through, alphabet=board.alphabet)
+        position = board.copy()  # its own derived data: the grid changes below
+        position.racks = [(), board.rack]
+        position.grid[...] = old
+        if len(board.scores) == 2:
+            try:
+                scored = position.score(move)
+            except RacketyError:
+                return None  # not a play of this lexicon's rules: nothing to infer
+            position.scores = [max(0, board.scores[1] - scored), board.scores[0]]
+        return position, move
+
+    def _inferred(self, board: Board, lexicon: Lexicon, started: float
+                  ) -> list[tuple[tuple[int, ...], float]]:
+        """What the opponent kept, by inference from their last play, when it
+        kept few enough tiles to weigh in a share of the budget."""
+        found = self.opponent_play(board)
+        if found is None:
+            return []
+        position, move = found
+        placed = sum(not t for t in move.through)
+        if board.alphabet.rack_size - placed > INFER_KEPT:
+            return []
+        from rackety.search.inference import infer
+
+        try:
+            result = infer(position, lexicon, move, leave=self.leave, jobs=1,
+                           max_racks=_max_racks(self.seconds * INFER_SHARE))
+        except RacketyError:
+            return []
+        if time.perf_counter() - started > self.seconds * 0.5:
+            return []
+        return list(result.kept)
+
+
+def _runs_down(grid: Any, r: int, c: int) -> bool:
+    """Whether a single tile's play is written down: only when it forms no
+    word across (the generator's convention for one-tile plays)."""
+    n = grid.shape[0]
+
+    def run(dr: int, dc: int) -> int:
+        k = 0
+        i, j = r + dr, c + dc
+        while 0 <= i < n and 0 <= j < n and grid[i, j]:
+            k += 1
+            i, j = i + dr, j + dc
+        return k
+
+    return run(0, -1) + run(0, 1) == 0
+
+
+def _max_racks(seconds: float) -> int:
+    """How many racks an inference may weigh in ``seconds`` (about 20,000 a
+    second with one job)."""
+    return max(1_000, int(20_000 * seconds))
