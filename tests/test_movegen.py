@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from static_reference import static_equity
 
 from rackety import Board, Lexicon, RacketyError
 from rackety.game.move import format_leave
@@ -88,8 +89,10 @@ def test_top_and_best_modes_agree_with_all_moves(twl06: Lexicon, seed: int, n: i
     assert set(top) <= set(everything)
     for m in everything:
         if m.kind == "place":
-            assert m.equity == pytest.approx(m.score + leave(format_leave(board.alphabet,
-                                                                          m.leave)))
+            # score + leave, and on an opening its vowels' placement (full static
+            # equity; the bag is never empty this early)
+            assert m.equity == pytest.approx(static_equity(
+                board, m, m.leave, lambda kept: leave(format_leave(board.alphabet, kept))))
             assert Counter(m.leave) + Counter(0 if t & 0x80 else t for t in m.placed) == \
                 Counter(board.rack)
 
