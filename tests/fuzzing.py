@@ -1630,7 +1630,7 @@ def generate(reader: str, ch: RandomChooser) -> tuple[Any, str | None]:
     if reader == "moves":
         if roll < 22:
             specs = ("greedy", "h1", "h2", "h3", "static", "sim", "sim:10", "h3+endgame",
-                     "leaves:/nonexistent.klv2", "human")
+                     "leaves:/nonexistent.klv2", "human", "best", "best:2", "best:0.5")
             return {"player": mutate(ch.choice(specs), ch, specs)}, None
         seed = dict(ch.choice(move_seeds()))
         seed["move"] = mutate(seed["move"], ch, MOVE_SEEDS)

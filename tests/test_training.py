@@ -13,7 +13,7 @@ import pytest
 
 from rackety import Alphabet, Lexicon
 from rackety.errors import RacketyError
-from rackety.experiments.selfplay import EV_EXCHANGE, EV_PLAY, Compiled
+from rackety.experiments.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY, Compiled
 from rackety.experiments.training import leave_set, new_values, train
 from rackety.frontends.cli import main
 from rackety.game.heuristics import H3
@@ -222,7 +222,8 @@ def test_rack_values_follow_their_definition() -> None:
             sums.append(round(e * SCALE))
     prior = np.full(len(leaves), 0.25)
     values, baseline, behind = rack_values(prior, np.array(keys, np.int64),
-                                           np.array(sums, np.int64), leaves, min_count=0)
+                                           np.array(sums, np.int64), leaves, min_count=0,
+                                           model=False)
     expected, expected_baseline = _reference_rack_values(racks, english)
     assert baseline == pytest.approx(expected_baseline)
     klv = leaves.klv(values)
@@ -246,3 +247,190 @@ def test_the_racks_method_is_deterministic_and_learns(tmp_path: Path) -> None:
     assert result.klv.value("?") > result.klv.value("S") > result.klv.value("Q") + 5
     with pytest.raises(RacketyError, match="method"):
         train("TWL06", 10, 1, method="nope")
+
+
+def _reference_rack_samples(game, klv: Klv, horizon: int) -> list[tuple[tuple[int, ...], float]]:
+    """The racks method's samples from their definition, in plain Python: each
+    placement or exchange from a full rack with tiles in the bag; its score and
+    the value of what it kept (horizon 1), or its score, the player's next
+    score and the value of what that turn kept, when the bag refilled both
+    (horizon 2)."""
+    turns = [e for e in range(game.n) if game.kind[e] in (EV_PLAY, EV_EXCHANGE, EV_PASS)]
+
+    def kept(e: int) -> tuple[Counter, int]:
+        rn, bag = int(game.rack[e, 0]), int(game.rack[e, 1])
+        rack = Counter(game.rack[e, 2:2 + rn].tolist())
+        if game.kind[e] == EV_PASS:
+            return rack, bag
+        length = int(game.meta[e, 3])
+        through = int(game.meta[e, 6]) if game.kind[e] == EV_PLAY else 0
+        used = Counter(0 if (t & 0x80 and game.kind[e] == EV_PLAY) else t
+                       for j, t in enumerate(game.tiles[e, :length].tolist())
+                       if not through >> j & 1)
+        after = bag if game.kind[e] == EV_EXCHANGE else bag - min(used.total(), bag)
+        return rack - used, after
+
+    def value(leave: Counter) -> float:
+        return klv.value(tuple(sorted(leave.elements()))) if leave.total() else 0.0
+
+    out = []
+    for e in turns:
+        rn, bag = int(game.rack[e, 0]), int(game.rack[e, 1])
+        if game.kind[e] == EV_PASS or rn != 7 or bag == 0:
+            continue
+        rack = tuple(sorted(game.rack[e, 2:2 + rn].tolist()))
+        leave, after = kept(e)
+        equity = float(game.score[e]) if game.kind[e] == EV_PLAY else 0.0
+        if horizon == 1:
+            out.append((rack, equity + value(leave)))
+            continue
+        later = [f for f in turns if f > e and game.seat[f] == game.seat[e]]
+        if after == 0 or not later or game.kind[later[0]] == EV_PASS:
+            continue
+        nxt, nxt_after = kept(later[0])
+        if nxt_after == 0:
+            continue
+        out.append((rack, equity + float(game.score[later[0]]) + value(nxt)))
+    return out
+
+
+@pytest.mark.parametrize("horizon", [1, 2])
+def test_rack_samples_follow_their_definition(twl06: Lexicon, horizon: int) -> None:
+    from rackety.experiments.training import SCALE, _rack_samples
+
+    english = twl06.alphabet
+    leaves = leave_set(english)
+    values = leaves.values_of(H3).astype(np.float32).astype(np.float64)
+    klv = leaves.klv(values)
+    compiled = Compiled(twl06, [StaticPlayer(klv, "a"), StaticPlayer(klv, "b")])
+    seen = 0
+    for seed in (1, 2, 3):
+        game = compiled.play(seed)
+        keys = np.empty(game.n, np.int64)
+        sums = np.empty(game.n, np.int64)
+        m = _rack_samples(game.n, game.seat, game.kind, game.score, game.meta, game.tiles,
+                          game.rack, leaves.size, leaves.max_len, 7, leaves.keys, values,
+                          horizon, keys, sums)
+        expected = _reference_rack_samples(game, klv, horizon)
+        assert m == len(expected) > 3
+        for (rack, equity), key, total in zip(expected, keys[:m], sums[:m], strict=True):
+            want = 0
+            for c in rack:
+                want = want * 64 + c + 1
+            assert key == want
+            assert total / SCALE == pytest.approx(equity, abs=1e-3)
+        seen += m
+    assert seen > 20
+
+
+def test_a_horizon_of_two_is_for_the_racks_method() -> None:
+    with pytest.raises(RacketyError, match="horizon"):
+        train("TWL06", 10, 1, method="td", horizon=2)
+    with pytest.raises(RacketyError, match="horizon"):
+        train("TWL06", 10, 1, method="racks", horizon=3)
+
+
+# ------------------------------------------------------------ the rack model
+TINY = Alphabet({
+    "name": "rackmodel", "board": "standard15", "rack_size": 4, "bingo_bonus": 20,
+    "tiles": [{"label": "?", "blank_label": "?", "count": 1, "points": 0, "vowel": False}]
+    + [{"label": c, "blank_label": c.lower(), "count": n, "points": 1, "vowel": c in "AE"}
+       for c, n in zip("ABCDE", (3, 2, 2, 1, 3), strict=True)]})
+
+
+def _racks_by_hand(alphabet: Alphabet) -> list[tuple[int, ...]]:
+    counts = {t.code: t.count for t in alphabet.tiles}
+    return [r for r in itertools.combinations_with_replacement(sorted(counts),
+                                                                 alphabet.rack_size)
+            if all(counts[c] >= k for c, k in Counter(r).items())]
+
+
+def _key(rack: tuple[int, ...]) -> int:
+    key = 0
+    for c in rack:
+        key = key * 64 + c + 1
+    return key
+
+
+def test_the_rack_model_fits_equities_made_of_tiles_and_pairs() -> None:
+    """Rack equities that are exactly an intercept, tile terms and pair terms
+    are predicted exactly on racks the fit never saw."""
+    from rackety.experiments.training import RackModel, rack_model
+
+    english = Alphabet.load("english")
+    size = english.size
+    rng = np.random.default_rng(7)
+    truth = RackModel(rng.normal(0, 3, 1 + size + size * (size + 1) // 2), 0.0, 0.0, 0.0)
+    bag = [t.code for t in english.tiles for _ in range(t.count)]
+    racks = sorted({_key(tuple(sorted(rng.choice(bag, 7, replace=False).tolist())))
+                    for _ in range(6000)})
+    keys = np.array(racks, np.int64)
+    held = keys[3::4]
+    fit_keys = np.setdiff1d(keys, held)
+    means = truth.predict(fit_keys, size, 7)
+    counts = rng.integers(1, 4, len(fit_keys)).astype(np.int64)
+    model = rack_model(fit_keys, means, counts, 0.0, size, 7)
+    assert model.k == 0.0  # no noise: a rack seen keeps its mean
+    np.testing.assert_allclose(model.predict(held, size, 7), truth.predict(held, size, 7),
+                               atol=0.05)
+
+
+def test_rack_values_with_the_model_follow_their_definition() -> None:
+    """Every rack counts: a rack seen has its mean shrunk toward the model by
+    k samples, a rack never seen the model's equity; a leave is the weighted
+    mean of the racks holding it less the mean rack, shrunk toward its prior
+    by the samples behind it."""
+    from math import comb
+
+    from rackety.experiments.training import SCALE, rack_model, rack_values
+
+    leaves = leave_set(TINY)
+    dist = {t.code: t.count for t in TINY.tiles}
+    every = _racks_by_hand(TINY)
+    rng = np.random.default_rng(3)
+    seen = [every[i] for i in rng.choice(len(every), len(every) // 2, replace=False)]
+    samples: list[tuple[tuple[int, ...], float]] = []
+    for rack in seen:
+        base = float(rng.normal(20, 5))
+        samples += [(rack, base + float(rng.normal(0, 4))) for _ in range(rng.integers(1, 4))]
+    keys = np.array([_key(r) for r, _ in samples], np.int64)
+    sums = np.array([round(e * SCALE) for _, e in samples], np.int64)
+    prior = rng.normal(0, 1, len(leaves))
+    values, baseline, behind = rack_values(prior, keys, sums, leaves, 3, model=True)
+
+    by_rack: dict[tuple[int, ...], list[float]] = {}
+    for rack, e in samples:
+        by_rack.setdefault(rack, []).append(round(e * SCALE) / SCALE)
+    means = {r: sum(v) / len(v) for r, v in by_rack.items()}
+    noise = sum((e - means[r]) ** 2 for r, v in by_rack.items() for e in v) / (
+        len(samples) - len(by_rack))
+    order = sorted(by_rack, key=_key)
+    model = rack_model(np.array([_key(r) for r in order], np.int64),
+                       np.array([means[r] for r in order]),
+                       np.array([len(by_rack[r]) for r in order], np.int64), noise, TINY.size, 4)
+    assert model.k > 0
+    predicted = dict(zip(every, model.predict(np.array([_key(r) for r in every], np.int64),
+                                              TINY.size, 4), strict=True))
+    equity = {r: (len(by_rack[r]) * means[r] + model.k * predicted[r]) / (len(by_rack[r]) + model.k)
+              if r in by_rack else predicted[r] for r in every}
+
+    def ways(rest: Counter, minus: Counter) -> int:
+        out = 1
+        for c, k in rest.items():
+            out *= comb(dist[c] - minus[c], k)
+        return out
+
+    expected_baseline = sum(ways(Counter(r), Counter()) * equity[r] for r in every) / sum(
+        ways(Counter(r), Counter()) for r in every)
+    assert baseline == pytest.approx(expected_baseline)
+    klv = leaves.klv(values)
+    table = {leave: i for i, leave in enumerate(klv.leaves())}
+    for leave, i in table.items():
+        kept = Counter(leave)
+        holding = [r for r in every if not kept - Counter(r)]
+        w = [ways(Counter(r) - kept, kept) for r in holding]
+        raw = sum(wi * equity[r] for wi, r in zip(w, holding, strict=True)) / sum(w) - baseline
+        n = sum(len(by_rack.get(r, ())) for r in holding)
+        assert behind[i] == n
+        want = (n * raw + 3 * prior[i]) / (n + 3)
+        assert values[i] == pytest.approx(want, abs=1e-4), leave

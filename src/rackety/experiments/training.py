@@ -42,19 +42,44 @@ that the alphabet's tile counts allow (914,624 in English) is written.
 way MAGPIE's ``leavegen`` values leaves, learned from its description, not
 its code): every placement or exchange made from a full rack with tiles in
 the bag is a sample of that *rack*: its equity, the score plus the current
-value of the tiles kept. A rack's value is the mean of its samples. A
+value of the tiles kept. A rack's value is the mean of its samples (with the
+rack model below for the racks seen rarely or never). A
 leave's value is what the racks holding it are worth when it is kept and
 the rest drawn, relative to a rack drawn from the full bag:
 
     V(L) = sum_R w(R, L) m(R) / sum_R w(R, L)  -  b,
     w(R, L) = prod_c C(dist_c - L_c, R_c - L_c),  b = sum_R C(R) m(R) / sum_R C(R)
 
-over the racks R holding L seen in the generation (m: their mean equities,
-C(R) = prod_c C(dist_c, R_c) the ways to draw R). Each sample informs every
-leave of its rack (up to 126), so a generation values far more leaves than
-the TD samples do (a few thousand games touch a quarter of a million), rare
-ones through the common racks that hold them. The shrinkage is as above,
-with n the rack samples behind the leave.
+over every rack R holding L (C(R) = prod_c C(dist_c, R_c), the ways to draw
+R). Each sample informs every leave of its rack (up to 126), so a generation
+values far more leaves than the TD samples do (a few thousand games touch a
+quarter of a million), rare ones through the common racks that hold them.
+The shrinkage is as above, with n the rack samples behind the leave.
+
+**The rack model.** The racks a generation sees are not a fair sample of the
+racks that hold a leave: a game sees the common racks, and the racks it
+misses are mostly clumsy ones (duplicates, rare tiles). Averaging over the
+racks seen only would overvalue the leaves whose racks are seen least, the
+rare tiles above all (measured: C, M, P, V and Z one to three points too
+high after 20,000 games). So every rack counts, with the equity ``m(R)`` of
+a model fitted to the generation (`RackModel`: an intercept, a term per tile
+and one per pair of tiles, by least squares, each rack weighted by its
+samples), and a rack seen has its mean shrunk toward it,
+
+    m(R) = (n_R mean_R + k model(R)) / (n_R + k),   k = noise / spread
+
+with ``noise`` the variance of one sample around its rack's mean and
+``spread`` that of the racks' means around the model less the noise (the
+usual empirical-Bayes weight). No rack is enumerated for this (English has
+3,199,724): the model's expected equity over the racks holding a leave is
+exact (the moments of the multivariate hypergeometric draw of the rest), and
+the racks seen add their departures from the model.
+
+**The horizon** (``horizon=2``, racks method): a rack's sample can span two
+of the player's turns, the move's score plus the next turn's score and the
+value of what that turn keeps (samples whose leaves the bag does not refill
+are skipped), so that what a leave does to the turn after next is measured,
+not only bootstrapped.
 
 **Determinism.** Game i of generation g is dealt from the seed
 ``blake2b(seed/g/i)``, never from the worker; the targets are summed in fixed
@@ -73,6 +98,7 @@ import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from math import comb
 from pathlib import Path
 from typing import Any
 
@@ -120,16 +146,15 @@ def _kept(e, kind, ev_meta, ev_tiles, ev_rack, hist) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _accumulate(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size, max_len,
-                keys, values, sums, counts):
-    """Add one game's samples (module docstring) to ``sums`` (targets in fixed
-    point) and ``counts``, by leave index; the empty leave at index
-    ``len(keys)``. Returns the number of samples."""
+def _game_leaves(n, ev_kind, ev_meta, ev_tiles, ev_rack, size, max_len, keys, leave, bag_after):
+    """Each event's leave index into ``leave`` (-2: not a placement or
+    exchange; -1: a leave the table does not hold; ``len(keys)``: the empty
+    leave) and the tiles left in the bag after it into ``bag_after``."""
     empty = keys.shape[0]
-    leave = np.full(n, -2, np.int64)  # -2: not a placement or exchange; else a leave index
-    bag_after = np.zeros(n, np.int64)
     hist = np.zeros(64, np.int64)
     for e in range(n):
+        leave[e] = -2
+        bag_after[e] = 0
         kind = ev_kind[e]
         if kind != EV_PLAY and kind != EV_EXCHANGE:
             continue
@@ -143,26 +168,58 @@ def _accumulate(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size,
         key = leave_key(hist, size, max_len)
         i = np.searchsorted(keys, key)
         leave[e] = i if (key >= 0 and i < empty and keys[i] == key) else -1
+
+
+@njit(cache=True, nogil=True)
+def _next_turn(e, n, ev_seat, ev_kind) -> int:
+    """The index of the next placement, exchange or pass of event ``e``'s
+    player, or ``n`` if there is none."""
+    seat = ev_seat[e]
+    f = e + 1
+    while f < n and not (ev_seat[f] == seat and (ev_kind[f] == EV_PLAY or
+                                                  ev_kind[f] == EV_EXCHANGE or
+                                                  ev_kind[f] == EV_PASS)):
+        f += 1
+    return f
+
+
+@njit(cache=True, nogil=True)
+def _target(e, n, ev_seat, ev_kind, ev_score, leave, bag_after, values) -> float:
+    """The TD target of the leave event ``e`` kept (module docstring): the
+    player's next score and leave, or its points to the end of the game; NaN
+    when there is no sample (no leave, the bag empty after ``e``, or no next
+    turn of the player)."""
+    empty = values.shape[0]
+    if leave[e] < 0 or bag_after[e] == 0:
+        return np.nan
+    f = _next_turn(e, n, ev_seat, ev_kind)
+    if f == n:
+        return np.nan
+    target = np.float64(ev_score[f])
+    if ev_kind[f] != EV_PASS and bag_after[f] > 0:
+        if 0 <= leave[f] < empty:
+            target += values[leave[f]]
+    else:
+        for g in range(f + 1, n):
+            if ev_seat[g] == ev_seat[e]:
+                target += ev_score[g]
+    return target
+
+
+@njit(cache=True, nogil=True)
+def _accumulate(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size, max_len,
+                keys, values, sums, counts):
+    """Add one game's samples (module docstring) to ``sums`` (targets in fixed
+    point) and ``counts``, by leave index; the empty leave at index
+    ``len(keys)``. Returns the number of samples."""
+    leave = np.empty(n, np.int64)
+    bag_after = np.empty(n, np.int64)
+    _game_leaves(n, ev_kind, ev_meta, ev_tiles, ev_rack, size, max_len, keys, leave, bag_after)
     samples = 0
     for e in range(n):
-        if leave[e] < 0 or bag_after[e] == 0:
+        target = _target(e, n, ev_seat, ev_kind, ev_score, leave, bag_after, values)
+        if np.isnan(target):
             continue
-        seat = ev_seat[e]
-        f = e + 1
-        while f < n and not (ev_seat[f] == seat and (ev_kind[f] == EV_PLAY or
-                                                      ev_kind[f] == EV_EXCHANGE or
-                                                      ev_kind[f] == EV_PASS)):
-            f += 1
-        if f == n:
-            continue
-        target = np.float64(ev_score[f])
-        if ev_kind[f] != EV_PASS and bag_after[f] > 0:
-            if 0 <= leave[f] < empty:
-                target += values[leave[f]]
-        else:
-            for g in range(f + 1, n):
-                if ev_seat[g] == seat:
-                    target += ev_score[g]
         sums[leave[e]] += np.int64(np.round(target * SCALE))
         counts[leave[e]] += 1
         samples += 1
@@ -170,14 +227,22 @@ def _accumulate(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size,
 
 
 @njit(cache=True, nogil=True)
-def _rack_samples(n, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size, max_len, rack_len,
-                  keys, values, out_keys, out_sums) -> int:
+def _rack_samples(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size, max_len,
+                  rack_len, keys, values, horizon, out_keys, out_sums) -> int:
     """One game's rack samples (the ``racks`` method): for each placement or
     exchange made from a full rack with tiles in the bag, the rack's key
-    (`leave_key` of its ``rack_len`` tiles) and the equity of the move, score
-    plus the current value of the tiles kept, in fixed point. Returns how many."""
+    (`leave_key` of its ``rack_len`` tiles) and the equity of the move in
+    fixed point: at ``horizon`` 1 its score plus the current value of the
+    tiles kept; at ``horizon`` 2 its score plus the player's next score and
+    the value of what that turn keeps, when the bag refills both leaves
+    (other samples are skipped). Returns how many."""
     empty = keys.shape[0]
     hist = np.zeros(64, np.int64)
+    leave = np.empty(n, np.int64)
+    bag_after = np.empty(n, np.int64)
+    if horizon > 1:
+        _game_leaves(n, ev_kind, ev_meta, ev_tiles, ev_rack, size, max_len, keys, leave,
+                     bag_after)
     m = 0
     for e in range(n):
         kind = ev_kind[e]
@@ -190,7 +255,16 @@ def _rack_samples(n, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size, max_le
         rack_key = leave_key(hist, size, rack_len)
         used = _kept(e, kind, ev_meta, ev_tiles, ev_rack, hist)
         equity = np.float64(ev_score[e]) if kind == EV_PLAY else 0.0
-        if used < rn:
+        if horizon > 1:
+            # the player's next turn, a placement or exchange with the bag refilling
+            # its leave: every sample then spans two turns alike (late ones are skipped)
+            f = _next_turn(e, n, ev_seat, ev_kind) if bag_after[e] > 0 else n
+            if f == n or ev_kind[f] == EV_PASS or bag_after[f] == 0 or leave[f] == -1:
+                continue
+            equity += ev_score[f]
+            if leave[f] < empty:
+                equity += values[leave[f]]
+        elif used < rn:
             key = leave_key(hist, size, max_len)
             i = np.searchsorted(keys, key)
             if key >= 0 and i < empty and keys[i] == key:
@@ -202,16 +276,28 @@ def _rack_samples(n, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size, max_le
 
 
 @njit(cache=True)
-def _rack_leaves(rack_keys, rack_sums, rack_counts, dist, size, rack_len, max_len, keys,
-                 total, weight, samples) -> float:
-    """Every leave's expected rack equity from the racks seen (the ``racks``
-    method): for each rack R with mean equity m, each leave L of R (1 to
-    ``max_len`` tiles) adds m with the weight of drawing the rest of R after
-    keeping L, the product over codes of C(dist - L, R - L) (``total``: the
-    weighted sums, ``weight``: the weights, ``samples``: the rack samples
-    behind them, by leave index). Returns the mean rack equity, each rack
-    weighted by its chance to be drawn from the full bag. Racks are visited in
-    key order, so the float sums are the same on every run."""
+def _rack_hist(key, rack_len, hist) -> None:
+    """The tile counts of a rack's key (`leave_key` of ``rack_len`` tiles)
+    into ``hist``."""
+    hist[:] = 0
+    for j in range(rack_len):
+        digit = (key >> (6 * (rack_len - 1 - j))) & 63
+        if digit > 0:
+            hist[digit - 1] += 1
+
+
+@njit(cache=True)
+def _rack_leaves(rack_keys, rack_means, rack_counts, dist, size, rack_len, max_len, keys,
+                 total, weight, samples) -> tuple[float, float]:
+    """Sums over the racks seen (the ``racks`` method; ``rack_counts``: the
+    samples behind each): for each rack R with equity m (``rack_means``),
+    each leave L of R (1 to ``max_len`` tiles) adds m with the weight of
+    drawing the rest of R after keeping L, the product over codes of
+    C(dist - L, R - L) (``total``: the weighted sums, ``weight``: the
+    weights, ``samples``: the rack samples behind them, by leave index).
+    Returns the sum of m weighted by the ways to draw each rack from the full
+    bag, and the sum of those ways. Racks are visited in key order, so the
+    float sums are the same on every run."""
     binom = np.zeros((128, 8), np.float64)
     for a in range(128):
         binom[a, 0] = 1.0
@@ -226,12 +312,7 @@ def _rack_leaves(rack_keys, rack_sums, rack_counts, dist, size, rack_len, max_le
     grand = 0.0
     grand_w = 0.0
     for r in range(rack_keys.shape[0]):
-        key = rack_keys[r]
-        hist[:] = 0
-        for j in range(rack_len):
-            digit = (key >> (6 * (rack_len - 1 - j))) & 63
-            if digit > 0:
-                hist[digit - 1] += 1
+        _rack_hist(rack_keys[r], rack_len, hist)
         k = 0
         for c in range(size):
             if hist[c] > 0:
@@ -239,7 +320,7 @@ def _rack_leaves(rack_keys, rack_sums, rack_counts, dist, size, rack_len, max_le
                 have[k] = hist[c]
                 kept[k] = 0
                 k += 1
-        mean = rack_sums[r] / SCALE / rack_counts[r]
+        mean = rack_means[r]
         full = 1.0
         for j in range(k):
             full *= binom[dist[codes[j]], have[j]]
@@ -270,7 +351,115 @@ def _rack_leaves(rack_keys, rack_sums, rack_counts, dist, size, rack_len, max_le
                 total[idx] += w * mean
                 weight[idx] += w
                 samples[idx] += rack_counts[r]
-    return grand / grand_w if grand_w > 0 else 0.0
+    return grand, grand_w
+
+
+@njit(cache=True)
+def _rack_features(hist, size, index, value) -> int:
+    """A rack's nonzero features for the rack model (`rack_model`): 1 (the
+    intercept), the count of each code present, and for each pair of codes
+    present c < d the product of their counts, for each code its pairs
+    C(count, 2). Writes feature numbers and values; returns how many."""
+    m = 0
+    index[m] = 0
+    value[m] = 1.0
+    m += 1
+    for c in range(size):
+        if hist[c] == 0:
+            continue
+        index[m] = 1 + c
+        value[m] = hist[c]
+        m += 1
+        for d in range(c, size):
+            if hist[d] == 0:
+                continue
+            pair = hist[c] * (hist[c] - 1) // 2 if d == c else hist[c] * hist[d]
+            if pair == 0:
+                continue
+            index[m] = 1 + size + c * size - c * (c - 1) // 2 + (d - c)
+            value[m] = pair
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _fit_normal(rack_keys, rack_means, rack_counts, size, rack_len, gram, rhs):
+    """The normal equations of the rack model, each rack weighted by its
+    samples: adds X'WX into ``gram`` and X'Wy into ``rhs``."""
+    hist = np.zeros(64, np.int64)
+    index = np.zeros(64, np.int64)
+    value = np.zeros(64, np.float64)
+    for r in range(rack_keys.shape[0]):
+        _rack_hist(rack_keys[r], rack_len, hist)
+        m = _rack_features(hist, size, index, value)
+        w = np.float64(rack_counts[r])
+        y = rack_means[r]
+        for a in range(m):
+            rhs[index[a]] += w * value[a] * y
+            for b in range(m):
+                gram[index[a], index[b]] += w * value[a] * value[b]
+
+
+@njit(cache=True)
+def _predict(rack_keys, coef, size, rack_len, out):
+    """The rack model's equity of each rack into ``out``."""
+    hist = np.zeros(64, np.int64)
+    index = np.zeros(64, np.int64)
+    value = np.zeros(64, np.float64)
+    for r in range(rack_keys.shape[0]):
+        _rack_hist(rack_keys[r], rack_len, hist)
+        m = _rack_features(hist, size, index, value)
+        acc = 0.0
+        for a in range(m):
+            acc += coef[index[a]] * value[a]
+        out[r] = acc
+
+
+@njit(cache=True)
+def _model_leaves(tiles, lengths, coef, dist, size, rack_len, out) -> float:
+    """The rack model's expected equity of a rack holding each leave (``tiles``/
+    ``lengths``, a `LeaveSet`'s) with the rest drawn from the full bag less
+    the leave, into ``out``; returns that of a rack drawn from the full bag.
+    Exact: the rest X is multivariate hypergeometric (k tiles from a pool p of
+    M), so E[X_c] = k p_c / M, E[X_c X_d] = k (k - 1) p_c p_d / (M (M - 1))
+    for c != d and E[X_c (X_c - 1)] = k (k - 1) p_c (p_c - 1) / (M (M - 1)),
+    which is all the model's intercept, tile and pair terms need."""
+    held = np.zeros(size, np.float64)
+    pool = np.zeros(size, np.float64)
+    draw = np.zeros(size, np.float64)
+    n_all = 0.0
+    for c in range(size):
+        n_all += dist[c]
+    pos = 0
+    full = 0.0
+    for i in range(lengths.shape[0] + 1):
+        held[:] = 0.0
+        n = 0
+        if i < lengths.shape[0]:
+            n = lengths[i]
+            for j in range(n):
+                held[tiles[pos + j]] += 1.0
+            pos += n
+        k = rack_len - n
+        m = n_all - n
+        f2 = k * (k - 1) / (m * (m - 1)) if m > 1 else 0.0
+        for c in range(size):
+            pool[c] = dist[c] - held[c]
+            draw[c] = k * pool[c] / m if m > 0 else 0.0
+        acc = coef[0]
+        for c in range(size):
+            acc += coef[1 + c] * (held[c] + draw[c])
+            base = 1 + size + c * size - c * (c - 1) // 2
+            acc += coef[base] * (held[c] * (held[c] - 1.0) + 2.0 * held[c] * draw[c]
+                                 + f2 * pool[c] * (pool[c] - 1.0)) / 2.0
+            for d in range(c + 1, size):
+                acc += coef[base + d - c] * (held[c] * held[d] + held[c] * draw[d]
+                                             + held[d] * draw[c] + f2 * pool[c] * pool[d])
+        if i < lengths.shape[0]:
+            out[i] = acc
+        else:
+            full = acc
+    return full
 
 
 # ------------------------------------------------------------------ tasks
@@ -291,6 +480,7 @@ class _Task:
     start: int
     stop: int
     method: str = "td"
+    horizon: int = 1
 
 
 _worker: dict[str, Any] = {}
@@ -325,9 +515,9 @@ def play_task(task: _Task) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
             game = compiled.play(game_seed(task.seed, task.generation, index))
             out_keys = np.empty(game.n, np.int64)
             out_sums = np.empty(game.n, np.int64)
-            m = _rack_samples(game.n, game.kind, game.score, game.meta, game.tiles, game.rack,
-                              leaves.size, leaves.max_len, rack_len, leaves.keys, values,
-                              out_keys, out_sums)
+            m = _rack_samples(game.n, game.seat, game.kind, game.score, game.meta,
+                              game.tiles, game.rack, leaves.size, leaves.max_len, rack_len,
+                              leaves.keys, values, task.horizon, out_keys, out_sums)
             parts_keys.append(out_keys[:m])
             parts_sums.append(out_sums[:m])
             samples += m
@@ -402,39 +592,109 @@ def new_values(prior: np.ndarray, sums: np.ndarray, counts: np.ndarray,
     return out.astype(np.float32).astype(np.float64), baseline
 
 
+@dataclass(frozen=True)
+class RackModel:
+    """The rack model of a generation (``racks`` method): a rack's equity as
+    an intercept, a term per tile and a term per pair of tiles, fitted by
+    least squares to the racks seen (each weighted by its samples). A rack's
+    equity is its mean shrunk toward the model by ``k`` samples, with ``k``
+    the ratio of the noise of one sample to the spread of the racks around
+    the model (both measured); a rack never seen takes the model's equity."""
+
+    coef: np.ndarray
+    noise: float  # variance of one sample around its rack's mean
+    spread: float  # variance of the racks' true equities around the model
+    k: float
+
+    def predict(self, rack_keys: np.ndarray, size: int, rack_len: int) -> np.ndarray:
+        out = np.empty(len(rack_keys), np.float64)
+        _predict(rack_keys, self.coef, size, rack_len, out)
+        return out
+
+
+def rack_model(keys: np.ndarray, means: np.ndarray, counts: np.ndarray, noise: float,
+               size: int, rack_len: int) -> RackModel:
+    """Fit the `RackModel` to the racks seen (``keys`` ascending, their mean
+    equities and samples) given the variance of one sample (``noise``)."""
+    features = 1 + size + size * (size + 1) // 2
+    gram = np.zeros((features, features), np.float64)
+    rhs = np.zeros(features, np.float64)
+    _fit_normal(keys, means, counts, size, rack_len, gram, rhs)
+    ridge = 1e-6 * max(float(np.trace(gram)) / features, 1.0)
+    coef = np.linalg.solve(gram + ridge * np.eye(features), rhs)
+    model = RackModel(coef, noise, 0.0, 0.0)
+    fitted = model.predict(keys, size, rack_len)
+    # E[(m - fit)^2] = spread + noise / n over the racks seen
+    spread = float(np.mean((means - fitted) ** 2 - noise / counts)) if len(keys) else 0.0
+    spread = max(spread, 1e-3 * max(noise, 1e-9))
+    return RackModel(coef, noise, spread, noise / spread if noise > 0 else 0.0)
+
+
 def rack_values(prior: np.ndarray, rack_keys: np.ndarray, rack_sums: np.ndarray,
-                leaves: LeaveSet, min_count: int) -> tuple[np.ndarray, float, np.ndarray]:
+                leaves: LeaveSet, min_count: int, *, model: bool = True
+                ) -> tuple[np.ndarray, float, np.ndarray]:
     """The next generation's values by the ``racks`` method (module docstring)
     from every rack sample of a generation (``rack_keys``, ``rack_sums``: one
     per sample, in any order), with the baseline (the mean rack equity) and
-    the rack samples behind each leave."""
+    the rack samples behind each leave. With ``model``, every rack counts:
+    each rack's equity is its mean shrunk toward the `RackModel`, a rack never
+    seen the model's equity (the sums over all racks are the model's exact
+    expectations plus the departures of the racks seen from it, so no rack
+    is enumerated); without, only the racks seen count, at their means."""
     alphabet = leaves.alphabet
+    rack_len = alphabet.rack_size
     dist = np.zeros(leaves.size, np.int64)
     for tile in alphabet.tiles:
         dist[tile.code] = tile.count
     keys, inverse, counts = np.unique(rack_keys, return_inverse=True, return_counts=True)
     sums = np.zeros(len(keys), np.int64)
     np.add.at(sums, inverse, rack_sums)  # integers: the same whatever the order
+    means = sums / SCALE / np.maximum(counts, 1)
+    counts = counts.astype(np.int64)
+    use_model = model and len(keys) > 0
+    expected = np.zeros(len(leaves), np.float64)
+    full = 0.0
+    if use_model:
+        samples_f = rack_sums / SCALE
+        dof = len(samples_f) - len(keys)
+        noise = float(np.sum((samples_f - means[inverse]) ** 2)) / dof if dof > 0 else 0.0
+        fit = rack_model(keys, means, counts, noise, leaves.size, rack_len)
+        fitted = fit.predict(keys, leaves.size, rack_len)
+        shrunk = (counts * means + fit.k * fitted) / (counts + fit.k)
+        means = shrunk - fitted  # each rack seen departs from the model by this much
+        full = _model_leaves(leaves.tiles, leaves.lengths, fit.coef, dist, leaves.size,
+                             rack_len, expected)
     total = np.zeros(len(leaves), np.float64)
     weight = np.zeros(len(leaves), np.float64)
     samples = np.zeros(len(leaves), np.int64)
-    baseline = _rack_leaves(keys, sums, counts.astype(np.int64), dist, leaves.size,
-                            alphabet.rack_size, leaves.max_len, leaves.keys, total, weight,
-                            samples)
-    seen = weight > 0
-    raw = np.where(seen, total / np.where(seen, weight, 1.0) - baseline, prior)
+    grand, grand_w = _rack_leaves(keys, means, counts, dist, leaves.size, rack_len,
+                                  leaves.max_len, leaves.keys, total, weight, samples)
+    if use_model:
+        # over every rack: the ways to draw the rest after keeping L sum to
+        # C(N - |L|, R - |L|), and the ways to draw a rack to C(N, R)
+        n_all = int(dist.sum())
+        ways = np.array([comb(n_all - n, rack_len - n) for n in range(rack_len + 1)],
+                        np.float64)[leaves.lengths]
+        baseline = full + grand / comb(n_all, rack_len)
+        raw = expected + total / ways - baseline
+        valued = np.ones(len(leaves), bool)
+    else:
+        baseline = grand / grand_w if grand_w > 0 else 0.0
+        valued = weight > 0
+        raw = np.where(valued, total / np.where(valued, weight, 1.0) - baseline, prior)
     n = samples.astype(np.float64)
     k = float(min_count)
-    out = np.where(seen, (n * raw + k * prior) / np.where(n + k > 0, n + k, 1.0), prior)
+    out = np.where(valued, (n * raw + k * prior) / np.where(n + k > 0, n + k, 1.0), prior)
     return out.astype(np.float32).astype(np.float64), baseline, samples
 
 
 METHODS = ("td", "racks")
+HORIZONS = (1, 2)  # turns a rack sample spans (the racks method)
 
 
 def train(lexicon_source: str, games: int, generations: int = 1, *,
           init: str = "h3", seed: int = 1, min_count: int = DEFAULT_MIN_COUNT,
-          method: str = "td",
+          method: str = "td", horizon: int = 1,
           backend: str = "local", address: str | None = None, jobs: int | None = None,
           alphabet: str | None = None,
           progress: Callable[[int, int, int], None] | None = None,
@@ -452,6 +712,8 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
         raise RacketyError("min-count: 0 or more")
     if method not in METHODS:
         raise RacketyError(f"method {method!r}: expected one of {', '.join(METHODS)}")
+    if horizon not in HORIZONS or (horizon > 1 and method != "racks"):
+        raise RacketyError(f"horizon {horizon}: 1, or 2 with the racks method")
     lexicon = Lexicon.load(lexicon_source, alphabet)  # compiled and cached before the workers
     alpha = lexicon.alphabet
     leaves = leave_set(alpha)
@@ -466,7 +728,7 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
         t0 = time.perf_counter()
         table = leaves.klv(values).to_bytes()
         tasks = [_Task(str(lexicon_source), alphabet, table, seed, generation, start,
-                       min(games, start + per_task), method)
+                       min(games, start + per_task), method, horizon)
                  for start in range(0, games, per_task)]
         rack_parts: list[tuple[np.ndarray, np.ndarray]] = []
         sums = np.zeros(len(leaves) + 1, np.int64)
@@ -513,5 +775,5 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
     return result
 
 
-__all__ = ["METHODS", "Generation", "LeaveSet", "TrainResult", "game_seed", "leave_set",
+__all__ = ["HORIZONS", "METHODS", "Generation", "LeaveSet", "TrainResult", "game_seed", "leave_set",
            "new_values", "play_task", "rack_values", "train"]

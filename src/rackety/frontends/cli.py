@@ -1226,6 +1226,9 @@ def leaves() -> None:
               type=click.Choice(["racks", "td"], case_sensitive=False),
               help="racks: each leave valued by the mean equity of the racks holding it; "
                    "td: by the next turn's score and leave.")
+@click.option("--horizon", default=1, show_default=True, type=Whole(1, 2),
+              help="Turns a rack's equity spans (racks): 1, the move's score and leave; "
+                   "2, its score, the next turn's score and that turn's leave.")
 @click.option("--jobs", default=None, type=JOBS,
               help="Processes (default: every core); with Ray, CPUs of a local instance.")
 @click.option("--alphabet", default=None, metavar="NAME", help="Alphabet (default: english).")
@@ -1234,8 +1237,8 @@ def leaves() -> None:
 @backend_options
 @json_option
 def leaves_train_command(source: str, games: int, generations: int, init: str, seed: int,
-                         min_count: int, method: str, jobs: int | None, alphabet: str | None,
-                         output: str, backend: str, address: str | None,
+                         min_count: int, method: str, horizon: int, jobs: int | None,
+                         alphabet: str | None, output: str, backend: str, address: str | None,
                          as_json: bool) -> None:
     """Train leave values by self-play (the mean equity of the racks holding
     each leave, or TD targets; shrunk toward the prior; see
@@ -1253,7 +1256,9 @@ def leaves_train_command(source: str, games: int, generations: int, init: str, s
         def progress(generation: int, done: int, total: int) -> None:
             if generation not in tasks:
                 tasks[generation] = bar.add_task(f"generation {generation}", total=total)
-            bar.update(tasks[generation], completed=done)
+            # the games are played; the leaves are valued next (up to a minute)
+            label = f"generation {generation}" + (": valuing the leaves" if done == total else "")
+            bar.update(tasks[generation], completed=done, description=label)
 
         def report(stats: Any) -> None:
             lines.append(stats.as_json())
@@ -1264,7 +1269,8 @@ def leaves_train_command(source: str, games: int, generations: int, init: str, s
                 click.echo(line)
 
         result = train(source, games, generations, init=init, seed=seed,
-                       min_count=min_count, method=method.lower(), backend=backend,
+                       min_count=min_count, method=method.lower(), horizon=horizon,
+                       backend=backend,
                        address=address, jobs=jobs,
                        alphabet=alphabet, progress=progress, report=report)
     result.save(output)
