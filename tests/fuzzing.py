@@ -73,6 +73,7 @@ HALTED_CGP = f"{HALTED} EIOPRSW/EFGOQVX 28/0 0 lex TWL06;"
 SUPER_EMPTY = "/".join(["21"] * 21)
 SUPER_CGP = f"{SUPER_EMPTY} EOPRSTT/ 0/0 0 lex TWL06; bdn super21; ld english_super;"
 CATALAN_CGP = f"{EMPTY} AC[L·L]NRTT/ 0/0 0 ld catalan;"
+SPANISH_CGP = f"{EMPTY} A[CH]E[LL]O3?/ 0/0 0 ld spanish;"  # 3: the digit of RR
 
 _SMALL_WORDS_TEXT = (
     "AA AB AD AE AT BA TA ET TE IS SI IT TI NE EN NA AN IN OX OW GO "
@@ -821,7 +822,13 @@ def words_seeds() -> tuple[bytes, ...]:
 MOVE_SEEDS = ("8D HALTED", "D8 .OWS", "H5 GOX.", "8H PANDY", "N6 OV(E)RLADE", "E3 JAVE..N",
               "exch ABC", "-ABC", "pass", "-", "(exch ABC)", "(pass)", "8D CA[NY]OT", "8D hALTED",
               "D8 (O)WS", "9I OX", "8D.HALTED", "11A PIT.", "E8 .GONE", "H8 A", "8H AB",
-              "exchange ??", "--", "K5 lYD(D)ITE")
+              "exchange ??", "--", "K5 lYD(D)ITE",
+              # tiles of several letters: brackets, Spanish digits, Catalan as spelled,
+              # blanks standing for one, and labels that are not one
+              "8D [CH]ICO", "8D 1ICO", "8H [ch]E", "8H 2AMA", "H8 PE[rr]O", "8D CO[L·L]A",
+              "8D COL·LA", "8D COŀLA", "8D [l·l]A", "8H ANy", "8H QUE", "exch [CH]2",
+              "exch [ch]", "8D [CH", "8D [C H]", "8D []", "8D [[CH]]", "8D [NY]]",
+              "8D C[H]ICO")
 
 
 @functools.cache
@@ -868,6 +875,11 @@ def _http_seeds() -> tuple[dict[str, Any], ...]:
         {"method": "POST", "url": "/api/games",
          "json": {"opponents": [{"level": "greedy"}], "seed": 7, "lexicon": "TWL06"}},
         {"method": "POST", "url": "/api/gcg/import", "json": {"gcg": gcg}},
+        {"method": "POST", "url": "/api/analyze", "json": {"cgp": SPANISH_CGP, "top": 2}},
+        {"method": "POST", "url": "/api/games/{game}/play",
+         "json": {"tiles": [{"row": 7, "col": 7, "letter": "CH", "blank": True}]}},
+        {"method": "POST", "url": "/api/games/{game}/play", "json": {"move": "8H [ch]E"}},
+        {"method": "POST", "url": "/api/games/{game}/exchange", "json": {"tiles": "[CH]1?"}},
         {"method": "POST", "url": "/api/gcg/import",
          "json": {"gcg": gcg, "play_as": "ann", "opponents": [{"level": "greedy"}],
                   "challenge": "void"}},
@@ -1836,7 +1848,7 @@ class Context:
             from rackety import Board
 
             self._boards = [Board.from_cgp(c) for c in (OPENING, HALTED_CGP, SUPER_CGP,
-                                                        CATALAN_CGP)]
+                                                        CATALAN_CGP, SPANISH_CGP)]
         return self._boards
 
     def client(self) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from rackety import Lexicon
 from rackety.experiments.autoplay import play_game, tournament, wilson
 from rackety.frontends.cli import main
-from rackety.game.gcg import gcg_of
+from rackety.game.gcg import game_of, gcg_of, read_gcg
 from rackety.game.heuristics import H1
 from rackety.lexicon.klv import Klv
 from rackety.players import Decision, GreedyPlayer, PlayerBase, StaticPlayer, make_player
@@ -101,6 +102,37 @@ def test_autoplay_command_json(capsys, tmp_path, twl06: Lexicon) -> None:
     assert len(files) == 4
     code = main(["gcg", "check", str(files[0])])
     assert code == 0
+
+
+def test_autoplay_in_catalan_from_a_word_list(capsys, tmp_path) -> None:
+    """--lexicon FILE:catalan: a word list in Catalan, its bag and its tiles of
+    several letters; every game written checks out."""
+    words = tmp_path / "ca.txt"
+    words.write_bytes((Path(__file__).parent / "data" / "words_catalan_small.txt").read_bytes())
+    games = tmp_path / "games"
+    code = main(["autoplay", "--lexicon", f"{words}:catalan", "--players", "h3,greedy",
+                 "--games", "2", "--seed", "3", "--jobs", "1", "--json", "--gcg-dir",
+                 str(games)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["games"] == 2 and [p["name"] for p in result["players"]] == ["h3", "greedy"]
+    assert sum(p["wins"] for p in result["players"]) == 2
+    records = sorted(games.glob("*.gcg"))
+    assert len(records) == 2
+    lexicon = Lexicon.load(str(words), "catalan")
+    for record in records:
+        game = game_of(read_gcg(record), lexicon)
+        assert game.alphabet.name == "catalan" and game.problems() == []
+        assert sum(1 for _ in game.events) > 2
+    # the alphabet given twice must agree, and a spec that names none is a file
+    code = main(["autoplay", "--lexicon", f"{words}:catalan", "--alphabet", "spanish",
+                 "--games", "2"])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1 and "is in catalan, not in spanish" in err
+    code = main(["autoplay", "--lexicon", f"{words}:klingon", "--games", "2"])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1 and "klingon" in err
 
 
 def test_autoplay_bad_player_is_one_line(capsys) -> None:

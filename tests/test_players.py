@@ -111,11 +111,133 @@ def test_a_new_balance_takes_effect_at_once():
     assert model.value("AEIOU") == pytest.approx(plain_h2("AEIOU"))
 
 
-def test_heuristics_refuse_alphabets_beyond_a_to_z():
+# the model fitted to Gordon's table for the other alphabets, as the heuristics'
+# docstring gives it: a letter's weight a + b * share + c * vowel (share: its count
+# over the letters in the bag), its duplication penalty one number; the blank's as Gordon's
+FITTED = {"h1": ((-3.441, 75.717, -3.849), 0.0), "h2": ((-3.402, 82.151, -3.639), -3.071)}
+
+
+def plain_fitted(alphabet: Alphabet, leave: list[int], kind: str,
+                 balance: Balance | None = None) -> float:
+    (a, b, c), dup = FITTED[kind]
+    letters = sum(t.count for t in alphabet.tiles[1:])
+    total = 0.0
+    for code, k in Counter(leave).items():
+        tile = alphabet.tiles[code]
+        if code == 0:
+            value, penalty = H2_VALUES["?"], (H2_DUPLICATION["?"] if kind == "h2" else 0.0)
+        else:
+            value, penalty = a + b * tile.count / letters + c * tile.vowel, dup
+        total += k * value + k * (k - 1) / 2 * penalty
+    if balance is not None:  # the ideal share scaled by the bag's vowels, English's 42/98
+        vowels = sum(t.count for t in alphabet.tiles[1:] if t.vowel) / letters
+        share = balance.share * vowels / (42 / 98)
+        kept = [c for c in leave if c]
+        excess = sum(alphabet.tiles[c].vowel for c in kept) - share * len(kept)
+        weight = balance.vowel_excess if excess > 0 else balance.vowel_shortage
+        total -= weight * max(0.0, abs(excess) - balance.tolerance) ** balance.power
+    return total
+
+
+def test_the_fit_is_the_documented_one():
+    # least squares of Gordon's 26 weights on [1, share, vowel] of English's tiles
+    letters = EN.tiles[1:]
+    x = np.array([[1.0, t.count / 98, float(t.vowel)] for t in letters])
+    for kind, table in (("h1", H1_VALUES), ("h2", H2_VALUES)):
+        coef = np.linalg.lstsq(x, np.array([table[t.label] for t in letters]), rcond=None)[0]
+        assert coef.tolist() == pytest.approx(FITTED[kind][0], abs=2e-3)
+    many = [H2_DUPLICATION[t.label] for t in letters if t.count >= 2]
+    assert sum(many) / len(many) == pytest.approx(FITTED["h2"][1], abs=1e-3)
+    assert H2.model.value == pytest.approx(FITTED["h2"][0], abs=2e-3)
+    assert H2.model.duplication == pytest.approx(FITTED["h2"][1], abs=1e-3)
+    assert 0.2 < H2.model.r2 < 0.25 and 0.15 < H1.model.r2 < 0.2
+    assert H3.model == H2.model and H1.model.duplication == 0.0
+
+
+def test_gordons_weights_stay_for_englishs_tile_sets():
+    from rackety.game.heuristics import gordon_applies
+
     assert H2.rack_values(Alphabet.load("english_super"), [1, 1]).tolist() == [0, 1.0, -1.0]
-    for name in ("catalan", "german", "polish"):
-        with pytest.raises(RacketyError, match=f"English tiles A-Z; alphabet {name}"):
-            H1.rack_values(Alphabet.load(name), [1, 2])
+    for name in ("english", "english_super", "english_hong_kong"):
+        alphabet = Alphabet.load(name)
+        assert gordon_applies(alphabet)
+        assert (H1.value("IIISS", alphabet), H2.value("IIISS", alphabet)) == (10.5, -2.5)
+    assert H3.value("IIISS") == -2.625
+    # other points (WWF, Lexulous) and other languages get the fitted model
+    for name in Alphabet.names():
+        english_set = name in ("english", "english_super", "english_hong_kong")
+        assert gordon_applies(Alphabet.load(name)) == english_set, name
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_every_alphabet_gets_weights_from_its_tiles(data):
+    names = [n for n in Alphabet.names()
+             if n not in ("english", "english_super", "english_hong_kong")]
+    alphabet = Alphabet.load(data.draw(st.sampled_from(names)))
+    bag = [t.code for t in alphabet.tiles for _ in range(t.count)]
+    leave = data.draw(st.lists(st.sampled_from(bag), max_size=alphabet.rack_size - 1))
+    assume_held = all(leave.count(c) <= alphabet.tiles[c].count for c in set(leave))
+    assert H1.value(leave, alphabet) == pytest.approx(plain_fitted(alphabet, leave, "h1"),
+                                                      abs=0.02 * max(1, len(leave)))
+    assert H2.value(leave, alphabet) == pytest.approx(plain_fitted(alphabet, leave, "h2"),
+                                                      abs=0.02 * max(1, len(leave)) ** 2)
+    assert H3.value(leave, alphabet) == pytest.approx(
+        plain_fitted(alphabet, leave, "h2", H3.balance), abs=0.02 * max(1, len(leave)) ** 2)
+    if assume_held and 0 < len(leave) < alphabet.rack_size:  # the table holds the formula
+        assert H3.table(alphabet).value(leave) == pytest.approx(H3.value(leave, alphabet),
+                                                                abs=1e-4)
+
+
+def test_fitted_weights_on_hand():
+    spanish = Alphabet.load("spanish")
+    # [RR]: 1 of 98 letters, a consonant: -3.402 + 82.151 / 98 = -2.564
+    assert H2.value("[RR]", spanish) == pytest.approx(-2.564, abs=1e-3)
+    # E: 12 of 98, a vowel: -3.402 + 82.151 * 12 / 98 - 3.639 = 3.018; twice, less 3.071
+    assert H2.value("E", spanish) == pytest.approx(3.018, abs=1e-3)
+    assert H2.value("EE", spanish) == pytest.approx(2 * 3.018 - 3.071, abs=2e-3)
+    assert H2.value("?", spanish) == 24.5 and H2.value("??", spanish) == 34.0
+    # H3's ideal share in Spanish: 0.45 x (44 / 98) / (42 / 98) = 0.4714; AEIOU: 5 vowels,
+    # excess 5 - 2.357 = 2.643, less the tolerance 0.5, squared, times 2 = 9.18
+    h2 = H2.value("AEIOU", spanish)
+    assert H3.value("AEIOU", spanish) == pytest.approx(h2 - 2 * (5 - 5 * 0.45 * 44 / 42
+                                                                 - 0.5) ** 2, abs=1e-6)
+    assert H3.params_for(spanish)[1] == pytest.approx(0.45 * 44 / 42)
+    assert H3.params_for(EN) is H3.params  # English's exactly
+    # a common Catalan consonant beats a rare one, as Gordon's R beats his V
+    catalan = Alphabet.load("catalan")
+    assert H2.value("R", catalan) > H2.value("[L·L]", catalan) == H2.value("[NY]", catalan)
+
+
+def test_heuristics_take_every_alphabet():
+    for name in ("catalan", "german", "polish", "spanish", "french", "english_wwf"):
+        alphabet = Alphabet.load(name)
+        rack = [1, 1, 2, 0]
+        distinct, kept = leave_subsets(rack)
+        leaves = [[c for c, k in zip(distinct, row) for _ in range(k)] for row in kept]
+        expected = [plain_fitted(alphabet, leave, "h1") if 0 < len(leave) < alphabet.rack_size
+                    else 0.0 for leave in leaves]
+        assert H1.rack_values(alphabet, rack).tolist() == pytest.approx(expected, abs=1e-3)
+
+
+def test_heuristic_tables_follow_the_points() -> None:
+    """Two alphabets with the same letters and counts but other points: one has
+    English's tile set (Gordon's weights), the other not (the fitted model)."""
+    import json
+    from importlib import resources
+
+    from rackety.game.leaves import Leaves
+
+    data = json.loads((resources.files("rackety") / "data" / "alphabets" / "english.json")
+                      .read_text(encoding="utf-8"))
+    data["tiles"][17]["points"] = 8  # Q
+    other = Alphabet(data)
+    assert other.identity == EN.identity and other.tiles[17].label == "Q"
+    assert H2.value("Q", EN) == -11.5
+    assert H2.value("Q", other) == pytest.approx(plain_fitted(other, [17], "h2"), abs=1e-3)
+    assert Leaves.heuristic(H2, other).value([17]) == pytest.approx(H2.value("Q", other),
+                                                                    abs=1e-4)
+    assert Leaves.heuristic(H2, EN).value([17]) == -11.5
 
 
 # ---------------------------------------------------------------- positions
@@ -312,8 +434,7 @@ def test_make_player_errors(tmp_path):
     with pytest.raises(RacketyError, match="no such file"):
         make_player(f"leaves:{tmp_path / 'none.klv2'}", lexicon)
     catalan = Lexicon.from_words(["CASA"], "catalan")
-    with pytest.raises(RacketyError, match="English tiles A-Z"):
-        make_player("h3", catalan)
+    assert make_player("h3", catalan).leave_model is H3  # any alphabet (the fitted model)
     with pytest.raises(RacketyError, match="not a leave model"):
         StaticPlayer(np.zeros(3))  # type: ignore[arg-type]
 
@@ -409,4 +530,4 @@ def test_heuristic_tables_follow_the_tile_counts(tmp_path, monkeypatch) -> None:
     second = leaves_module.Leaves.heuristic(H1, with_e)
     assert len(leaves_module.leave_set(with_e)) > len(leaves_module.leave_set(without))
     e = with_e.rack("E")
-    assert second.value(e) == pytest.approx(H1.value("E")) and first is not second
+    assert second.value(e) == pytest.approx(H1.value("E", with_e)) and first is not second

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import itertools
 import re
+from pathlib import Path
 
+import pytest
 from rich.text import Text
 from static_reference import static_equity
 
 from rackety import Lexicon
+from rackety.alphabet import BLANK_FLAG
 from rackety.frontends.terminal import PROMPT, TerminalGame
 from rackety.game.gcg import game_of, read_gcg, record_of, replay
 from rackety.game.heuristics import leave_label, leave_model
 from rackety.game.move import format_leave
+from rackety.game.referee import Game
 from rackety.players import make_player
 
 HINT_ROW = re.compile(r"^  (\S+ \S+) +(\d+)  (\S+) +(-?\d+\.\d)$")
@@ -173,3 +177,141 @@ def test_load_a_saved_game(tmp_path, twl06: Lexicon) -> None:
     assert f"loaded {saved}" in text
     assert (second.game.position.grid == first.game.position.grid).all()
     assert sorted(second.game.racks[0]) == sorted(first.game.racks[0])
+
+
+# ------------------------------------------------------- other languages
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def spanish() -> Lexicon:
+    return Lexicon.from_words((DATA / "words_spanish_small.txt").read_text().split(), "spanish",
+                              name="ES")
+
+
+@pytest.fixture(scope="module")
+def catalan() -> Lexicon:
+    return Lexicon.from_words((DATA / "words_catalan_small.txt").read_text().split(), "catalan",
+                              name="CA")
+
+
+def _seed(lexicon: Lexicon, *labels: str) -> int:
+    """The first seed whose first rack holds these tiles (``?`` a blank)."""
+    alphabet = lexicon.alphabet
+    wanted = [0 if label == "?" else alphabet.word(f"[{label}]")[0] for label in labels]
+    for seed in range(5000):
+        rack = list(Game(lexicon, ["you", "greedy"], seed=seed).racks[0])
+        if all(rack.count(c) >= wanted.count(c) for c in wanted):
+            return seed
+    raise AssertionError(f"no rack with {labels}")
+
+
+def _session(lexicon: Lexicon, lines: list[str], seed: int,
+             opponent: str = "greedy") -> tuple[TerminalGame, list]:
+    script = iter(lines)
+    out: list = []
+
+    def read(prompt: str) -> str:
+        out.append(prompt)
+        try:
+            return next(script)
+        except StopIteration:
+            raise EOFError from None
+
+    session = TerminalGame(lexicon, [make_player(opponent, lexicon)], seed=seed,
+                           read_line=read, write=out.append)
+    session.run()
+    return session, out
+
+
+def _cell(screen: str, row: int, col: int) -> str:
+    """What the board shows on a square (0-based): three columns after the row's number."""
+    line = screen.split("\n")[row + 1]
+    return line[3 + 3 * col:6 + 3 * col]
+
+
+def _fits(screens: list[str]) -> None:
+    for screen in screens:
+        lines = screen.split("\n")
+        assert len(lines) <= 24 and max(len(line) for line in lines) <= 80, screen
+        assert lines[0].split()[:15] == [chr(65 + c) for c in range(15)]
+        assert [line[:2] for line in lines[1:16]] == [f"{r:>2}" for r in range(1, 16)]
+
+
+def test_catalan_tiles_of_several_letters_typed_as_spelled(catalan: Lexicon) -> None:
+    seed = _seed(catalan, "NY", "A")
+    session, out = _session(catalan, ["help", "8H ANY", "quit"], seed, opponent="static")
+    screens = _screens(out)
+    _fits(screens)
+    # the help says how the tiles of several letters are typed
+    assert "tiles L·L NY QU: L·L or [L·L], NY or [NY], QU or [QU]; a blank as one: [l·l]" \
+        in screens[0]
+    # the rack shows NY as one tile, bare
+    rack = next(line for line in screens[0].split("\n") if line.endswith(" ") and " NY " in line)
+    assert "[NY]" not in rack
+    # typed bare, written with brackets; on the board one square of three columns
+    text = "\n".join(str(x) for x in out)
+    event = session.game.events[0]
+    assert event.move is not None and event.move.notation(catalan.alphabet) == "8H A[NY]"
+    assert f"you play 8H A[NY] for {event.score}" in text
+    after = screens[-1]
+    assert _cell(after, 7, 7) == " A " and _cell(after, 7, 8) == " NY"
+    assert any(re.search(r"you +8H A\[NY\] +\d+ *$", line) for line in after.split("\n"))
+    assert "static plays" in text or "static exchanges" in text or "static passes" in text
+    assert session.game.problems() == []
+
+
+def test_spanish_blank_as_a_tile_of_two_letters_aliases_and_exchange(spanish: Lexicon) -> None:
+    seed = _seed(spanish, "?", "E", "LL")
+    lines = ["8H CHE", "8H [ch]E", "hint", "exchange 2", "quit"]
+    session, out = _session(spanish, lines, seed, opponent="static")
+    screens = _screens(out)
+    _fits(screens)
+    text = "\n".join(str(x) for x in out)
+    assert "tiles CH LL RR: [CH] or 1, [LL] or 2, [RR] or 3; a blank as one: [ch]" in screens[0]
+    # CH typed bare is C + H: the error says how to type the tile
+    assert "(the tile CH is typed [CH] or 1; CH is C + H)" in " ".join(text.split())
+    # a blank standing for CH: lower case on the board, one square
+    play = session.game.events[0]
+    assert play.move is not None and play.move.notation(spanish.alphabet) == "8H [ch]E"
+    assert f"you play 8H [ch]E for {play.score}" in text
+    assert _cell(screens[2], 7, 7) == " ch" and _cell(screens[2], 7, 8) == " E "
+    # a hint in Spanish: its moves play back as written
+    title = next(i for i, line in enumerate(screens[3].split("\n"))
+                 if line.startswith("best moves"))
+    rows = screens[3].split("\n")[title + 2:title + 7]
+    view = session.game.view(0)
+    for row in rows:
+        move = view.parse_move(" ".join(row.split()[:2]))
+        assert move.kind in ("place", "exchange", "pass")
+    # the exchange typed with LL's digit
+    mine = [e for e in session.game.events if e.seat == 0]
+    assert mine[-1].kind == "exchange"
+    assert spanish.alphabet.format(mine[-1].tiles, brackets=True) == "[LL]"
+    assert session.game.problems() == []
+
+
+def test_a_board_with_l_l_fits_80_columns(catalan: Lexicon) -> None:
+    """L·L, the widest label, is one square of three columns: the board keeps
+    its width and the panel beside it."""
+    alphabet = catalan.alphabet
+    l_l = alphabet.word("[L·L]")[0]
+    for seed in range(5000):
+        game = Game(catalan, ["you", "greedy"], seed=seed)
+        if l_l in game.racks[0]:
+            move = next((m for m in game.view(0).moves(catalan, exchanges=False)
+                         if l_l in m.placed), None)
+            if move is not None:
+                break
+    else:
+        raise AssertionError("no opening rack plays L·L")
+    session, _ = _session(catalan, ["quit"], seed)
+    session.command(move.notation(alphabet, through="bare").replace("[", "").replace("]", ""))
+    assert session.game.events[0].move == move
+    screen = str(session.screen())
+    _fits([screen])
+    assert "your rack" in screen and "last moves" in screen  # the panel is beside the board
+    for (r, c), code in zip(move.placed_squares(), move.placed, strict=True):
+        label = alphabet.tiles[code & ~BLANK_FLAG].label
+        assert _cell(screen, r, c).strip() == (label.lower() if code & BLANK_FLAG else label)
+    assert "L·L" in screen and "[L·L]" in screen  # on the board bare; in the last moves

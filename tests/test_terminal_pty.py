@@ -177,3 +177,49 @@ def test_play_in_a_terminal_of_80x24(tmp_path, twl06: Lexicon) -> None:
     game = game_of(record, twl06)  # it loads, the computer's rack drawn from the unseen tiles
     assert sorted(game.alphabet.format([c]) for c in game.racks[0]) == sorted(rack)
     assert len(game.racks[1]) == 7 and game.turn == 0
+
+
+def test_play_in_catalan_in_a_terminal_of_80x24(tmp_path: Path) -> None:
+    """A word list in Catalan (--lexicon FILE:catalan): its bag, NY on the rack
+    and on the board as one tile of one square, typed as spelled."""
+    from rackety.game.referee import Game
+
+    words = tmp_path / "ca.txt"
+    words.write_bytes((Path(__file__).parent / "data" / "words_catalan_small.txt").read_bytes())
+    catalan = Lexicon.load(str(words), "catalan")  # into the cache the child reads
+    ny, a = catalan.alphabet.word("[NY]A")
+    seed = next(s for s in range(5000)
+                if {ny, a} <= set(Game(catalan, ["you", "static"], seed=s).racks[0]))
+    lines = iter(["hint", "8H ANY"])
+
+    def read(prompt: str) -> str:
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    TerminalGame(catalan, [make_player("static", catalan)], seed=seed, read_line=read,
+                 write=lambda x: None).run()  # the kernels compiled, as _warm does
+    term = Terminal([sys.executable, "-m", "rackety", "play", "--lexicon", f"{words}:catalan",
+                     "--seed", str(seed)], tmp_path)
+    try:
+        term.wait(term.prompt_with("your rack"))
+        _board_ok(term.lines)
+        text = " ".join(term.text().split())
+        assert "the computer plays static, equity with H3 leave values" in text
+        assert "tiles L·L NY QU: L·L or [L·L], NY or [NY], QU or [QU]" in text
+        rack = next(line for line in term.lines if " NY " in line)
+        assert "[NY]" not in rack  # one tile, bare
+        assert f"bag {100 - 14}" in term.text()  # Catalan's bag: 100 tiles
+        _fits(term)
+
+        term.send("8H ANY")
+        term.wait(term.prompt_with("you play 8H A[NY] for", " static "))
+        lines = term.lines
+        _board_ok(lines)
+        assert lines[8][3 + 3 * 7:3 + 3 * 9] == " A  NY", "\n".join(lines)
+        _fits(term)
+        term.send("quit")
+        assert term.proc.wait(timeout=60) == 0
+    finally:
+        term.close()

@@ -375,11 +375,13 @@ def test_the_rack_model_fits_equities_made_of_tiles_and_pairs() -> None:
                                atol=0.05)
 
 
-def test_rack_values_with_the_model_follow_their_definition() -> None:
+@pytest.mark.parametrize("with_words", [False, True])
+def test_rack_values_with_the_model_follow_their_definition(with_words: bool) -> None:
     """Every rack counts: a rack seen has its mean shrunk toward the model by
     k samples, a rack never seen the model's equity; a leave is the weighted
     mean of the racks holding it less the mean rack, shrunk toward its prior
-    by the samples behind it."""
+    by the samples behind it. With word racks, the model has a term for the
+    racks that spell a word, and the sums over every rack include it."""
     from math import comb
 
     from rackety.experiments.training import SCALE, rack_model, rack_values
@@ -395,8 +397,17 @@ def test_rack_values_with_the_model_follow_their_definition() -> None:
         samples += [(rack, base + float(rng.normal(0, 4))) for _ in range(rng.integers(1, 4))]
     keys = np.array([_key(r) for r, _ in samples], np.int64)
     sums = np.array([round(e * SCALE) for _, e in samples], np.int64)
+    words = None
+    if with_words:
+        words = np.array(sorted(_key(every[i]) for i in rng.choice(len(every), len(every) // 5,
+                                                                   replace=False)), np.int64)
+        for rack in seen:  # the word racks seen are worth 15 points more
+            if _key(rack) in set(words.tolist()):
+                samples = [(r, e + 15.0) if r == rack else (r, e) for r, e in samples]
+        keys = np.array([_key(r) for r, _ in samples], np.int64)
+        sums = np.array([round(e * SCALE) for _, e in samples], np.int64)
     prior = rng.normal(0, 1, len(leaves))
-    values, baseline, behind = rack_values(prior, keys, sums, leaves, 3, model=True)
+    values, baseline, behind = rack_values(prior, keys, sums, leaves, 3, model=True, words=words)
 
     by_rack: dict[tuple[int, ...], list[float]] = {}
     for rack, e in samples:
@@ -407,10 +418,13 @@ def test_rack_values_with_the_model_follow_their_definition() -> None:
     order = sorted(by_rack, key=_key)
     model = rack_model(np.array([_key(r) for r in order], np.int64),
                        np.array([means[r] for r in order]),
-                       np.array([len(by_rack[r]) for r in order], np.int64), noise, TINY.size, 4)
+                       np.array([len(by_rack[r]) for r in order], np.int64), noise, TINY.size, 4,
+                       words)
     assert model.k > 0
+    if with_words:
+        assert model.coef[-1] > 5  # the word racks' 15 points are seen by the word term
     predicted = dict(zip(every, model.predict(np.array([_key(r) for r in every], np.int64),
-                                              TINY.size, 4), strict=True))
+                                              TINY.size, 4, words), strict=True))
     equity = {r: (len(by_rack[r]) * means[r] + model.k * predicted[r]) / (len(by_rack[r]) + model.k)
               if r in by_rack else predicted[r] for r in every}
 
@@ -434,3 +448,19 @@ def test_rack_values_with_the_model_follow_their_definition() -> None:
         assert behind[i] == n
         want = (n * raw + 3 * prior[i]) / (n + 3)
         assert values[i] == pytest.approx(want, abs=1e-4), leave
+
+
+def test_word_racks_are_the_racks_that_spell_a_word() -> None:
+    """`word_racks`: every full rack (by the tile counts) whose tiles spell a
+    word of the lexicon, blanks standing for any letter, by brute force."""
+    from rackety.experiments.training import word_racks
+
+    words = ["ABCD", "ABBE", "CEDE", "AAEE", "ABC", "DDDD"]  # DDDD: one D in the bag
+    lexicon = Lexicon.from_words(words, TINY)
+    letters = {t.label: t.code for t in TINY.tiles}
+    spelled = [Counter(letters[ch] for ch in w) for w in words if len(w) == 4]
+    want = sorted(_key(r) for r in _racks_by_hand(TINY)
+                  if any(not Counter(c for c in r if c != 0) - w for w in spelled))
+    got = word_racks(lexicon).tolist()
+    assert got == want
+    assert _key((0, 1, 2, 3)) in got and _key((4, 4, 4, 4)) not in got

@@ -4,6 +4,7 @@ with good and bad input, games played to the end, resumed from the store."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +15,11 @@ from hypothesis import strategies as st
 from static_reference import opening_penalty
 
 from rackety import Board, Leaves, Lexicon
+from rackety.alphabet import BLANK_FLAG
 from rackety.frontends.web.app import MAX_BODY, create_app
 from rackety.frontends.web.store import ELO_K, INITIAL_RATING, Store
 from rackety.game.gcg import game_of, read_gcg
+from rackety.game.move import format_leave
 
 DATA = Path(__file__).parent / "data"
 EMPTY = "/".join(["15"] * 15)
@@ -203,8 +206,9 @@ def _finish(client: TestClient, state: dict[str, Any]) -> dict[str, Any]:
         tiles = _hint_tiles(client, game_id)
         if tiles is not None:
             response = client.post(f"/api/games/{game_id}/play", json={"tiles": tiles})
-        elif state["can_exchange"]:
-            letters = "".join(t["letter"] for t in state["rack"])
+        elif state["can_exchange"]:  # tiles of several letters in brackets ([CH])
+            letters = "".join(f"[{t['letter']}]" if len(t["letter"]) > 1 else t["letter"]
+                              for t in state["rack"][:state["bag"]])  # no more than it holds
             response = client.post(f"/api/games/{game_id}/exchange", json={"tiles": letters})
         else:
             response = client.post(f"/api/games/{game_id}/pass")
@@ -736,5 +740,181 @@ def _greedy_reply(game: Any, twl06: Any) -> str:
     return str(move.notation(game.alphabet))
 
 
+def live_rack(client: TestClient, game_id: int) -> tuple[int, ...]:
+    live = client.app.state.service.live(game_id)
+    return tuple(live.game.racks[live.human])
+
+
 def _problems(client: TestClient, game_id: int) -> list[str]:
     return list(client.app.state.service.live(game_id).game.problems())
+
+
+# ------------------------------------------------------- other languages
+# games in Spanish and Catalan, from small word lists offered as the operator
+# offers them (rackety serve --lexicon FILE:ALPHABET)
+SPANISH_WORDS = DATA / "words_spanish_small.txt"
+CATALAN_WORDS = DATA / "words_catalan_small.txt"
+
+
+@pytest.fixture(scope="module")
+def languages(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    folder = tmp_path_factory.mktemp("languages")
+    (folder / "es.txt").write_bytes(SPANISH_WORDS.read_bytes())
+    (folder / "ca.txt").write_bytes(CATALAN_WORDS.read_bytes())
+    app = create_app(folder / "app.sqlite", lexicons=[f"{folder / 'es.txt'}:spanish",
+                                                      f"{folder / 'ca.txt'}:catalan"],
+                     warm=False)
+    with TestClient(app) as c:
+        yield c
+
+
+def _multi(alphabet: Any) -> set[int]:
+    """The codes of the alphabet's tiles of several letters."""
+    return {code for code, t in enumerate(alphabet.tiles) if code and len(t.label) > 1}
+
+
+def _opening(lexicon: Any, wanted: Any) -> tuple[int, Any]:
+    """The first seed whose opening rack (the person's, moving first) has a
+    placement ``wanted`` takes, and that placement."""
+    from rackety.game.referee import Game
+
+    for seed in range(3000):
+        game = Game(lexicon, ["you", "greedy"], seed=seed)
+        for move in game.view(0).moves(lexicon, exchanges=False):
+            if move.kind == "place" and wanted(game, move):
+                return seed, move
+    raise AssertionError("no seed found")
+
+
+def _squares_hold(state: dict[str, Any], alphabet: Any, move: Any) -> None:
+    """The board of ``state`` holds the tiles ``move`` placed, each one tile."""
+    squares = state["board"]["squares"]
+    for (r, c), code in zip(move.placed_squares(), move.placed, strict=True):
+        tile = alphabet.tiles[code & ~BLANK_FLAG]
+        assert squares[r][c] == {"letter": tile.label, "blank": bool(code & BLANK_FLAG),
+                                 "points": 0 if code & BLANK_FLAG else tile.points}
+
+
+def test_a_spanish_game_with_tiles_of_two_letters(languages: TestClient) -> None:
+    options = languages.get("/api/options").json()
+    assert {"ES", "CA"} <= set(options["lexicons"])
+    assert options["lexicon_alphabets"]["ES"] == "spanish"
+    assert options["lexicon_alphabets"]["CA"] == "catalan"
+    assert {"CH", "LL", "RR", "Ñ"} <= {t["letter"] for t in options["alphabets"]["ES"]}
+    assert options["keys"]["spanish"] == {"1": "CH", "2": "LL", "3": "RR"}
+    assert options["keys"]["catalan"] == {"L·L": "L·L", "NY": "NY", "QU": "QU"}
+    lexicon = languages.app.state.service.lexicons.get("ES")
+    alphabet = lexicon.alphabet
+    multi = _multi(alphabet)
+
+    # a real tile of two letters, typed with its digit (1 for CH, 2 for LL, 3 for RR)
+    seed, move = _opening(lexicon, lambda _g, m: any(c in multi for c in m.placed))
+    state = _new(languages, lexicon="es", seed=seed, opponents=[{"level": "static"}])
+    assert state["lexicon"] == "ES" and state["alphabet_name"] == "spanish"
+    assert state["keys"] == {"1": "CH", "2": "LL", "3": "RR"}
+    assert [t["letter"] for t in state["alphabet"]] == [t.label for t in alphabet.letters]
+    assert len(state["rack"]) == 7 and {t["letter"] for t in state["rack"]} & {"CH", "LL", "RR"}
+    assert any(m.startswith("static plays by equity with") for m in state["messages"])
+    written = move.notation(alphabet)
+    typed = written.replace("[CH]", "1").replace("[LL]", "2").replace("[RR]", "3")
+    assert typed != written and "[" not in typed
+    response = languages.post(f"/api/games/{state['id']}/play", json={"move": typed})
+    assert response.status_code == 200, response.text
+    state = response.json()
+    assert (state["events"][0]["move"], state["events"][0]["score"]) == (written, move.score)
+    _squares_hold(state, alphabet, move)
+    assert state["events"][1]["seat"] == 1  # static answered, in Spanish
+    assert _problems(languages, state["id"]) == []
+
+    # a blank standing for one, placed square by square; then an exchange of one
+    def blank_for_multi(game: Any, m: Any) -> bool:
+        rack = game.racks[0]
+        return any(c & BLANK_FLAG and c & ~BLANK_FLAG in multi for c in m.placed) and \
+            any(c in multi for c in rack)
+
+    seed, move = _opening(lexicon, blank_for_multi)
+    state = _new(languages, lexicon="ES", seed=seed, opponents=[{"level": "greedy"}])
+    tiles = [{"row": r, "col": c, "letter": alphabet.tiles[code & ~BLANK_FLAG].label,
+              "blank": bool(code & BLANK_FLAG)}
+             for (r, c), code in zip(move.placed_squares(), move.placed, strict=True)]
+    assert any(len(t["letter"]) == 2 and t["blank"] for t in tiles)
+    response = languages.post(f"/api/games/{state['id']}/play", json={"tiles": tiles})
+    assert response.status_code == 200, response.text
+    state = response.json()
+    written = move.notation(alphabet)
+    assert re.search(r"\[(ch|ll|rr)\]", written)
+    assert (state["events"][0]["move"], state["events"][0]["score"]) == (written, move.score)
+    _squares_hold(state, alphabet, move)
+    label = next(t["letter"] for t in state["rack"] if t["letter"] in ("CH", "LL", "RR"))
+    response = languages.post(f"/api/games/{state['id']}/exchange",
+                              json={"tiles": f"[{label.lower()}]"})
+    assert response.status_code == 200, response.text
+    state = response.json()
+    mine = [e for e in state["events"] if e["seat"] == 0]
+    assert mine[-1]["kind"] == "exchange" and mine[-1]["move"] == f"exch [{label}]"
+
+    # played out, recorded, analysed
+    state = _finish(languages, state)
+    assert state["status"] == "over" and _problems(languages, state["id"]) == []
+    text = languages.get(f"/api/games/{state['id']}/gcg").text
+    assert written.split()[1] in text
+    replayed = game_of(read_gcg(text), lexicon)
+    assert replayed.scores == [p["score"] for p in state["players"]]
+    body = languages.post("/api/gcg/analyze", json={"gcg": text}).json()
+    assert body["lexicon"].upper() == "ES"  # the record's #lexicon, offered here
+    first = body["turns"][0]
+    assert first["played"]["move"] == written
+    assert any(t["blank"] and len(t["letter"]) == 2 for t in first["played"]["tiles"])
+    later = body["turns"][2]["board"]["squares"]
+    assert any(sq and len(sq["letter"]) == 2 for row in later for sq in row)
+    report = languages.get(f"/api/games/{state['id']}/report")
+    assert report.status_code == 200 and "<svg" in report.text
+
+
+def test_a_catalan_game_typed_as_spelled(languages: TestClient) -> None:
+    lexicon = languages.app.state.service.lexicons.get("CA")
+    alphabet = lexicon.alphabet
+    multi = _multi(alphabet)
+    seed, move = _opening(lexicon, lambda _g, m: any(c in multi for c in m.placed))
+    state = _new(languages, lexicon="CA", seed=seed, opponents=[{"level": "h3"}])
+    written = move.notation(alphabet)
+    typed = written.replace("[", "").replace("]", "")  # NY, L·L, QU read from plain text
+    response = languages.post(f"/api/games/{state['id']}/play", json={"move": typed})
+    assert response.status_code == 200, response.text
+    state = response.json()
+    assert state["events"][0]["move"] == written and "[" in written
+    _squares_hold(state, alphabet, move)
+    hint = languages.get(f"/api/games/{state['id']}/hint").json()
+    assert hint["leaves"] and hint["moves"]
+    rack = sorted(alphabet.rack(format_leave(alphabet, live_rack(languages, state["id"]))))
+    for m in hint["moves"]:  # each tile one of the alphabet's, the leave read back
+        assert all(t["letter"] in {x.label for x in alphabet.letters} for t in m["tiles"])
+        kept = sorted(alphabet.rack(m["leave"])) if m["leave"] else []
+        if m["kind"] == "place":
+            assert len(kept) + len(m["tiles"]) == len(rack)
+
+
+@pytest.mark.parametrize(("path", "body", "says"), [
+    ("/play", {"tiles": [{"row": 7, "col": 7, "letter": "NY"}]},
+     "[NY] is not a tile of alphabet spanish"),
+    ("/play", {"tiles": [{"row": 7, "col": 7, "letter": "[CH]"}]}, "tiles[0]"),
+    ("/play", {"tiles": [{"row": 7, "col": 7, "letter": "C H"}]}, "tiles[0]"),
+    ("/play", {"tiles": [{"row": 7, "col": 7, "letter": "?", "blank": True}]},
+     "tiles[0]: a tile needs a letter"),
+    ("/play", {"move": "8H [CH"}, "'[' without a closing ']'"),
+    ("/play", {"move": "8H [L·L]A"}, "[L·L] is not a tile of alphabet spanish"),
+    ("/play", {"move": "8H 9A"}, "not in alphabet spanish"),
+    ("/exchange", {"tiles": "[XX]"}, "[XX] is not a tile of alphabet spanish"),
+    ("/exchange", {"tiles": "[CH"}, "'[' without a closing ']'"),
+])
+def test_bad_tiles_of_several_letters_are_one_line_400(languages: TestClient, path: str,
+                                                       body: dict[str, Any], says: str) -> None:
+    state = _new(languages, lexicon="ES", seed=1)
+    detail = _error(languages.post(f"/api/games/{state['id']}{path}", json=body), 400)
+    assert says in detail
+
+
+def test_a_lexicon_not_offered_is_refused(languages: TestClient) -> None:
+    for name in (str(SPANISH_WORDS), "SPANISH_SMALL", "../es.txt"):
+        detail = _error(languages.post("/api/games", json={"lexicon": name}), 400)
+        assert "not offered here" in detail and "ES" in detail

@@ -84,11 +84,15 @@ def idle(page: Any) -> None:
     page.wait_for_selector('body[data-busy="0"]', state="attached")
 
 
-def new_game(page: Any, server: ServerHandle, level: str = "greedy", seed: int = 1) -> int:
+def new_game(page: Any, server: ServerHandle, level: str = "greedy", seed: int = 1,
+             lexicon: str | None = None) -> int:
     """Start a game against one computer player from the form, with the bag of
-    ``seed`` (the tests do not depend on luck); its id."""
+    ``seed`` (the tests do not depend on luck) and ``lexicon`` (else the
+    default); its id."""
     page.goto(f"{server.url}/#play")
     page.wait_for_selector('[data-testid="opp-level-0"] option', state="attached")
+    if lexicon is not None:
+        page.select_option('[data-testid="opt-lexicon"]', lexicon)
     page.select_option('[data-testid="opp-level-0"]', level)
     page.fill('[data-testid="opt-seed"]', str(seed))
     page.click('[data-testid="btn-start"]')
@@ -653,3 +657,235 @@ def test_the_page_fits_a_phone_and_the_example_analyses(browser: Any,
     finally:
         context.close()
     assert errors == [], f"uncaught errors in the page: {errors}"
+
+
+# ---------------------------------------------------------- other languages
+SPANISH_WORDS = ROOT / "tests" / "data" / "words_spanish_small.txt"
+CATALAN_WORDS = ROOT / "tests" / "data" / "words_catalan_small.txt"
+
+
+@pytest.fixture(scope="module")
+def languages(tmp_path_factory: pytest.TempPathFactory,
+              browser: Any) -> Iterator[tuple[ServerHandle, dict[str, Any]]]:
+    """A server offering a Spanish and a Catalan word list (``--lexicon
+    FILE:spanish``, as ES, and CA), and those lexicons by name."""
+    from rackety import Lexicon
+
+    folder = tmp_path_factory.mktemp("web-languages")
+    lexicons, args = {}, []
+    for name, words, alphabet in (("ES", SPANISH_WORDS, "spanish"),
+                                  ("CA", CATALAN_WORDS, "catalan")):
+        path = folder / f"{name.lower()}.txt"
+        path.write_bytes(words.read_bytes())
+        lexicons[name] = Lexicon.load(str(path), alphabet)  # into the cache the server reads
+        args += ["--lexicon", f"{path}:{alphabet}"]
+    handle = start_server(folder / "rackety.db", args=args)
+    yield handle, lexicons
+    handle.stop()
+
+
+@pytest.fixture
+def spanish(languages: tuple[ServerHandle, dict[str, Any]]) -> tuple[ServerHandle, Any]:
+    return languages[0], languages[1]["ES"]
+
+
+def _opening(lexicon: Any, wanted: Any) -> tuple[int, Any]:
+    """The first seed whose opening rack (the person's, moving first) has a
+    placement ``wanted`` takes, and that placement."""
+    from rackety.game.referee import Game
+
+    for seed in range(3000):
+        game = Game(lexicon, ["you", "greedy"], seed=seed)
+        for move in game.view(0).moves(lexicon, exchanges=False):
+            if move.kind == "place" and wanted(game, move):
+                return seed, move
+    raise AssertionError("no seed found")
+
+
+def _placed(alphabet: Any, move: Any) -> list[dict[str, Any]]:
+    from rackety.alphabet import BLANK_FLAG
+
+    return [{"row": r, "col": c, "letter": alphabet.tiles[code & ~BLANK_FLAG].label,
+             "blank": bool(code & BLANK_FLAG)}
+            for (r, c), code in zip(move.placed_squares(), move.placed, strict=True)]
+
+
+def test_a_spanish_game_a_blank_as_ch_and_tiles_of_two_letters(
+        page: Any, spanish: tuple[ServerHandle, Any]) -> None:
+    """The lexicon chooser offers the Spanish list; CH, LL, RR are one tile on
+    the rack and the board; a blank asks which tile it is, CH LL RR Ñ among them,
+    and takes one typed (C then H)."""
+    server, lexicon = spanish
+    alphabet = lexicon.alphabet
+    multi = {code for code, t in enumerate(alphabet.tiles) if code and len(t.label) > 1}
+
+    def wanted(game: Any, move: Any) -> bool:
+        return any(c & 0x80 and c & 0x7F in multi for c in move.placed) and \
+            any(c in multi for c in game.racks[0])
+
+    seed, move = _opening(lexicon, wanted)
+    page.goto(f"{server.url}/#play")
+    page.wait_for_selector('[data-testid="opt-lexicon"] option[value="ES"]', state="attached")
+    assert page.inner_text('[data-testid="opt-lexicon"] option[value="ES"]') == "ES (spanish)"
+    page.select_option('[data-testid="opt-lexicon"]', "ES")
+    note = page.inner_text('[data-testid="opt-lexicon-note"]')
+    assert "CH LL RR are one tile each" in note and "[CH] or 1" in note
+    game_id = new_game(page, server, "greedy", seed, lexicon="ES")
+    assert "ES" in page.inner_text("#game-title")
+
+    # the rack: a tile of two letters is one tile, as wide as the others
+    tiles = page.locator('[data-testid="rack-tile"]')
+    assert tiles.count() == 7
+    two = page.locator('[data-testid="rack-tile"].multi').first
+    label = two.get_attribute("data-letter")
+    assert label in ("CH", "LL", "RR")
+    assert two.locator(".letter").inner_text() == label
+    widths = {round(t.bounding_box()["width"]) for t in tiles.all()}
+    assert len(widths) == 1
+
+    # the placement, by clicking; the blank asks which tile it stands for
+    for tile in _placed(alphabet, move):
+        rack_tile(page, tile).click()
+        square(page, tile["row"], tile["col"]).click()
+        if tile["blank"]:
+            page.wait_for_selector('[data-testid="letter-picker"]', state="visible")
+            picks = page.eval_on_selector_all(
+                '[data-testid="letter-picker"] .pick', "els => els.map(e => e.textContent)")
+            assert picks == [t.label for t in alphabet.letters]
+            assert {"CH", "LL", "RR", "Ñ"} <= set(picks)
+            assert "multi" in (page.get_attribute(
+                '[data-testid="pick-CH"]', "class") or "")
+            assert "1 for CH" in page.inner_text('[data-testid="picker-hint"]')
+            page.screenshot(path=str(artifacts() / "spanish-blank-picker.png"))
+            page.keyboard.type(tile["letter"][0].lower())  # C: the start of CH, so it waits
+            assert page.is_visible('[data-testid="letter-picker"]')
+            assert f"Typed {tile['letter'][0]}" in page.inner_text(
+                '[data-testid="picker-hint"]')
+            page.keyboard.type(tile["letter"][1].lower())
+            page.wait_for_selector('[data-testid="letter-picker"]', state="hidden")
+    overlaid = page.eval_on_selector_all(
+        '[data-testid="game-board"] .sq.overlaid',
+        "els => els.map(e => [+e.dataset.row, +e.dataset.col, e.dataset.letter])")
+    assert sorted(overlaid) == sorted([t["row"], t["col"], t["letter"]]
+                                      for t in _placed(alphabet, move))
+    submit(page, "btn-play", "/play")
+    game = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(game, dict)
+    assert game["events"][0]["move"] == move.notation(alphabet)
+    assert board_tiles(page) == api_board(game)
+    blank = next(t for t in _placed(alphabet, move) if t["blank"])
+    node = square(page, blank["row"], blank["col"]).locator(".tile")
+    assert set((node.get_attribute("class") or "").split()) >= {"tile", "blank", "multi"}
+    assert node.locator(".letter").inner_text() == blank["letter"].lower()
+    page.wait_for_timeout(700)  # the computer's reply arrives
+    page.mouse.move(0, 0)
+    page.screenshot(path=str(artifacts() / "spanish-board.png"))
+
+
+def test_type_tiles_of_two_letters_with_the_keyboard(
+        page: Any, spanish: tuple[ServerHandle, Any]) -> None:
+    """A tile of two letters typed on the board: its digit (1 for CH), or its
+    label in brackets ([ch] ... ]); bare C then H is C + H."""
+    server, lexicon = spanish
+    alphabet = lexicon.alphabet
+    multi = {code for code, t in enumerate(alphabet.tiles) if code and len(t.label) > 1}
+    seed, move = _opening(lexicon, lambda _g, m: any(c in multi for c in m.placed)
+                          and not any(c & 0x80 for c in m.placed))
+    game_id = new_game(page, server, "greedy", seed, lexicon="ES")
+    tiles = _placed(alphabet, move)
+    digits = {"CH": "1", "LL": "2", "RR": "3"}
+
+    def start() -> None:
+        square(page, tiles[0]["row"], tiles[0]["col"]).click()
+        if move.down:
+            page.keyboard.press("ArrowDown")
+
+    def overlaid() -> list[list[Any]]:
+        return sorted(page.eval_on_selector_all(
+            '[data-testid="game-board"] .sq.overlaid',
+            "els => els.map(e => [+e.dataset.row, +e.dataset.col, e.dataset.letter])"))
+
+    expected = sorted([t["row"], t["col"], t["letter"]] for t in tiles)
+    start()
+    page.keyboard.type("".join(digits.get(t["letter"], t["letter"].lower()) for t in tiles))
+    assert overlaid() == expected
+    page.keyboard.press("Escape")
+    assert overlaid() == []
+    start()
+    for t in tiles:
+        if len(t["letter"]) > 1:
+            page.keyboard.type(f"[{t['letter'].lower()}")
+            assert "Typed [" in page.inner_text('[data-testid="status-line"]')
+            page.keyboard.type("]")
+        else:
+            page.keyboard.type(t["letter"].lower())
+    assert overlaid() == expected
+    with page.expect_response(lambda r: r.url.endswith("/play")):
+        page.keyboard.press("Enter")
+    idle(page)
+    game = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(game, dict)
+    assert game["events"][0]["move"] == move.notation(alphabet)
+    assert board_tiles(page) == api_board(game)
+
+
+def test_analyse_a_spanish_position_edited_by_hand(
+        page: Any, spanish: tuple[ServerHandle, Any]) -> None:
+    """The analysis in the lexicon's alphabet: the editor's CGP says ld spanish,
+    [ch] typed is a tile, the moves show CH as one tile."""
+    server, _lexicon = spanish
+    page.goto(f"{server.url}/#analyse")
+    page.wait_for_selector('[data-testid="analysis-board"] [data-testid="sq-7-7"]')
+    page.wait_for_selector('[data-testid="analyse-lexicon"] option[value="ES"]',
+                           state="attached")
+    page.select_option('[data-testid="analyse-lexicon"]', "ES")
+    page.check('[data-testid="edit-toggle"]')  # the cursor on the start square, across
+    page.keyboard.type("[ch]E")
+    page.fill('[data-testid="edit-rack"]', "a2losre")  # 2: LL
+    cgp = page.input_value('[data-testid="cgp-input"]')
+    assert cgp.split()[0] == "15/15/15/15/15/15/15/7[CH]E6/15/15/15/15/15/15/15"
+    assert cgp.split()[1] == "A2LOSRE/" and cgp.endswith("ld spanish;")
+    page.click('[data-testid="btn-analyze"]')
+    page.wait_for_selector('[data-testid="move-row"]')
+    assert page.locator('[data-testid="analyse-error"]').is_hidden()
+    status, data = server.request("POST", "/api/analyze", {"cgp": cgp, "lexicon": "ES",
+                                                           "top": 15, "detail": True})
+    assert status == 200 and isinstance(data, dict) and data["moves"]
+    rows = page.locator('[data-testid="move-row"]')
+    assert [r.get_attribute("data-move") for r in rows.all()] == \
+        [m["move"] for m in data["moves"]]
+    ch = page.locator('[data-testid="analysis-board"] [data-testid="sq-7-7"]')
+    assert ch.get_attribute("data-letter") == "CH"
+    assert "multi" in (ch.locator(".tile").get_attribute("class") or "")
+    page.mouse.move(0, 0)
+    page.screenshot(path=str(artifacts() / "analysis-spanish.png"))
+
+
+def test_type_catalan_tiles_as_spelled(page: Any,
+                                       languages: tuple[ServerHandle, dict[str, Any]]) -> None:
+    """Catalan NY, QU and L·L typed letter by letter (L.L for L·L): the letters
+    that start one wait until the next key says which tile they are."""
+    server, lexicons = languages
+    lexicon = lexicons["CA"]
+    alphabet = lexicon.alphabet
+    multi = {code for code, t in enumerate(alphabet.tiles) if code and len(t.label) > 1}
+    seed, move = _opening(lexicon, lambda _g, m: any(c in multi for c in m.placed)
+                          and not any(c & 0x80 for c in m.placed))
+    game_id = new_game(page, server, "greedy", seed, lexicon="CA")
+    tiles = _placed(alphabet, move)
+    square(page, tiles[0]["row"], tiles[0]["col"]).click()
+    if move.down:
+        page.keyboard.press("ArrowDown")
+    typed = "".join(t["letter"].lower().replace("·", ".") for t in tiles)
+    page.keyboard.type(typed)
+    page.keyboard.press("ArrowRight" if not move.down else "ArrowDown")  # ends a pending N
+    placed = sorted(page.eval_on_selector_all(
+        '[data-testid="game-board"] .sq.overlaid',
+        "els => els.map(e => [+e.dataset.row, +e.dataset.col, e.dataset.letter])"))
+    assert placed == sorted([t["row"], t["col"], t["letter"]] for t in tiles), typed
+    with page.expect_response(lambda r: r.url.endswith("/play")):
+        page.keyboard.press("Enter")
+    idle(page)
+    game = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(game, dict)
+    assert game["events"][0]["move"] == move.notation(alphabet)

@@ -21,7 +21,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -127,11 +127,12 @@ class ServerHandle:
 
 def start_server(db_path: str | Path, port: int | None = None,
                  env: Mapping[str, str] | None = None, *,
-                 timeout: float = START_TIMEOUT) -> ServerHandle:
-    """Run ``rackety serve --port PORT --db DB_PATH`` and wait for ``/api/health``.
+                 timeout: float = START_TIMEOUT, args: Sequence[str] = ()) -> ServerHandle:
+    """Run ``rackety serve --port PORT --db DB_PATH [ARGS]`` and wait for ``/api/health``.
 
     ``env`` adds to (and overrides) this process's environment, for example
-    ``RACKETY_CACHE_DIR``. Raises `RuntimeError` with the server's output if it
+    ``RACKETY_CACHE_DIR``; ``args`` are more options of ``serve`` (``--lexicon
+    FILE:spanish``). Raises `RuntimeError` with the server's output if it
     exits or does not answer within ``timeout`` seconds."""
     db_path = Path(db_path)
     chosen = free_port() if port is None else port
@@ -143,7 +144,7 @@ def start_server(db_path: str | Path, port: int | None = None,
     log_path = Path(log_name)
     log = log_path.open("wb")
     command = [*serve_command(), "serve", "--host", "127.0.0.1", "--port", str(chosen),
-               "--db", str(db_path)]
+               "--db", str(db_path), *args]
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL, env=full_env)
     handle = ServerHandle(f"http://127.0.0.1:{chosen}", chosen, db_path, process, log_path,

@@ -8,6 +8,9 @@ letters that have tiles, so letters that exist only for blanks are put back wher
 wolges has them (Norwegian, Swedish, Slovene) or in alphabetical order (Italian).
 Accent folding (which accented letters a word list may spell with plain tiles)
 is our own data, taken from each set's notes and the oracle's Catalan rules.
+The rules that differ by language (rack size, bingo bonus, the tiles the bag
+must hold for an exchange, the scoreless turns that end a game) are written
+with their sources into each file's ``rules_sources``.
 """
 
 from __future__ import annotations
@@ -44,6 +47,70 @@ FOLD = {
               "Ï": "I", "Ó": "O", "Ö": "O", "Ú": "U", "Ü": "U"},
 }
 FOLD["catalan_super"] = FOLD["catalan"]
+# German Scrabble spells ß as SS (the set has no ß tile; Python's upper() does the
+# same, the fold says it for the capital ẞ too)
+FOLD["german"] = {"ß": "SS", "ẞ": "SS"}
+
+# The scoreless turns (passes and exchanges in a row, all players together) that
+# end a game, where a set's rules differ from 6.
+MAX_SCORELESS = {"spanish": 12}
+
+# Where the rules' values come from. wolges' game_config.rs (andy-k/wolges) has a
+# game configuration per language, citing the federations' rules where it does.
+WOLGES = "wolges src/game_config.rs, make_{}_game_config"
+_NASPA = ("NASPA Official Tournament Rules and the WESPA Rules: six consecutive scoreless "
+          "turns end a game, an exchange needs at least 7 tiles in the bag; ")
+EXCHANGE_SOURCES = {
+    "english": _NASPA + WOLGES.format("english") + " (exchange_tile_limit 7)",
+    "spanish": ("FISE classic rules (fisescrabble.org/reglamentos/modalidad-clasica/) as "
+                + WOLGES.format("spanish") + " reads them: exchange_tile_limit 1, an exchange "
+                "needs 1 tile in the bag; Scrabble3D's Spanish set (limitExchange=1) agrees"),
+    "italian": ("no federation rule found; the usual 7 is kept (Scrabble3D sets "
+                "limitExchange=3 for Italian, citing the Italian federation: not confirmed)"),
+    "portuguese": "no federation rule found; the usual 7",
+    "swedish": "no federation rule found; the usual 7",
+    "english_wwf": "no rule for this style of set; the usual 7",
+    "english_lexulous": "no rule for this style of set; the usual 7",
+}
+SCORELESS_SOURCES = {
+    "english": _NASPA + WOLGES.format("english") + " (num_zeros_to_end 6)",
+    "spanish": ("FISE classic rules as " + WOLGES.format("spanish") + " reads them: 12 "
+                "scoreless turns in a row end a game (num_zeros_to_end 12); FISE also ends it "
+                "after 4 passes in a row and counts a lost challenge as a pass, which rackety "
+                "does not model apart"),
+    "german": (WOLGES.format("german") + ": Scrabble Deutschland's rules end a game after 4 "
+               "passes in a row (2 each), exchanges not counted (num_passes_to_end 4); rackety "
+               "counts passes and exchanges together and keeps 6"),
+    "polish": ("PFS rules (pfs.org.pl/regulaminy.php) as " + WOLGES.format("polish")
+               + " reads them: 6 scoreless turns in a row (num_zeros_to_end 6), or 4 passes in "
+               "a row; at most 3 exchanges a player, which do not count as scoreless there; "
+               "rackety models the 6"),
+    "italian": "no federation rule found; the usual 6",
+    "portuguese": "no federation rule found; the usual 6",
+    "swedish": "no federation rule found; the usual 6",
+    "english_wwf": "no rule for this style of set; the usual 6",
+    "english_lexulous": "no rule for this style of set; the usual 6",
+}
+_WOLGES_CONFIG = {"catalan": "catalan", "catalan_super": "super_catalan", "dutch": "dutch",
+                  "english_super": "super_english", "english_hong_kong": "hong_kong_english",
+                  "french": "french", "german": "german", "norwegian": "norwegian",
+                  "polish": "polish", "slovene": "slovene"}
+
+
+def rules_sources(name: str, entry: dict) -> dict:
+    """Where each rule's value comes from, for the data file."""
+    spec = (f"letter_distributions.json ({entry['primary_source']}"
+            + (f", {', '.join(entry['sources_agreeing_exactly'])} agreeing"
+               if entry.get("sources_agreeing_exactly") else "") + ")")
+    config = _WOLGES_CONFIG.get(name)
+    return {
+        "rack_size": spec,
+        "bingo_bonus": spec,
+        "exchange_min_bag": EXCHANGE_SOURCES.get(name) or (
+            WOLGES.format(config) + " (exchange_tile_limit 7)"),
+        "max_scoreless": SCORELESS_SOURCES.get(name) or (
+            WOLGES.format(config) + " (num_zeros_to_end 6)"),
+    }
 
 # Input aliases worth keeping: digits never collide with letters.
 ALIASES = {"spanish": {"1": "CH", "2": "LL", "3": "RR"}}
@@ -92,6 +159,8 @@ def convert(name: str, entry: dict) -> dict:
         "rack_size": entry["rack_size"],
         "bingo_bonus": max(bonus.values()) if isinstance(bonus, dict) else bonus,
         "exchange_min_bag": entry.get("exchange_requires_bag_at_least", 7),
+        "max_scoreless": MAX_SCORELESS.get(name, 6),
+        "rules_sources": rules_sources(name, entry),
         "tiles": [blank, *tiles],
     }
     if isinstance(bonus, dict):

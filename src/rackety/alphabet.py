@@ -209,10 +209,17 @@ class Alphabet:
                                            MAX_BINGO_BONUS)
             self.exchange_min_bag: int = number(data.get("exchange_min_bag", 7),
                                                 "exchange_min_bag", 0, 1000)
+            # consecutive scoreless turns (passes and exchanges) that end a game
+            self.max_scoreless: int = number(data.get("max_scoreless", 6), "max_scoreless",
+                                             1, 1000)
+            # where the rules' values come from, by field (facts, not code)
+            self.rules_sources: dict[str, str] = {
+                str(k): str(v) for k, v in data.get("rules_sources", {}).items()}
             aliases = {str(k): str(v) for k, v in data.get("aliases", {}).items()}
             fold = {str(k): str(v) for k, v in data.get("fold", {}).items()}
             self._fold = str.maketrans(fold) if fold else None
             texts = [self.name, self.description, self.board, *aliases.items(),
+                     *self.rules_sources.items(),
                      *fold.items(), *((t.label, t.blank_label) for t in self.tiles)]
             json.dumps(texts, ensure_ascii=False).encode()  # lone surrogates are not text
         except (KeyError, TypeError, ValueError, AttributeError) as exc:

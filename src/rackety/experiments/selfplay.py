@@ -151,7 +151,7 @@ class Compiled:
         self.twice = self.rules.playout == "twice" and len(players) == 2
         self.consts = kernel_consts(self.alphabet, lay, bingo=self.bingo,
                                     exchange_min=self.exchange_min,
-                                    max_scoreless=self.rules.max_scoreless, twice=self.twice,
+                                    max_scoreless=probe.max_scoreless, twice=self.twice,
                                     players=len(players))
         self.greedy, bank = seat_tables(players, self.alphabet)
         self.bank = (bank.nodes, bank.counts, bank.values)

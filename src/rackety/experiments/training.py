@@ -62,9 +62,10 @@ misses are mostly clumsy ones (duplicates, rare tiles). Averaging over the
 racks seen only would overvalue the leaves whose racks are seen least, the
 rare tiles above all (measured: C, M, P, V and Z one to three points too
 high after 20,000 games). So every rack counts, with the equity ``m(R)`` of
-a model fitted to the generation (`RackModel`: an intercept, a term per tile
-and one per pair of tiles, by least squares, each rack weighted by its
-samples), and a rack seen has its mean shrunk toward it,
+a model fitted to the generation (`RackModel`: an intercept, a term per tile,
+one per pair of tiles and one for the racks that spell a word of all their
+tiles, by least squares, each rack weighted by its samples), and a rack seen
+has its mean shrunk toward it,
 
     m(R) = (n_R mean_R + k model(R)) / (n_R + k),   k = noise / spread
 
@@ -72,8 +73,14 @@ with ``noise`` the variance of one sample around its rack's mean and
 ``spread`` that of the racks' means around the model less the noise (the
 usual empirical-Bayes weight). No rack is enumerated for this (English has
 3,199,724): the model's expected equity over the racks holding a leave is
-exact (the moments of the multivariate hypergeometric draw of the rest), and
-the racks seen add their departures from the model.
+exact (the moments of the multivariate hypergeometric draw of the rest; the
+word term sums over the racks that spell a word, `word_racks`, a few
+hundred thousand), and the racks seen add their departures from the model.
+Without the word term, the model cannot see that AEINST and a seventh tile
+nearly always make a bingo: every bingo stem came out far too low
+(AEINST 10 points under MAGPIE-DATA's value, the six-tile leaves 1.3 points
+under on average), since its racks, each seen rarely, were shrunk toward a
+model of pairs.
 
 **The horizon** (``horizon=2``, racks method): a rack's sample can span two
 of the player's turns, the move's score plus the next turn's score and the
@@ -95,7 +102,9 @@ of those in development, clear ``__pycache__`` (NUMBA.md, trap 5).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import comb
@@ -355,11 +364,13 @@ def _rack_leaves(rack_keys, rack_means, rack_counts, dist, size, rack_len, max_l
 
 
 @njit(cache=True)
-def _rack_features(hist, size, index, value) -> int:
+def _rack_features(hist, size, word, index, value) -> int:
     """A rack's nonzero features for the rack model (`rack_model`): 1 (the
     intercept), the count of each code present, and for each pair of codes
     present c < d the product of their counts, for each code its pairs
-    C(count, 2). Writes feature numbers and values; returns how many."""
+    C(count, 2), and with ``word`` the word feature (the rack spells a word
+    of all its tiles, the last feature). Writes feature numbers and values;
+    returns how many."""
     m = 0
     index[m] = 0
     value[m] = 1.0
@@ -379,19 +390,24 @@ def _rack_features(hist, size, index, value) -> int:
             index[m] = 1 + size + c * size - c * (c - 1) // 2 + (d - c)
             value[m] = pair
             m += 1
+    if word:
+        index[m] = 1 + size + size * (size + 1) // 2
+        value[m] = 1.0
+        m += 1
     return m
 
 
 @njit(cache=True)
-def _fit_normal(rack_keys, rack_means, rack_counts, size, rack_len, gram, rhs):
+def _fit_normal(rack_keys, rack_means, rack_counts, size, rack_len, words, gram, rhs):
     """The normal equations of the rack model, each rack weighted by its
-    samples: adds X'WX into ``gram`` and X'Wy into ``rhs``."""
+    samples (``words[r]``: rack r spells a word): adds X'WX into ``gram`` and
+    X'Wy into ``rhs``."""
     hist = np.zeros(64, np.int64)
     index = np.zeros(64, np.int64)
     value = np.zeros(64, np.float64)
     for r in range(rack_keys.shape[0]):
         _rack_hist(rack_keys[r], rack_len, hist)
-        m = _rack_features(hist, size, index, value)
+        m = _rack_features(hist, size, words[r], index, value)
         w = np.float64(rack_counts[r])
         y = rack_means[r]
         for a in range(m):
@@ -401,14 +417,15 @@ def _fit_normal(rack_keys, rack_means, rack_counts, size, rack_len, gram, rhs):
 
 
 @njit(cache=True)
-def _predict(rack_keys, coef, size, rack_len, out):
-    """The rack model's equity of each rack into ``out``."""
+def _predict(rack_keys, coef, size, rack_len, words, out):
+    """The rack model's equity of each rack into ``out`` (``words[r]``: rack r
+    spells a word)."""
     hist = np.zeros(64, np.int64)
     index = np.zeros(64, np.int64)
     value = np.zeros(64, np.float64)
     for r in range(rack_keys.shape[0]):
         _rack_hist(rack_keys[r], rack_len, hist)
-        m = _rack_features(hist, size, index, value)
+        m = _rack_features(hist, size, words[r], index, value)
         acc = 0.0
         for a in range(m):
             acc += coef[index[a]] * value[a]
@@ -595,35 +612,91 @@ def new_values(prior: np.ndarray, sums: np.ndarray, counts: np.ndarray,
 @dataclass(frozen=True)
 class RackModel:
     """The rack model of a generation (``racks`` method): a rack's equity as
-    an intercept, a term per tile and a term per pair of tiles, fitted by
-    least squares to the racks seen (each weighted by its samples). A rack's
+    an intercept, a term per tile, a term per pair of tiles and a term for
+    the racks that spell a word of all their tiles (the bingo racks, which
+    no sum of pairs captures: AEINST and a seventh tile), fitted by least
+    squares to the racks seen (each weighted by its samples). A rack's
     equity is its mean shrunk toward the model by ``k`` samples, with ``k``
     the ratio of the noise of one sample to the spread of the racks around
     the model (both measured); a rack never seen takes the model's equity."""
 
-    coef: np.ndarray
+    coef: np.ndarray  # intercept, tiles, pairs, and (last, optional) the word term
     noise: float  # variance of one sample around its rack's mean
     spread: float  # variance of the racks' true equities around the model
     k: float
 
-    def predict(self, rack_keys: np.ndarray, size: int, rack_len: int) -> np.ndarray:
+    def predict(self, rack_keys: np.ndarray, size: int, rack_len: int,
+                words: np.ndarray | None = None) -> np.ndarray:
+        """The model's equity of each rack (keys of ``rack_len`` tiles);
+        ``words``: the sorted keys of the racks that spell a word."""
+        coef = self.coef
+        base = 1 + size + size * (size + 1) // 2
+        if len(coef) == base:
+            coef = np.append(coef, 0.0)
+        flags = _word_flags(rack_keys, words)
         out = np.empty(len(rack_keys), np.float64)
-        _predict(rack_keys, self.coef, size, rack_len, out)
+        _predict(rack_keys, coef, size, rack_len, flags, out)
         return out
 
 
+def _word_flags(rack_keys: np.ndarray, words: np.ndarray | None) -> np.ndarray:
+    """Whether each rack is among ``words`` (sorted keys), as booleans."""
+    if words is None or not len(words):
+        return np.zeros(len(rack_keys), np.bool_)
+    return np.isin(rack_keys, words)
+
+
+def word_racks(lexicon: Lexicon) -> np.ndarray:
+    """The keys (`leave_key` of ``rack_size`` tiles, ascending) of every full
+    rack the tile counts allow that spells a word of all its tiles, a blank
+    standing for any letter: the word multisets of ``rack_size`` tiles, and
+    each with one or more of its tiles (as many as the alphabet has blanks)
+    replaced by blanks."""
+    alphabet = lexicon.alphabet
+    rack_len = alphabet.rack_size
+    dist = np.zeros(64, np.int64)
+    for tile in alphabet.tiles:
+        dist[tile.code] = tile.count
+    blanks = int(dist[0])
+    flat, lengths = lexicon.word_tiles()
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    found: set[tuple[int, ...]] = set()
+    for start in starts[lengths == rack_len]:
+        found.add(tuple(sorted(int(c) for c in flat[start:start + rack_len])))
+    racks: set[tuple[int, ...]] = set()
+    for word in found:
+        for n in range(min(blanks, rack_len) + 1):
+            for picked in itertools.combinations(range(rack_len), n):
+                rest = [c for i, c in enumerate(word) if i not in picked]
+                counts = Counter(rest)
+                if all(dist[c] >= k for c, k in counts.items()):
+                    racks.add(tuple([0] * n + rest))
+    keys = np.array(sorted(_tuple_key(r) for r in racks), np.int64)
+    return keys
+
+
+def _tuple_key(rack: tuple[int, ...]) -> int:
+    """`leave_key` of a full rack given as its codes ascending."""
+    key = 0
+    for c in rack:
+        key = key * 64 + c + 1
+    return key
+
+
 def rack_model(keys: np.ndarray, means: np.ndarray, counts: np.ndarray, noise: float,
-               size: int, rack_len: int) -> RackModel:
+               size: int, rack_len: int, words: np.ndarray | None = None) -> RackModel:
     """Fit the `RackModel` to the racks seen (``keys`` ascending, their mean
-    equities and samples) given the variance of one sample (``noise``)."""
-    features = 1 + size + size * (size + 1) // 2
+    equities and samples) given the variance of one sample (``noise``);
+    ``words``: the sorted keys of the racks that spell a word (`word_racks`;
+    none: the word term is 0)."""
+    features = 2 + size + size * (size + 1) // 2
     gram = np.zeros((features, features), np.float64)
     rhs = np.zeros(features, np.float64)
-    _fit_normal(keys, means, counts, size, rack_len, gram, rhs)
+    _fit_normal(keys, means, counts, size, rack_len, _word_flags(keys, words), gram, rhs)
     ridge = 1e-6 * max(float(np.trace(gram)) / features, 1.0)
     coef = np.linalg.solve(gram + ridge * np.eye(features), rhs)
     model = RackModel(coef, noise, 0.0, 0.0)
-    fitted = model.predict(keys, size, rack_len)
+    fitted = model.predict(keys, size, rack_len, words)
     # E[(m - fit)^2] = spread + noise / n over the racks seen
     spread = float(np.mean((means - fitted) ** 2 - noise / counts)) if len(keys) else 0.0
     spread = max(spread, 1e-3 * max(noise, 1e-9))
@@ -631,8 +704,8 @@ def rack_model(keys: np.ndarray, means: np.ndarray, counts: np.ndarray, noise: f
 
 
 def rack_values(prior: np.ndarray, rack_keys: np.ndarray, rack_sums: np.ndarray,
-                leaves: LeaveSet, min_count: int, *, model: bool = True
-                ) -> tuple[np.ndarray, float, np.ndarray]:
+                leaves: LeaveSet, min_count: int, *, model: bool = True,
+                words: np.ndarray | None = None) -> tuple[np.ndarray, float, np.ndarray]:
     """The next generation's values by the ``racks`` method (module docstring)
     from every rack sample of a generation (``rack_keys``, ``rack_sums``: one
     per sample, in any order), with the baseline (the mean rack equity) and
@@ -640,7 +713,8 @@ def rack_values(prior: np.ndarray, rack_keys: np.ndarray, rack_sums: np.ndarray,
     each rack's equity is its mean shrunk toward the `RackModel`, a rack never
     seen the model's equity (the sums over all racks are the model's exact
     expectations plus the departures of the racks seen from it, so no rack
-    is enumerated); without, only the racks seen count, at their means."""
+    is enumerated but the racks that spell a word, ``words``, for the
+    model's word term); without, only the racks seen count, at their means."""
     alphabet = leaves.alphabet
     rack_len = alphabet.rack_size
     dist = np.zeros(leaves.size, np.int64)
@@ -658,12 +732,26 @@ def rack_values(prior: np.ndarray, rack_keys: np.ndarray, rack_sums: np.ndarray,
         samples_f = rack_sums / SCALE
         dof = len(samples_f) - len(keys)
         noise = float(np.sum((samples_f - means[inverse]) ** 2)) / dof if dof > 0 else 0.0
-        fit = rack_model(keys, means, counts, noise, leaves.size, rack_len)
-        fitted = fit.predict(keys, leaves.size, rack_len)
+        fit = rack_model(keys, means, counts, noise, leaves.size, rack_len, words)
+        fitted = fit.predict(keys, leaves.size, rack_len, words)
         shrunk = (counts * means + fit.k * fitted) / (counts + fit.k)
         means = shrunk - fitted  # each rack seen departs from the model by this much
         full = _model_leaves(leaves.tiles, leaves.lengths, fit.coef, dist, leaves.size,
                              rack_len, expected)
+        if words is not None and len(words):
+            # the word term: its coefficient times the chance that a rack
+            # holding the leave spells a word, summed over the word racks
+            word_total = np.zeros(len(leaves), np.float64)
+            word_full, _ = _rack_leaves(words, np.ones(len(words)),
+                                        np.zeros(len(words), np.int64), dist, leaves.size,
+                                        rack_len, leaves.max_len, leaves.keys, word_total,
+                                        np.zeros(len(leaves), np.float64),
+                                        np.zeros(len(leaves), np.int64))
+            n_all = int(dist.sum())
+            ways = np.array([comb(n_all - n, rack_len - n) for n in range(rack_len + 1)],
+                            np.float64)[leaves.lengths]
+            expected += fit.coef[-1] * word_total / ways
+            full += fit.coef[-1] * word_full / comb(n_all, rack_len)
     total = np.zeros(len(leaves), np.float64)
     weight = np.zeros(len(leaves), np.float64)
     samples = np.zeros(len(leaves), np.int64)
@@ -722,6 +810,7 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
     else:
         model = Klv.load(init, alpha)
     values = leaves.values_of(model).astype(np.float32).astype(np.float64)
+    words = word_racks(lexicon) if method == "racks" else None
     result = TrainResult(leaves.klv(values))
     per_task = max(1, min(GAMES_PER_TASK, -(-games // 16)))
     for generation in range(1, generations + 1):
@@ -755,7 +844,7 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
             rack_sums = np.concatenate([p[1] for p in rack_parts]) if rack_parts else \
                 np.zeros(0, np.int64)
             updated, baseline, behind = rack_values(values, rack_keys, rack_sums, leaves,
-                                                    min_count)
+                                                    min_count, words=words)
             counts = np.concatenate([behind, [0]])
         else:
             updated, baseline = new_values(values, sums, counts, min_count)
@@ -776,4 +865,4 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
 
 
 __all__ = ["HORIZONS", "METHODS", "Generation", "LeaveSet", "TrainResult", "game_seed", "leave_set",
-           "new_values", "play_task", "rack_values", "train"]
+           "new_values", "play_task", "rack_values", "train", "word_racks"]

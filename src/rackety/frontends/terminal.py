@@ -9,19 +9,31 @@ WORD``), ``exchange ABC``, ``pass``, ``challenge`` (the last play), ``hint``
 (the best moves, one placement of each word), ``undo`` (back to your previous
 turn), ``save FILE.gcg`` (your rack only: the others stay hidden), ``load
 FILE.gcg``, ``help``, ``quit``.
+
+Tiles of several letters (Catalan ``L·L``, ``NY``, ``QU``, Spanish ``CH``,
+``LL``, ``RR``) are one square of three columns on the board, written bare
+(``NY``, ``L·L``; a blank standing for one in lower case, ``ny``), and one tile
+on the rack. They are typed as the move notation reads them: ``[NY]`` always
+(``[ny]`` for a blank standing for NY), the label bare where plain text reads
+it as that tile (Catalan ``CANYA``, ``COL·LA``, not Spanish ``CH``, which reads
+as C + H) and the digits the alphabet reads as one (Spanish ``1`` ``2`` ``3``);
+the help says which (`rackety.frontends.common.tile_keys`).
 """
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
+from rackety.alphabet import BLANK_FLAG
 from rackety.errors import RacketyError
+from rackety.frontends.common import resolve_leave, tile_keys
 from rackety.game.gcg import game_of, read_gcg, record_of, save_gcg
-from rackety.game.heuristics import leave_label, leave_model
+from rackety.game.heuristics import leave_label
 from rackety.game.move import format_leave
 from rackety.game.referee import Event, Game, IllegalMoveError, Rules, describe
 
@@ -72,7 +84,8 @@ class TerminalGame:
         self.size = size or (lambda: SCREEN)
         self.human = 0
         self.messages: list[str | Text] = []  # what to say below the next board
-        self._leave: Any = None  # the hints' leave model, made on the first hint
+        self._leave: Any = False  # the hints' leave model (None: none), made on the first hint
+        self.help = HELP + tiles_help(self.game.alphabet)
 
     def say(self, message: str | Text) -> None:
         """Say something below the next board."""
@@ -108,13 +121,16 @@ class TerminalGame:
         return Text("\n").join(rows)
 
     def _board_lines(self) -> list[Text]:
-        """The board as rich draws it (the last play's tiles marked), without the
-        racks and scores under it: the panel says those, with the players' names."""
+        """The board as rich draws it (the last play's tiles marked), tiles of
+        several letters bare in squares of three columns (``NY``, ``L·L``, ``ny``
+        for a blank standing for NY), without the racks and scores under it:
+        the panel says those, with the players' names."""
         game = self.game
         last = next((e.move for e in reversed(game.events)
                      if e.kind == "play" and e.move is not None), None)
         view = game.view(self.human)
-        return list(view.rich_text(last).split("\n"))[:view.layout.size + 1]
+        text = view.rich_text(last, bare=True, players=False)
+        return list(text.split("\n"))[:view.layout.size + 1]
 
     def _panel(self, width: int, height: int) -> list[Text]:
         """The side panel: the players and scores (the player to move marked),
@@ -168,7 +184,7 @@ class TerminalGame:
         rack = self.game.racks[self.human]
         text = Text()
         for code in sorted(c for c in rack if c) + [0] * sum(1 for c in rack if not c):
-            text.append(f" {format_leave(self.game.alphabet, [code])} ", style=_TILE_STYLE)
+            text.append(f" {_tile_label(self.game.alphabet, code)} ", style=_TILE_STYLE)
         return text
 
     def _what(self, event: Event) -> str:
@@ -191,7 +207,7 @@ class TerminalGame:
     # ----------------------------------------------------------------- loop
     def run(self) -> Game:
         """Play until the game ends or the person quits."""
-        for line in HELP:
+        for line in self.help:
             self.say(line)
         while not self.game.over:
             if self.game.turn == self.human:
@@ -241,7 +257,7 @@ class TerminalGame:
                 self.write("bye")
                 return False
             if word in ("help", "?"):
-                for text in HELP:
+                for text in self.help:
                     self.say(text)
             elif word == "hint":
                 self.hint()
@@ -256,23 +272,28 @@ class TerminalGame:
                 self.load(rest.strip())
             else:
                 if word == "exchange" or word == "exch":
-                    line = f"exch {rest}"
+                    # a rack has no lower case (a blank is ?): [ch] is the tile CH
+                    line = f"exch {rest.upper()}"
                 event = game.play(line)
                 self.say(describe(game, event))
         except RacketyError as exc:  # IllegalMoveError included: say why, ask again
-            self.say(f"not done: {exc}")
+            self.say(f"not done: {exc}{_spelling_note(game.alphabet, line)}")
         return True
 
     def hint(self) -> None:
         """The best moves by equity, one placement of each word, as a table."""
         game = self.game
-        if self._leave is None:
-            self._leave = leave_model("static", self.lexicon)
+        if self._leave is False:  # the shipped table, else H3 (any alphabet)
+            self._leave = resolve_leave("static", self.lexicon)
         moves = game.view(self.human).moves(self.lexicon, mode="top", top=HINT_SEARCH,
                                             leave=self._leave)
         best = distinct_moves(moves, game.alphabet)[:HINT_ROWS]
-        self.say(Text(f"best moves, equity = score + leave value "
-                      f"({leave_label(self._leave, self.lexicon)})", style="bold"))
+        if self._leave is None:
+            self.say(Text(f"best moves, equity = score (no leave values for "
+                          f"{game.alphabet.name})", style="bold"))
+        else:
+            self.say(Text(f"best moves, equity = score + leave value "
+                          f"({leave_label(self._leave, self.lexicon)})", style="bold"))
         rows = [(m.notation(game.alphabet), str(m.score),
                  format_leave(game.alphabet, m.leave or ()) or "-", f"{m.equity:.1f}")
                 for m in best]
@@ -329,6 +350,47 @@ def distinct_moves(moves: Sequence[Move], alphabet: Alphabet) -> list[Move]:
             seen.add(key)
             out.append(move)
     return out
+
+
+def tiles_help(alphabet: Alphabet) -> tuple[str, ...]:
+    """A line of help on typing the alphabet's tiles of several letters (none
+    when it has none): ``tiles CH LL RR: [CH] or 1, ...; a blank as one:
+    [ch]``."""
+    multi = [t for t in alphabet.letters if len(t.label) > 1]
+    if not multi:
+        return ()
+    keys = tile_keys(alphabet)
+    ways = []
+    for tile in multi:
+        typed = [k for k, label in keys.items() if label == tile.label]
+        bare = [k for k in typed if k == tile.label]
+        ways.append(" or ".join(bare + [f"[{tile.label}]"] + [k for k in typed if k not in bare]))
+    return (f"tiles {' '.join(t.label for t in multi)}: {', '.join(ways)}; "
+            f"a blank as one: [{multi[0].blank_label}]",)
+
+
+def _spelling_note(alphabet: Alphabet, line: str) -> str:
+    """For a move refused, how to type a tile of several letters its word
+    spells letter by letter where plain text does not read it as that tile
+    (Spanish CH, read as C + H): empty when there is none."""
+    parts = line.split()
+    if len(parts) < 2 or not parts[0][:1].isalnum() or parts[0].lower().startswith("exch"):
+        return ""
+    word = re.sub(r"\[[^\]]*\]", "", parts[-1]).upper()
+    keys = tile_keys(alphabet)
+    for tile in alphabet.letters:
+        if len(tile.label) > 1 and tile.label in word and tile.label not in keys:
+            aliases = "".join(f" or {k}" for k, label in keys.items() if label == tile.label)
+            return (f" (the tile {tile.label} is typed [{tile.label}]{aliases}; "
+                    f"{tile.label} is {' + '.join(tile.label)})")
+    return ""
+
+
+def _tile_label(alphabet: Alphabet, code: int) -> str:
+    """A tile as the board and rack show it: its label bare, a blank standing
+    for a letter in lower case, ``?`` an undesignated blank."""
+    tile = alphabet.tiles[code & ~BLANK_FLAG]
+    return tile.blank_label if code & BLANK_FLAG else tile.label
 
 
 def _lines(message: str | Text, width: int) -> list[Text]:

@@ -204,6 +204,18 @@ def _labels(alphabet: Alphabet) -> tuple[str, ...]:
 
 
 @cache
+def _bare_labels(alphabet: Alphabet) -> tuple[str, ...]:
+    """Text of every board/rack code 0..255 without brackets: a tile's label,
+    a blank standing for one its lower-case label, ``?`` a blank."""
+    out = []
+    for c in range(256):
+        code = c & ~BLANK_FLAG
+        tile = alphabet.tiles[code] if code < alphabet.size else None
+        out.append("" if tile is None else tile.blank_label if c & BLANK_FLAG else tile.label)
+    return tuple(out)
+
+
+@cache
 def _points(alphabet: Alphabet) -> tuple[int, ...]:
     """Face value of every board code 0..255: a blank (flagged or not) is worth 0."""
     return tuple(alphabet.tiles[c].points if 0 < c < alphabet.size else 0
@@ -725,34 +737,45 @@ class Board:
         lines.extend(self._player_lines())
         return "\n".join(lines)
 
-    def rich_text(self, highlight: Iterable[tuple[int, int]] | Move | None = None) -> Text:
+    def rich_text(self, highlight: Iterable[tuple[int, int]] | Move | None = None, *,
+                  bare: bool = False, players: bool = True) -> Text:
+        """The board in colour (`render`): with ``bare``, tiles of several
+        letters are written without their brackets (``NY``, ``L·L``, ``ny``
+        for a blank standing for NY), so that a square stays three columns
+        wide for the labels of every shipped tile set; with ``players``, the
+        racks and scores below."""
         from rich.text import Text
 
         marked = _highlight_set(highlight)
-        labels = _labels(self.alphabet)
-        width = max(2, *(len(labels[int(c)]) for c in np.unique(self.grid)))
+        labels = _bare_labels(self.alphabet) if bare else _labels(self.alphabet)
+        widest = max(Text(labels[int(c)]).cell_len for c in np.unique(self.grid))
+        cell = max(3, widest) if bare else max(2, widest) + 1
         size = self.layout.size
         text = Text()
-        text.append("   " + "".join(chr(65 + c).center(width + 1) for c in range(size)) + "\n")
+        text.append("   " + "".join(chr(65 + c).center(cell) for c in range(size)) + "\n")
         for r in range(size):
             text.append(f"{r + 1:>2} ")
             for c in range(size):
                 code = int(self.grid[r, c])
                 if code:
                     bg, fg = _BLANK_TILE if code & BLANK_FLAG else _TILE
-                    cell = labels[code]
+                    label = labels[code]
                     style = f"bold {fg} on {bg}"
                 else:
                     premium = self.layout.premium(r, c)
                     bg, fg = _COLOURS[premium]
-                    cell = "**" if (r, c) == self.layout.start else (
+                    label = "**" if (r, c) == self.layout.start else (
                         _LABELS[premium] or ".")
                     style = f"{fg} on {bg}"
                 if (r, c) in marked:
                     style = f"bold #000000 on {_HIGHLIGHT}"
-                text.append(cell.center(width + 1), style=style)
+                if bare:  # an odd space on the left: NY's N under its column's letter
+                    pad = max(cell - Text(label).cell_len, 0)
+                    label = " " * (pad - pad // 2) + label + " " * (pad // 2)
+                text.append(label if bare else label.center(cell), style=style)
             text.append("\n")
-        text.append("\n" + "\n".join(self._player_lines()))
+        if players:
+            text.append("\n" + "\n".join(self._player_lines()))
         return text
 
     def __rich__(self) -> Text:

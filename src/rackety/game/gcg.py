@@ -780,8 +780,9 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
     (``>NICK: TILES (TILES) -N``: each side gains or loses the rack once).
     Words are not checked against a lexicon.
 
-    The game ends as the rules say (FORMATS.md section 7): after `MAX_SCORELESS`
-    consecutive scoreless turns, or when a play empties its player's rack with
+    The game ends as the rules say (FORMATS.md section 7): after the alphabet's
+    consecutive scoreless turns (`Alphabet.max_scoreless`, `MAX_SCORELESS` = 6
+    in most sets), or when a play empties its player's rack with
     the bag empty (the tiles on each rack are counted, as the bag deals them),
     or at the play-out bonus or a rack's end-of-game penalty (a record that
     writes them ends there); after the end only end-of-game events follow
@@ -955,8 +956,9 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
         if event.kind in TURN_KINDS:
             last_turn, bonus_given, between = event.kind, False, 0
             to_move = (seat + 1) % n
-            if zero_turns >= MAX_SCORELESS and ended is None:
-                ended = (f"{MAX_SCORELESS} scoreless turns in a row", event.line_number, index)
+            if zero_turns >= alpha.max_scoreless and ended is None:
+                ended = (f"{alpha.max_scoreless} scoreless turns in a row", event.line_number,
+                         index)
         else:
             # a bonus, then each player's end-of-game points and time: no more than
             # that comes between two turns (so a record's length bounds its game)

@@ -61,12 +61,16 @@ class Leaves(Klv):
     @classmethod
     def heuristic(cls, model: Any, alphabet: Alphabet) -> Leaves:
         """The table of a rack heuristic (`rackety.game.heuristics.RackHeuristic`:
-        it gives ``name``, ``params`` and ``tables(alphabet)``) over every leave
-        of 1 to rack size - 1 tiles of ``alphabet``; in memory once per process
-        and on disk in the lexicon cache (about 2 s to build for English)."""
+        it gives ``name``, ``params_for(alphabet)`` and ``tables(alphabet)``)
+        over every leave of 1 to rack size - 1 tiles of ``alphabet``; in memory
+        once per process and on disk in the lexicon cache (about 2 s to build
+        for English). The key is the values, penalties, vowel flags and balance
+        the heuristic gives this alphabet (which follow its points and counts)
+        and the alphabet's `set_key` (which leaves there are)."""
         value, penalty, vowel = model.tables(alphabet)
+        params = model.params_for(alphabet)
         digest = hashlib.sha256(b"".join(a.tobytes() for a in (value, penalty, vowel,
-                                                                 model.params)))
+                                                                 params)))
         digest.update(f"{TABLE_VERSION} {set_key(alphabet)}".encode())
         key = digest.hexdigest()[:24]
         hit = _heuristic.get(key)
@@ -84,7 +88,7 @@ class Leaves(Klv):
 
             leaves = leave_set(alphabet)
             values = _lv.heuristic_table(leaves.tiles, leaves.lengths, value, penalty, vowel,
-                                         model.params)
+                                         params)
             table = cls(leaves.nodes, values.astype(np.float32), alphabet,
                         source=f"<{model.name}>")
             with contextlib.suppress(RacketyError, OSError):  # a read-only cache: the

@@ -4,7 +4,8 @@ challenges, the end of the game and a history that can be undone.
 The rules are those of FORMATS.md section 7: a play lies in one line, touches
 the tiles on the board (or covers the start square on the first move), and
 every word it forms is in the lexicon; an exchange needs a full enough bag
-(per alphabet); six consecutive scoreless turns end the game, each player then
+(per alphabet); the alphabet's scoreless turns in a row (six, twelve in Spanish:
+``Alphabet.max_scoreless``) end the game, each player then
 losing the value of their rack; a player who plays out with the bag empty ends
 it, gaining twice the value of the other racks (or, with ``playout="subtract"``,
 their sum while each other player loses their own).
@@ -91,7 +92,7 @@ class Rules:
     challenge: str = "void"
     bingo_bonus: int | None = None
     exchange_min_bag: int | None = None
-    max_scoreless: int = 6
+    max_scoreless: int | None = None
     playout: str = "twice"
 
     def __post_init__(self) -> None:
@@ -101,7 +102,7 @@ class Rules:
         if self.playout not in PLAYOUT_RULES:
             raise RacketyError(f"play-out rule {self.playout!r}: expected one of "
                                f"{', '.join(PLAYOUT_RULES)}")
-        if self.max_scoreless < 1:
+        if self.max_scoreless is not None and self.max_scoreless < 1:
             raise RacketyError("max_scoreless must be at least 1")
 
 
@@ -164,6 +165,8 @@ class Game:
         self.bingo_bonus = empty.bingo_bonus
         self.exchange_min_bag = (alpha.exchange_min_bag if self.rules.exchange_min_bag is None
                                  else self.rules.exchange_min_bag)
+        self.max_scoreless = (alpha.max_scoreless if self.rules.max_scoreless is None
+                              else self.rules.max_scoreless)
         # the bag's shuffles come from splitmix64 (`rackety.kernels.rules.shuffle`), the
         # compiled self-play's too: same seed, same game
         rng = (random.SystemRandom().getrandbits(63) if seed is None else int(seed)) & MASK64
@@ -184,7 +187,7 @@ class Game:
         # racks, bag, scores, turn, scoreless turns
         self._consts = kernel_consts(
             alpha, empty.layout, bingo=self.bingo_bonus, exchange_min=self.exchange_min_bag,
-            max_scoreless=self.rules.max_scoreless,
+            max_scoreless=self.max_scoreless,
             twice=self.rules.playout == "twice" and len(players) == 2, players=len(players))
         self._state = GameState.allocate(empty.size, len(players), len(tiles))
         self._row = np.zeros((1, META), np.int32)  # a placement as the kernels read it

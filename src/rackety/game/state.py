@@ -141,11 +141,13 @@ def multipliers(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
 
 @lru_cache(maxsize=256)
 def kernel_consts(alphabet: Alphabet, layout: Layout, *, bingo: int, exchange_min: int = 0,
-                  max_scoreless: int = 6, twice: bool = True, players: int = 2) -> Consts:
+                  max_scoreless: int | None = None, twice: bool = True,
+                  players: int = 2) -> Consts:
     """The one set-up of a game's constants for the kernels (``consts``): the
     letter and word multipliers in both orientations, the points of every
     code and the rules array (`rackety.kernels.fields`, ``G_*``). Made once
-    per set of rules and shared: the arrays are read-only."""
+    per set of rules and shared: the arrays are read-only. ``max_scoreless``:
+    the scoreless turns that end a game (default: the alphabet's rules)."""
     lm2, wm2 = multipliers(layout)
     rules = np.zeros(G_SIZE, np.int64)
     rules[G_N] = layout.size
@@ -155,7 +157,7 @@ def kernel_consts(alphabet: Alphabet, layout: Layout, *, bingo: int, exchange_mi
     rules[G_BOTH_DIRS] = 0 if layout.symmetric else 1
     rules[G_FULL_MASK] = full_mask(alphabet)
     rules[G_EXCHANGE_MIN] = exchange_min
-    rules[G_MAX_SCORELESS] = max_scoreless
+    rules[G_MAX_SCORELESS] = alphabet.max_scoreless if max_scoreless is None else max_scoreless
     rules[G_TWICE] = 1 if twice else 0
     rules[G_PLAYERS] = players
     for tile in alphabet.tiles:

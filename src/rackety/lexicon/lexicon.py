@@ -27,7 +27,8 @@ from rackety.files import exists, read_bytes
 from rackety.kernels.bits import ARC
 from rackety.lexicon import cache as _cache
 from rackety.lexicon import kwg as _kwg
-from rackety.lexicon.sources import BUILT_INS, DEFAULT_LEXICON, builtin, builtin_path
+from rackety.lexicon import languages as _languages
+from rackety.lexicon.sources import DEFAULT_LEXICON, builtin, builtin_names, builtin_path
 
 if TYPE_CHECKING:
     from rackety.lexicon.query import Acrostic, Decoding
@@ -120,22 +121,28 @@ class Lexicon:
     def load(cls, source: str | Path = DEFAULT_LEXICON, alphabet: Alphabet | str | None = None,
              *, skip_invalid: bool = False, cache: bool = True,
              progress: Progress | None = None) -> Lexicon:
-        """A lexicon by built-in name (``TWL06``, ``SOWPODS``, ``CSW19``), word list
-        path or KWG path. A word list is compiled once and cached on disk (keyed
-        by its content and alphabet); later loads read the cached graph.
+        """A lexicon by built-in name (``TWL06``, ``SOWPODS``, ``CSW19``, or another
+        language's: ``CATALAN``, ``SPANISH`` ..., see `rackety.lexicon.languages`),
+        word list path or KWG path. A word list is compiled once and cached on
+        disk (keyed by its content and alphabet); later loads read the cached
+        graph. Another language's lexicon is in its own alphabet (the default;
+        another one is refused).
 
         A file is a KWG when it is called ``*.kwg``, or when its first node is a
         KWG's root pointer and its name does not say it is text (``*.txt``,
         ``*.lst``, ``*.dic`` ...); anything else is a word list."""
-        alpha = _as_alphabet(alphabet)
         entry = builtin(str(source))
+        other = _languages.language(str(source)) if entry is None else None
+        if other is not None:
+            return cls._load_language(other, alphabet, cache=cache, progress=progress)
+        alpha = _as_alphabet(alphabet)
         if entry is not None:
             path, name = builtin_path(entry), entry.name
         else:
             path, name = Path(source), Path(source).stem
             if not exists(path):
                 raise RacketyError(f"unknown lexicon {clip(source)!r}: neither a built-in name "
-                                   f"({', '.join(BUILT_INS)}) nor an existing file")
+                                   f"({', '.join(builtin_names())}) nor an existing file")
         kwg_named = path.suffix.lower() == ".kwg"
         content = read_bytes(path, "KWG file" if kwg_named else "word list or KWG file",
                              MAX_WORD_LIST if not kwg_named else 4 * _kwg.MAX_NODES)
@@ -144,12 +151,9 @@ class Lexicon:
                        source=str(path))
 
         key = _cache.cache_key(content, alpha.identity, skip_invalid)
-        if cache:
-            hit = _cache.lookup(key)
-            if hit is not None:
-                report = BuildReport(hit.words, hit.skipped, hit.duplicates, hit.first_problem)
-                return cls(_kwg.nodes_from_bytes(hit.data, str(hit.path)), alpha, name,
-                           source=str(path), word_count=hit.words, report=report, checked=True)
+        hit = cls._cached(key, alpha, name, str(path)) if cache else None
+        if hit is not None:
+            return hit
 
         status = progress(f"compiling lexicon {name} (first use)") if progress else nullcontext()
         with status:
@@ -158,14 +162,64 @@ class Lexicon:
             lexicon = cls._build(parse_bytes(content, alpha, source=str(path),
                                              skip_invalid=skip_invalid),
                                  alpha, name, source=str(path))
-        if cache and lexicon.report is not None:
-            meta = {"name": name, "source": str(path), "alphabet": alpha.name,
-                    "words": lexicon.report.words, "skipped": lexicon.report.skipped,
-                    "duplicates": lexicon.report.duplicates,
-                    "first_problem": lexicon.report.first_problem,
-                    "nodes": len(lexicon.nodes)}
-            _cache.store(key, lexicon.nodes.tobytes(), meta)
+        if cache:
+            lexicon._store(key)
         return lexicon
+
+    @classmethod
+    def _load_language(cls, entry: _languages.Language, alphabet: Alphabet | str | None, *,
+                       cache: bool, progress: Progress | None) -> Lexicon:
+        """Another language's built-in lexicon (`rackety.lexicon.languages`):
+        built from its installed source by the language filter on first use,
+        then read from the cache (keyed by the source's bytes, the filter's
+        version and the alphabet)."""
+        alpha = Alphabet.load(entry.alphabet)
+        if alphabet is not None:
+            given = _as_alphabet(alphabet)
+            if given.identity != alpha.identity:
+                raise RacketyError(f"lexicon {entry.name} is in alphabet {entry.alphabet}, "
+                                   f"not {given.name}")
+            alpha = given
+        content = _languages.source_bytes(entry)  # the one-line install error if missing
+        key = _cache.cache_key(content, _languages.cache_identity(entry, alpha), False)
+        hit = cls._cached(key, alpha, entry.name, entry.path) if cache else None
+        if hit is not None:
+            return hit
+        how = ", expanded by unmunch" if entry.kind == "hunspell" else ""
+        status = (progress(f"building lexicon {entry.name} from {entry.path}{how} (first use)")
+                  if progress else nullcontext())
+        with status:
+            words = _languages.filter_text(_languages.source_text(entry, content), alpha,
+                                           capital_nouns=entry.capital_nouns,
+                                           max_tiles=entry.max_tiles)
+            if not len(words):
+                raise RacketyError(f"lexicon {entry.name}: {entry.path} has no word the tiles "
+                                   f"of {alpha.name} spell")
+            words.skipped = 0  # lines the filter drops by design are not problems
+            lexicon = cls._build(words, alpha, entry.name, source=entry.path)
+        if cache:
+            lexicon._store(key)
+        return lexicon
+
+    @classmethod
+    def _cached(cls, key: str, alphabet: Alphabet, name: str, source: str) -> Lexicon | None:
+        """The lexicon the cache holds under ``key``, if its entry is sound."""
+        hit = _cache.lookup(key)
+        if hit is None:
+            return None
+        report = BuildReport(hit.words, hit.skipped, hit.duplicates, hit.first_problem)
+        return cls(_kwg.nodes_from_bytes(hit.data, str(hit.path)), alphabet, name,
+                   source=source, word_count=hit.words, report=report, checked=True)
+
+    def _store(self, key: str) -> None:
+        """Keep this freshly built lexicon in the cache under ``key``."""
+        if self.report is None:
+            return
+        meta = {"name": self.name, "source": self.source, "alphabet": self.alphabet.name,
+                "words": self.report.words, "skipped": self.report.skipped,
+                "duplicates": self.report.duplicates,
+                "first_problem": self.report.first_problem, "nodes": len(self.nodes)}
+        _cache.store(key, self.nodes.tobytes(), meta)
 
     @classmethod
     def from_words(cls, words: Iterable[str], alphabet: Alphabet | str | None = None, *,

@@ -32,14 +32,15 @@ def _write_stdout(text: str) -> None:
 
 def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Player:
     """A player from its spec: ``static`` (the shipped leave table of the
-    lexicon, `rackety.Leaves.builtin`, else H3), ``greedy``, ``h1``, ``h2``, ``h3`` (Gordon's
-    heuristics), ``leaves:FILE.klv2`` (static with a KLV2 file), ``sim`` or
-    ``sim:N`` (Monte Carlo simulation over H3, N rollouts a candidate, 100 by
-    default), ``human`` (standard input and output) or ``ucgi:COMMAND`` (a UCGI
-    engine started with COMMAND, `rackety.players.ucgi.UcgiPlayer`; all of
-    COMMAND is the engine's, so no suffix follows it). The name defaults to
-    the spec (the file's stem for ``leaves:``, ``ucgi`` for an engine). A
-    ``+endgame`` suffix wraps the player in an `EndgamePlayer` (``h3+endgame``)."""
+    lexicon, `rackety.Leaves.builtin`, else H3), ``greedy``, ``h1``, ``h2``,
+    ``h3`` (Gordon's heuristics, in any alphabet: `rackety.game.heuristics`),
+    ``leaves:FILE.klv2`` (static with a KLV2 file), ``sim`` or ``sim:N`` (Monte
+    Carlo simulation over H3, N rollouts a candidate, 100 by default),
+    ``human`` (standard input and output) or ``ucgi:COMMAND`` (a UCGI engine
+    started with COMMAND, `rackety.players.ucgi.UcgiPlayer`; all of COMMAND is
+    the engine's, so no suffix follows it). The name defaults to the spec (the
+    file's stem for ``leaves:``, ``ucgi`` for an engine). A ``+endgame`` suffix
+    wraps the player in an `EndgamePlayer` (``h3+endgame``)."""
     key = spec.strip().lower()
     if key.startswith(UCGI_PREFIX):
         return UcgiPlayer(spec.strip()[len(UCGI_PREFIX):], name=name or "ucgi")

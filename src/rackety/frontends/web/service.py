@@ -34,11 +34,12 @@ from rackety.frontends.common import (
     resolve_leave,
     tile_code,
     tile_json,
+    tile_keys,
 )
 from rackety.frontends.web.store import Store
 from rackety.game.board import Board, Layout
 from rackety.game.gcg import game_of, gcg_of, read_gcg, record_of, replay, write_gcg
-from rackety.game.heuristics import leave_label
+from rackety.game.heuristics import leave_label, leave_model
 from rackety.game.move import Move, format_leave
 from rackety.game.movegen import generate, static_note
 from rackety.game.referee import Game, IllegalMoveError, Rules, describe, placement
@@ -135,13 +136,24 @@ class Service:
         self._lock = threading.Lock()
 
     # ---------------------------------------------------------- options
+    def _alphabet_of(self, name: str) -> Alphabet:
+        """The alphabet a lexicon on offer is in, without loading it: the one it
+        is offered in (another language's built-in lexicon, FILE:ALPHABET), else
+        English."""
+        _source, alpha = self.lexicons.sources[name]
+        return Alphabet.load(alpha or "english", files=False)
+
     def options(self) -> dict[str, Any]:
         levels = [{"id": k, "label": v, "seconds": k in TIMED} for k, v in LEVELS.items()]
         levels += [{"id": f"leaves:{n}", "label": f"Static, leave table {n}", "seconds": False}
                    for n in self.leaves]
+        alphabets = {name: self._alphabet_of(name) for name in self.lexicons.sources}
         return {"lexicons": self.lexicons.names(), "default_lexicon": self.lexicons.default,
-                "alphabets": {name: alphabet_json(Alphabet.load(alpha or "english"))
-                              for name, (_source, alpha) in self.lexicons.sources.items()},
+                "alphabets": {name: alphabet_json(a) for name, a in alphabets.items()},
+                # each lexicon's alphabet by name, and what types its tiles of several
+                # letters without brackets (Spanish 1 for CH)
+                "lexicon_alphabets": {name: a.name for name, a in alphabets.items()},
+                "keys": {a.name: tile_keys(a) for a in alphabets.values()},
                 "layouts": [{"name": n, "description": Layout.load(n).description}
                             for n in Layout.names()],
                 "levels": levels, "default_level": DEFAULT_LEVEL,
@@ -182,7 +194,13 @@ class Service:
         else:
             seconds = None
         base = self._level_name(level, seconds)
-        self._computer(Seat(base, "computer", level, seconds), lexicon, 0)  # checks the level
+        try:
+            self._computer(Seat(base, "computer", level, seconds), lexicon, 0)  # checks it
+            if level in TIMED:  # they play by static equity: now, not at their first move
+                leave_model(DEFAULT_LEVEL, lexicon)
+        except RacketyError as exc:
+            raise RacketyError(f"opponents: level {level} in {lexicon.alphabet.name}: "
+                               f"{exc}") from None
         label, k = name or base, 2
         while label in taken:
             label, k = f"{name or base} #{k}", k + 1
@@ -207,8 +225,23 @@ class Service:
         with self._lock:
             self._live[game_id] = live
         with live.lock, self._evict_on_error(live):
-            messages = self._computer_turns(live)
+            messages = self._plays_by(live, lexicon) + self._computer_turns(live)
             return self.state(live, messages)
+
+    @staticmethod
+    def _plays_by(live: Live, lexicon: Any) -> list[str]:
+        """What each computer player that values leaves plays by, in a line: the
+        leave values in its equity (the lexicon's shipped table, or H3 where
+        there is none, in any alphabet)."""
+        out = []
+        for seat, player in sorted(live.players.items()):
+            model = getattr(player, "leave_model", None)
+            if model is None and live.seats[seat].level in TIMED:
+                model = leave_model(DEFAULT_LEVEL, lexicon)
+            if model is not None:
+                out.append(f"{live.seats[seat].name} plays by equity with "
+                           f"{leave_label(model, lexicon)} leave values")
+        return out
 
     def create_game(self, *, lexicon: str | None, layout: str | None, human: str,
                     opponents: Sequence[tuple[str, float | None]], challenge: str,
@@ -440,7 +473,7 @@ class Service:
             view = game.view()
             model = resolve_leave("static", game.lexicon, files=False)
             moves = generate(view, game.lexicon, mode="top", top=top, leave=model)
-            note = static_note(view)
+            note = static_note(view) if model is not None else None
             return {"leaves": leave_label(model, game.lexicon),
                     **({"adjustment": note} if note else {}),
                     "moves": [move_json(view, m, detail=True) for m in list(moves)[:top]]}
@@ -582,7 +615,8 @@ class Service:
             "can_exchange": human is not None and not game.over
             and len(game.bag) >= game.exchange_min_bag,
             "challenge": game.rules.challenge,
-            "alphabet": alphabet_json(alphabet),
+            "alphabet": alphabet_json(alphabet), "alphabet_name": alphabet.name,
+            "keys": tile_keys(alphabet),
             "events": events, "last": last, "messages": messages, "result": result,
         }
 

@@ -170,6 +170,40 @@
     for (const row of board.squares) learnTiles(row);
   }
 
+  // Tiles of several letters (Catalan L·L NY QU, Spanish CH LL RR) are typed
+  // "[" label "]" always, and without brackets as KEYS say (from the server:
+  // typed text -> label): the label where plain text reads it as that tile
+  // (Catalan NY), a digit where the alphabet has one (Spanish 1 for CH).
+  // What the keyboard types: every one-letter label itself, and KEYS.
+  function typeables(labels, keys) {
+    const out = new Map();
+    for (const l of labels) if ([...l].length === 1 && l !== "?") out.set(l, l);
+    for (const [typed, label] of Object.entries(keys || {})) out.set(typed.toUpperCase(), label);
+    return out;
+  }
+  // What TEXT typed so far is: {label} a tile, {prefix: [...]} the start of longer
+  // ones (wait for more), or null.
+  function typedTile(text, table) {
+    const up = text.toUpperCase();
+    const longer = [...table.keys()].filter((t) => t.length > up.length && t.startsWith(up));
+    if (longer.length) return { prefix: longer.map((t) => table.get(t)), label: table.get(up) };
+    return table.has(up) ? { label: table.get(up) } : null;
+  }
+  // A key as typed: "." stands for the middle dot of L·L where an alphabet has one.
+  function keyText(key, labels) {
+    if (key === "." && labels.some((l) => l.includes("·"))) return "·";
+    return key;
+  }
+  // How to type each tile of several letters, in words: "[CH] or 1, NY or [NY]".
+  function typingWays(labels, keys) {
+    return labels.filter((l) => [...l].length > 1 && l !== "?").map((l) => {
+      const typed = Object.entries(keys || {}).filter(([, label]) => label === l)
+        .map(([t]) => t);
+      const bare = typed.filter((t) => t === l);
+      return [...bare, `[${l}]`, ...typed.filter((t) => t !== l)].join(" or ");
+    });
+  }
+
   // A tile label as written in a rack string: multi-letter tiles in brackets.
   function rackText(label) {
     return label.length > 1 && label !== "?" ? `[${label}]` : label;
@@ -328,19 +362,79 @@
   }
 
   // ================================================================ letter picker
+  // A blank's letter: a button a tile of the alphabet (CH, L·L ... included),
+  // or typed: the letters of a tile (C then H for CH; Enter for C alone where
+  // a longer tile starts with it) or a key of KEYS (1 for Spanish CH).
   let pickerResolve = null;
+  const picker = { letters: [], table: new Map(), typed: "" };
 
-  function pickLetter(letters) {
+  function pickLetter(letters, keys = {}) {
     const box = $("picker-letters");
     clear(box);
     for (const letter of letters) {
       box.append(h("button", {
-        class: "pick", "data-testid": `pick-${letter}`, type: "button",
-        onclick: () => closePicker(letter),
+        class: [...letter].length > 1 ? "pick multi" : "pick", "data-testid": `pick-${letter}`,
+        type: "button", onclick: () => closePicker(letter),
       }, letter));
     }
+    picker.letters = letters;
+    picker.table = typeables(letters, keys);
+    for (const l of letters) picker.table.set(l.toUpperCase(), l);  // C H types CH here
+    picker.typed = "";
+    pickerHint();
     $("letter-picker").hidden = false;
     return new Promise((resolve) => { pickerResolve = resolve; });
+  }
+
+  function pickerHint() {
+    const multi = picker.letters.filter((l) => [...l].length > 1);
+    const hint = $("picker-hint");
+    hint.hidden = !multi.length;
+    if (!multi.length) return;
+    const digits = [...picker.table.entries()].filter(([t]) => /^[0-9]$/.test(t))
+      .map(([t, l]) => `${t} for ${l}`);
+    const typed = picker.typed ? typedTile(picker.typed, picker.table) : null;
+    hint.textContent = typed
+      ? `Typed ${picker.typed}: type on for ${typed.prefix.join(", ")}` +
+        `${typed.label ? `, or Enter for ${typed.label}` : ""}.`
+      : "Click a tile, or type its letters (Enter ends one that starts a longer tile)" +
+        `${digits.length ? `; ${digits.join(", ")}` : ""}.`;
+  }
+
+  // A key while the picker is open.
+  function pickerKey(e) {
+    if (e.key === "Escape") {
+      closePicker(null);
+      return;
+    }
+    if (e.key === "Enter") {
+      e.preventDefault();
+      const found = picker.typed && picker.table.get(picker.typed.toUpperCase());
+      if (found) closePicker(found);
+      return;
+    }
+    if (e.key === "Backspace") {
+      e.preventDefault();
+      picker.typed = "";
+      pickerHint();
+      return;
+    }
+    const k = keyText(e.key, picker.letters);
+    if (e.ctrlKey || e.metaKey || e.altKey || !/^[\p{L}\p{N}·]$/u.test(k)) return;
+    e.preventDefault();
+    let text = (picker.typed + k).toUpperCase();
+    let found = typedTile(text, picker.table);
+    if (!found && picker.typed) {  // what was typed leads nowhere with this key: start again
+      text = k.toUpperCase();
+      found = typedTile(text, picker.table);
+    }
+    if (!found) return;
+    if (found.prefix) {
+      picker.typed = text;
+      pickerHint();
+      return;
+    }
+    closePicker(found.label);
   }
 
   function closePicker(letter) {
@@ -378,6 +472,31 @@
       const label = typeof item === "string" ? item : item.label;
       select.append(h("option", { value, selected: value === selected }, label));
     }
+  }
+
+  // The lexicons on offer, each with its alphabet when it is not English.
+  function lexiconItems(options) {
+    const alphabets = options.lexicon_alphabets || {};
+    return (options.lexicons || []).map((l) => ({
+      value: l,
+      label: alphabets[l] && alphabets[l] !== "english" ? `${l} (${alphabets[l]})` : l,
+    }));
+  }
+
+  // Under the lexicon chooser: its alphabet's tiles of several letters and how
+  // to type them.
+  function lexiconNote(options) {
+    const name = $("opt-lexicon").value;
+    const alphabet = (options.lexicon_alphabets || {})[name] || "english";
+    const labels = ((options.alphabets || {})[name] || []).map((t) => t.letter);
+    const ways = typingWays(labels, (options.keys || {})[alphabet]);
+    const note = $("opt-lexicon-note");
+    note.hidden = !ways.length;
+    note.textContent = ways.length
+      ? `${alphabet[0].toUpperCase()}${alphabet.slice(1)} tiles: ` +
+        `${labels.filter((l) => [...l].length > 1).join(" ")} are one tile each; type ` +
+        `${ways.join(", ")}.`
+      : "";
   }
 
   // ================================================================ play: setup
@@ -427,7 +546,9 @@
     try {
       const options = await loadOptions();
       if (!setup.filled) {
-        fillSelect($("opt-lexicon"), options.lexicons || [], options.default_lexicon);
+        fillSelect($("opt-lexicon"), lexiconItems(options), options.default_lexicon);
+        $("opt-lexicon").addEventListener("change", () => lexiconNote(options));
+        lexiconNote(options);
         fillSelect($("opt-layout"), (options.layouts || []).map((l) => ({
           value: l.name, label: l.description ? `${l.name}: ${l.description}` : l.name,
         })), "standard15");
@@ -507,6 +628,7 @@
     preview: null, // a hint hovered in the list
     busy: false,
     justLoaded: false, // set by the new-game form and the import, read by openGame
+    pending: "", // typed letters that start a tile of several letters ("N" of NY, "[C")
     animKey: null, // the last play already animated
     animate: new Set(),
     animTimer: null,
@@ -627,7 +749,7 @@
     if (!tile) return false;
     let chosen = tile.letter;
     if (tile.blank) {
-      chosen = letter || await pickLetter(alphabetLetters());
+      chosen = letter || await pickLetter(alphabetLetters(), (g && g.keys) || {});
       if (!chosen) return false;
       if (occupied(r, c) || isPlaced(idx)) return false;
     }
@@ -662,6 +784,7 @@
   }
 
   async function onGameSquare(r, c) {
+    game.pending = "";
     if (!game.data || isRecord()) return;
     if (placedAt(r, c)) {
       takeBack(r, c);
@@ -934,14 +1057,24 @@
 
   // Typing: letters onto the cursor square, Backspace takes the last one back,
   // arrows move the cursor and set the direction, Enter plays, Escape recalls.
+  // A tile of several letters: "[" its label "]", or as the game's KEYS say
+  // (Catalan N then Y for NY, Spanish 1 for CH): letters that start one wait
+  // in game.pending until the next key says which tile it is.
   async function gameKey(e) {
     if (!game.data || isRecord()) return;
+    if (game.pending && canAct() && game.cursor && !game.exchange &&
+        !(e.ctrlKey || e.metaKey || e.altKey) && await pendingKey(e)) {
+      renderGame();
+      return;
+    }
     if (e.key === "Enter") {
       e.preventDefault();
+      game.pending = "";
       playPlaced();
       return;
     }
     if (e.key === "Escape") {
+      game.pending = "";
       recall();
       game.exchange = null;
       game.cursor = null;
@@ -979,28 +1112,106 @@
       return;
     }
     if (!game.cursor || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (!/^\p{L}$/u.test(e.key)) return;
+    if (e.key === "[") {
+      e.preventDefault();
+      game.pending = "[";
+      renderGame();
+      return;
+    }
+    const k = keyText(e.key, alphabetLetters());
+    if (!/^[\p{L}\p{N}·]$/u.test(k)) return;
     e.preventDefault();
-    const letter = e.key.toUpperCase();
+    await typeText(k);
+    renderGame();
+  }
+
+  // A key while letters are pending: true when it was used up here. Enter and
+  // the arrows first put down the tile the pending letters are; Backspace takes
+  // one back; "]" ends a bracketed label.
+  async function pendingKey(e) {
+    const p = game.pending;
+    if (e.key === "Backspace") {
+      e.preventDefault();
+      game.pending = p.slice(0, -1);
+      return true;
+    }
+    if (p.startsWith("[")) {
+      if (e.key === "]") {
+        e.preventDefault();
+        game.pending = "";
+        const label = p.slice(1).toUpperCase();
+        if (alphabetLetters().includes(label)) await typeTile(label);
+        else toast(`[${label}] is not a tile of this game.`);
+        return true;
+      }
+      if (e.key.length === 1 && e.key !== "[") {
+        e.preventDefault();
+        game.pending = p + keyText(e.key, alphabetLetters());
+        return true;
+      }
+      return false;
+    }
+    if (["Enter", "Tab", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(e.key)) {
+      game.pending = "";  // the pending letters are a tile first; then the key does its part
+      const found = typedTile(p, gameTable());
+      if (found && found.label) await typeTile(found.label);
+    }
+    return false;
+  }
+
+  function gameTable() {
+    return typeables(alphabetLetters(), (game.data && game.data.keys) || {});
+  }
+
+  // A key typed onto the board: a tile, or the start of one (pending).
+  async function typeText(k) {
+    const table = gameTable();
+    let text = game.pending + k;
+    let found = typedTile(text, table);
+    if (!found && game.pending) {  // the pending letters are a tile of their own
+      const before = typedTile(game.pending, table);
+      game.pending = "";
+      if (before && before.label && !(await typeTile(before.label))) return;
+      text = k;
+      found = typedTile(text, table);
+    }
+    if (!found) {
+      game.pending = "";
+      toast(`${k.toUpperCase()} is not a tile of this game.`);
+      return;
+    }
+    if (found.prefix) {
+      game.pending = text.toUpperCase();
+      return;
+    }
+    game.pending = "";
+    await typeTile(found.label);
+  }
+
+  // Put the tile LABEL from the rack on the cursor square (a blank standing for
+  // it when the rack has none), and move the cursor on.
+  async function typeTile(label) {
+    if (!game.cursor) return false;
     const rack = game.data.rack;
     const free = game.order.filter((i) => !isPlaced(i));
-    let idx = free.find((i) => !rack[i].blank && rack[i].letter === letter);
+    let idx = free.find((i) => !rack[i].blank && rack[i].letter === label);
     let blankLetter = null;
     if (idx === undefined) {
       idx = free.find((i) => rack[i].blank);
-      blankLetter = letter;
+      blankLetter = label;
     }
     if (idx === undefined) {
-      toast(`No ${letter} on your rack.`);
-      return;
+      toast(`No ${label} on your rack.`);
+      return false;
     }
     const { row, col, dir } = game.cursor;
-    if (occupied(row, col)) return;
+    if (occupied(row, col)) return false;
     if (await placeTile(idx, row, col, blankLetter)) {
       const next = nextEmpty(row, col, dir);
       game.cursor = next ? { ...next, dir } : null;
+      return true;
     }
-    renderGame();
+    return false;
   }
 
   // ---------------------------------------------------------------- rendering
@@ -1133,7 +1344,13 @@
     else if (game.busy) status = "Waiting for the computer…";
     else if (ex) status = "Choose the tiles to exchange.";
     else if (game.selected !== null) status = "Now click a square to put the tile there.";
-    else if (game.cursor) status = "Type letters to place tiles; Enter plays.";
+    else if (game.pending) {
+      const found = game.pending.startsWith("[") ? null : typedTile(game.pending, gameTable());
+      status = found && found.prefix
+        ? `Typed ${game.pending}: type on for ${found.prefix.join(", ")}` +
+          `${found.label ? `, or another letter for ${found.label}` : ""}.`
+        : `Typed ${game.pending}: the tile's label, then ].`;
+    } else if (game.cursor) status = "Type letters to place tiles; Enter plays.";
     else status = `Your move${g.bag !== undefined ? `: ${g.bag} tiles in the bag` : ""}.`;
     $("status-line").textContent = status;
   }
@@ -1312,16 +1529,27 @@
     return select.value || null;
   }
 
+  // A CGP for the lexicon chosen: one in another alphabet than English (Spanish,
+  // Catalan ...) reads the position in it, unless the CGP names one (ld).
+  let lexiconAlphabets = {};
+  function withLexiconAlphabet(cgp) {
+    const alphabet = lexiconAlphabets[$("analyse-lexicon").value];
+    const parts = cgpParts(cgp);
+    if (!alphabet || alphabet === "english" || !parts) return cgp;
+    if (/(^|;)\s*ld\s/.test(parts.options)) return cgp;
+    return `${cgp.trim()} ld ${alphabet};`;
+  }
+
   async function fillLexiconSelects() {
     try {
       const options = await loadOptions();
+      lexiconAlphabets = options.lexicon_alphabets || {};
       const auto = { "analyse-lexicon": "the CGP's (lex), or the default",
                      "gcg-lexicon": "the record's, or the default" };
       for (const id of ["analyse-lexicon", "gcg-lexicon"]) {
         const select = $(id);
         if (select.options.length) continue;
-        fillSelect(select, [{ value: "", label: auto[id] }]
-          .concat((options.lexicons || []).map((l) => ({ value: l, label: l }))), "");
+        fillSelect(select, [{ value: "", label: auto[id] }].concat(lexiconItems(options)), "");
       }
     } catch (err) {
       // the analysis still works with the server's default lexicon
@@ -1396,7 +1624,7 @@
     const s2 = parseInt($("edit-score2").value, 10) || 0;
     let cgp = `${rows.join("/")} ${rack1}/${rack2} ${s1}/${s2} ${pos.zeroTurns || "0"}`;
     if (pos.options) cgp += ` ${pos.options}`;
-    return cgp;
+    return withLexiconAlphabet(cgp);
   }
 
   function editorBoard() {
@@ -1435,7 +1663,7 @@
 
   async function analysePosition() {
     showError($("analyse-error"), "");
-    let cgp = $("cgp-input").value.trim();
+    let cgp = withLexiconAlphabet($("cgp-input").value.trim());
     if (!cgp && (pos.grid || editorUntouched())) {
       // nothing pasted: the example the form shows, or the board being edited
       cgp = editorUntouched() ? EXAMPLE_CGP : buildCgp();
@@ -1469,7 +1697,7 @@
 
   async function simulate() {
     showError($("analyse-error"), "");
-    const cgp = $("cgp-input").value.trim();
+    const cgp = withLexiconAlphabet($("cgp-input").value.trim());
     if (!cgp) return;
     const seconds = Math.max(0.1, Math.min(60, Number($("sim-seconds").value) || 2));
     const candidates = Math.max(2, Math.min(30, parseInt($("sim-candidates").value, 10) || 8));
@@ -1683,6 +1911,9 @@
   }
 
   $("btn-analyze").addEventListener("click", analysePosition);
+  $("analyse-lexicon").addEventListener("change", () => {
+    if (pos.edit && pos.grid) editorChanged();  // the editor's CGP in the lexicon's alphabet
+  });
   $("btn-simulate").addEventListener("click", simulate);
   $("edit-toggle").addEventListener("change", (e) => setEditing(e.target.checked));
   $("btn-edit-clear").addEventListener("click", () => {
@@ -2063,14 +2294,7 @@
 
   document.addEventListener("keydown", (e) => {
     if (pickerOpen()) {
-      if (e.key === "Escape") closePicker(null);
-      else if (/^\p{L}$/u.test(e.key)) {
-        const letter = e.key.toUpperCase();
-        if (document.querySelector(`[data-testid="pick-${CSS.escape(letter)}"]`)) {
-          e.preventDefault();
-          closePicker(letter);
-        }
-      }
+      pickerKey(e);
       return;
     }
     if (typingInField(e)) return;
