@@ -334,3 +334,58 @@ def test_catalan_from_wcatalan_is_the_oracle_list(cache):
         expected = handle.read().split()
     assert len(lexicon) == 541_008 == len(expected)
     assert sorted(lexicon.words()) == sorted(expected)
+
+
+# ------------------------------------------------------------------ positions in another language
+def test_a_cgp_naming_another_languages_lexicon_is_read_in_its_tile_set():
+    """Without ``ld``, a CGP's ``lex`` naming a built-in lexicon of another
+    language names its tile set (no word list needed to read the position);
+    ``ld`` and a given alphabet still win."""
+    from rackety import Board
+
+    empty = "15/" * 14 + "15"
+    board = Board.from_cgp(f"{empty} AEN[NY]RS?/ 0/0 0 lex CATALAN;")
+    assert board.alphabet.name == "catalan"
+    assert "NY" in board.alphabet.format(board.racks[0], brackets=True)
+    assert Board.from_cgp(f"{empty} A[CH]/ 0/0 0 lex spanish;").alphabet.name == "spanish"
+    assert Board.from_cgp(f"{empty} AB/ 0/0 0 lex TWL06;").alphabet.name == "english"
+    with pytest.raises(RacketyError, match="NY"):
+        Board.from_cgp(f"{empty} AEN[NY]RS?/ 0/0 0 lex CATALAN; ld english;")
+
+
+def test_moves_reads_the_position_in_the_lexicons_tile_set(tmp_path, capsys):
+    """``rackety moves --lexicon FILE:catalan`` reads a CGP without ``ld`` in
+    Catalan tiles, so its rack may hold [NY]."""
+    words = tmp_path / "mots.txt"
+    words.write_text("ANY\nANYS\nCANYA\nCANYES\n", encoding="utf-8")
+    cgp = "15/" * 14 + "15 ACN[NY]ES/ 0/0 0"
+    assert main(["moves", "--lexicon", f"{words}:catalan", "--cgp", cgp, "--json",
+                 "--leaves", "none"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    words_played = {m["move"].split()[1] for m in result["moves"]}
+    assert {"CA[NY]ES", "CA[NY]A", "A[NY]S", "A[NY]"} >= words_played >= {"CA[NY]ES"}
+    assert result["count"] > 0
+
+
+# ------------------------------------------------------------------ shipped leave tables
+@pytest.mark.parametrize("name, alphabet", [("CATALAN", "catalan"), ("SPANISH", "spanish")])
+def test_static_plays_the_table_shipped_for_the_language(name, alphabet):
+    """Catalan and Spanish ship trained tables: every leave of 1 to 6 tiles
+    the tile counts allow, valued sensibly (the blank the best single tile,
+    a duplicated heavy letter far below it); the ``static`` player of a
+    lexicon of that name plays them (not H3), in that alphabet only."""
+    from rackety.game.heuristics import STATIC, leave_label, leave_model
+    from rackety.game.leaves import Leaves, leave_set
+
+    alpha = Alphabet.load(alphabet)
+    lexicon = Lexicon.from_words(["CASA", "CASES"], alpha, name=name)
+    table = Leaves.builtin(lexicon)
+    assert table is not None and len(table) == len(leave_set(alpha))
+    singles = {t.label: table.value([t.code]) for t in alpha.tiles}
+    assert max(singles, key=singles.get) == "?"
+    heavy = max((t for t in alpha.letters if t.count >= 2), key=lambda t: t.points)
+    assert table.value([heavy.code, heavy.code]) < singles["?"] - 10
+    assert leave_model(STATIC, lexicon) is table
+    assert leave_label(table, lexicon) == f"{name}'s shipped table"
+    english = Lexicon.from_words(["CASA"], "english", name=name)
+    assert Leaves.builtin(english) is None  # a lexicon of that name in another set

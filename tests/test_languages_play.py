@@ -193,3 +193,50 @@ def test_command_line_h3_in_other_languages(name: str, lexicons, tmp_path, capsy
     result = json.loads(out)
     assert result["games"] == 2 and sum(p["wins"] for p in result["players"]) == 2
     assert {p["name"] for p in result["players"]} == {"h3", "h1"}
+
+
+def test_an_exchange_never_trades_more_tiles_than_the_bag_holds(lexicons) -> None:
+    """Spanish lets a player exchange with a single tile in the bag (the
+    exchange minimum is 1), but no rules let one trade more tiles than the bag
+    holds: the move list offers none, and the compiled players never make one
+    (the checker and the referee would refuse the game)."""
+    from itertools import combinations
+
+    lexicon, _words = lexicons["spanish"]
+    alphabet = lexicon.alphabet
+    assert alphabet.exchange_min_bag < alphabet.rack_size
+    # a board holding 84 tiles: with a rack of 7 and the opponent's 7 unseen,
+    # 2 are left in the bag
+    pool = [t.code for t in alphabet.letters for _ in range(t.count)]
+    rng = random.Random(5)
+    rng.shuffle(pool)
+    rack, on_board = pool[:7], pool[7:91]
+    rows = []
+    for r in range(15):
+        cells = on_board[r * 15:(r + 1) * 15]
+        if not cells:
+            rows.append("15")
+            continue
+        text = "".join(alphabet.format([c], brackets=True) for c in cells)
+        rows.append(text + (str(15 - len(cells)) if len(cells) < 15 else ""))
+    cgp = f"{'/'.join(rows)} {alphabet.format(rack, brackets=True)}/ 0/0 0"
+    board = Board.from_cgp(cgp, alphabet=alphabet)
+    assert board.bag_count == 2
+    moves = board.moves(lexicon, top=10_000)
+    exchanges = [m for m in moves if m.kind == "exchange"]
+    want = {tuple(sorted(t)) for n in (1, 2) for t in combinations(rack, n)}
+    assert {tuple(sorted(m.tiles)) for m in exchanges} == want
+    assert moves.exchange_count == len(want)
+    # compiled games: every exchange trades at most the tiles in the bag (about
+    # one game in ten has an exchange with fewer tiles in the bag than a rack)
+    compiled = Compiled(lexicon, [make_player("h3", lexicon), make_player("h3", lexicon)])
+    late = 0
+    for seed in range(150):
+        fast = compiled.play(seed)
+        assert compiled.check(fast) is None, (seed, compiled.check(fast))
+        for e in range(fast.n):
+            if fast.kind[e] == EV_EXCHANGE:
+                bag, traded = int(fast.rack[e, 1]), int(fast.meta[e, 3])
+                assert traded <= bag, (seed, e, traded, bag)
+                late += bag < alphabet.rack_size
+    assert late > 0  # the case arose: exchanges with fewer tiles in the bag than a rack

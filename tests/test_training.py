@@ -245,6 +245,9 @@ def test_the_racks_method_is_deterministic_and_learns(tmp_path: Path) -> None:
     stats = result.generations[0]
     assert stats.samples > 6000 and stats.seen > 20_000  # every leave of a rack seen
     assert result.klv.value("?") > result.klv.value("S") > result.klv.value("Q") + 5
+    # --init none: every leave starts at 0, as the table of zeros does
+    none = train("TWL06", 600, 1, seed=3, min_count=1, init="none", jobs=1, method="racks")
+    assert none.klv.to_bytes() == result.klv.to_bytes()
     with pytest.raises(RacketyError, match="method"):
         train("TWL06", 10, 1, method="nope")
 
@@ -399,10 +402,12 @@ def test_rack_values_with_the_model_follow_their_definition(with_words: bool) ->
     sums = np.array([round(e * SCALE) for _, e in samples], np.int64)
     words = None
     if with_words:
-        words = np.array(sorted(_key(every[i]) for i in rng.choice(len(every), len(every) // 5,
-                                                                   replace=False)), np.int64)
-        for rack in seen:  # the word racks seen are worth 15 points more
-            if _key(rack) in set(words.tolist()):
+        words = (np.array(sorted(_key(every[i]) for i in rng.choice(len(every), len(every) // 5,
+                                                                    replace=False)), np.int64),
+                 np.array(sorted(_key(every[i]) for i in rng.choice(len(every), len(every) // 3,
+                                                                    replace=False)), np.int64))
+        for rack in seen:  # the racks of the first feature are worth 15 points more
+            if _key(rack) in set(words[0].tolist()):
                 samples = [(r, e + 15.0) if r == rack else (r, e) for r, e in samples]
         keys = np.array([_key(r) for r, _ in samples], np.int64)
         sums = np.array([round(e * SCALE) for _, e in samples], np.int64)
@@ -422,7 +427,7 @@ def test_rack_values_with_the_model_follow_their_definition(with_words: bool) ->
                        words)
     assert model.k > 0
     if with_words:
-        assert model.coef[-1] > 5  # the word racks' 15 points are seen by the word term
+        assert model.coef[-2] > 5  # the word racks' 15 points are seen by the word term
     predicted = dict(zip(every, model.predict(np.array([_key(r) for r in every], np.int64),
                                               TINY.size, 4, words), strict=True))
     equity = {r: (len(by_rack[r]) * means[r] + model.k * predicted[r]) / (len(by_rack[r]) + model.k)
@@ -455,12 +460,16 @@ def test_word_racks_are_the_racks_that_spell_a_word() -> None:
     word of the lexicon, blanks standing for any letter, by brute force."""
     from rackety.experiments.training import word_racks
 
-    words = ["ABCD", "ABBE", "CEDE", "AAEE", "ABC", "DDDD"]  # DDDD: one D in the bag
+    words = ["ABCD", "ABBE", "CEDE", "AAEE", "ABC", "DDDD", "ABCDE", "EEEEE"]  # one D in the bag
     lexicon = Lexicon.from_words(words, TINY)
     letters = {t.label: t.code for t in TINY.tiles}
-    spelled = [Counter(letters[ch] for ch in w) for w in words if len(w) == 4]
-    want = sorted(_key(r) for r in _racks_by_hand(TINY)
-                  if any(not Counter(c for c in r if c != 0) - w for w in spelled))
-    got = word_racks(lexicon).tolist()
-    assert got == want
-    assert _key((0, 1, 2, 3)) in got and _key((4, 4, 4, 4)) not in got
+    seven, eight = word_racks(lexicon)
+    for extra, got in ((0, seven.tolist()), (1, eight.tolist())):
+        # a rack spells a word of 4 + extra tiles (with extra more tiles of
+        # any kind) iff its natural tiles are a sub-multiset of the word's
+        spelled = [Counter(letters[ch] for ch in w) for w in words if len(w) == 4 + extra]
+        want = sorted(_key(r) for r in _racks_by_hand(TINY)
+                      if any(not Counter(c for c in r if c != 0) - w for w in spelled))
+        assert got == want
+    assert _key((0, 1, 2, 3)) in seven and _key((4, 4, 4, 4)) not in seven
+    assert _key((1, 2, 3, 5)) in eight and _key((5, 5, 5, 5)) not in eight  # 3 Es only

@@ -364,13 +364,13 @@ def _rack_leaves(rack_keys, rack_means, rack_counts, dist, size, rack_len, max_l
 
 
 @njit(cache=True)
-def _rack_features(hist, size, word, index, value) -> int:
+def _rack_features(hist, size, flags, index, value) -> int:
     """A rack's nonzero features for the rack model (`rack_model`): 1 (the
     intercept), the count of each code present, and for each pair of codes
     present c < d the product of their counts, for each code its pairs
-    C(count, 2), and with ``word`` the word feature (the rack spells a word
-    of all its tiles, the last feature). Writes feature numbers and values;
-    returns how many."""
+    C(count, 2), then the word features, 1 where ``flags[j]`` (the rack
+    spells a word of all its tiles; of all its tiles and one more).
+    Writes feature numbers and values; returns how many."""
     m = 0
     index[m] = 0
     value[m] = 1.0
@@ -390,24 +390,25 @@ def _rack_features(hist, size, word, index, value) -> int:
             index[m] = 1 + size + c * size - c * (c - 1) // 2 + (d - c)
             value[m] = pair
             m += 1
-    if word:
-        index[m] = 1 + size + size * (size + 1) // 2
-        value[m] = 1.0
-        m += 1
+    for j in range(flags.shape[0]):
+        if flags[j]:
+            index[m] = 1 + size + size * (size + 1) // 2 + j
+            value[m] = 1.0
+            m += 1
     return m
 
 
 @njit(cache=True)
-def _fit_normal(rack_keys, rack_means, rack_counts, size, rack_len, words, gram, rhs):
+def _fit_normal(rack_keys, rack_means, rack_counts, size, rack_len, flags, gram, rhs):
     """The normal equations of the rack model, each rack weighted by its
-    samples (``words[r]``: rack r spells a word): adds X'WX into ``gram`` and
-    X'Wy into ``rhs``."""
+    samples (``flags[r]``: rack r's word features): adds X'WX into ``gram``
+    and X'Wy into ``rhs``."""
     hist = np.zeros(64, np.int64)
     index = np.zeros(64, np.int64)
     value = np.zeros(64, np.float64)
     for r in range(rack_keys.shape[0]):
         _rack_hist(rack_keys[r], rack_len, hist)
-        m = _rack_features(hist, size, words[r], index, value)
+        m = _rack_features(hist, size, flags[r], index, value)
         w = np.float64(rack_counts[r])
         y = rack_means[r]
         for a in range(m):
@@ -417,15 +418,15 @@ def _fit_normal(rack_keys, rack_means, rack_counts, size, rack_len, words, gram,
 
 
 @njit(cache=True)
-def _predict(rack_keys, coef, size, rack_len, words, out):
-    """The rack model's equity of each rack into ``out`` (``words[r]``: rack r
-    spells a word)."""
+def _predict(rack_keys, coef, size, rack_len, flags, out):
+    """The rack model's equity of each rack into ``out`` (``flags[r]``: rack
+    r's word features)."""
     hist = np.zeros(64, np.int64)
     index = np.zeros(64, np.int64)
     value = np.zeros(64, np.float64)
     for r in range(rack_keys.shape[0]):
         _rack_hist(rack_keys[r], rack_len, hist)
-        m = _rack_features(hist, size, words[r], index, value)
+        m = _rack_features(hist, size, flags[r], index, value)
         acc = 0.0
         for a in range(m):
             acc += coef[index[a]] * value[a]
@@ -620,37 +621,48 @@ class RackModel:
     the ratio of the noise of one sample to the spread of the racks around
     the model (both measured); a rack never seen takes the model's equity."""
 
-    coef: np.ndarray  # intercept, tiles, pairs, and (last, optional) the word term
+    coef: np.ndarray  # intercept, tiles, pairs, then one term per word feature
     noise: float  # variance of one sample around its rack's mean
     spread: float  # variance of the racks' true equities around the model
     k: float
 
     def predict(self, rack_keys: np.ndarray, size: int, rack_len: int,
-                words: np.ndarray | None = None) -> np.ndarray:
+                words: WordSets = None) -> np.ndarray:
         """The model's equity of each rack (keys of ``rack_len`` tiles);
-        ``words``: the sorted keys of the racks that spell a word."""
-        coef = self.coef
-        base = 1 + size + size * (size + 1) // 2
-        if len(coef) == base:
-            coef = np.append(coef, 0.0)
+        ``words``: the word features' racks (`word_racks`)."""
         flags = _word_flags(rack_keys, words)
+        coef = self.coef
+        need = 1 + size + size * (size + 1) // 2 + flags.shape[1]
+        if len(coef) < need:  # a model without (some) word terms: they are 0
+            coef = np.append(coef, np.zeros(need - len(coef)))
         out = np.empty(len(rack_keys), np.float64)
         _predict(rack_keys, coef, size, rack_len, flags, out)
         return out
 
 
-def _word_flags(rack_keys: np.ndarray, words: np.ndarray | None) -> np.ndarray:
-    """Whether each rack is among ``words`` (sorted keys), as booleans."""
-    if words is None or not len(words):
-        return np.zeros(len(rack_keys), np.bool_)
-    return np.isin(rack_keys, words)
+#: the racks of each word feature, sorted keys (`word_racks`), or None
+WordSets = tuple[np.ndarray, ...] | None
 
 
-def word_racks(lexicon: Lexicon) -> np.ndarray:
-    """The keys (`leave_key` of ``rack_size`` tiles, ascending) of every full
-    rack the tile counts allow that spells a word of all its tiles, a blank
-    standing for any letter: the word multisets of ``rack_size`` tiles, and
-    each with one or more of its tiles (as many as the alphabet has blanks)
+def _word_flags(rack_keys: np.ndarray, words: WordSets) -> np.ndarray:
+    """Each rack's word features (one column a feature: the rack is among
+    its sorted keys), as booleans."""
+    sets = words or ()
+    out = np.zeros((len(rack_keys), len(sets)), np.bool_)
+    for j, keys in enumerate(sets):
+        if len(keys):
+            out[:, j] = np.isin(rack_keys, keys)
+    return out
+
+
+def word_racks(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray]:
+    """The racks of the rack model's two word features, as the sorted keys
+    (`leave_key` of ``rack_size`` tiles) of every full rack the tile counts
+    allow that spells a word of all its tiles (a bingo), and of every one
+    that spells a word with one more tile (a bingo through a tile on the
+    board), a blank standing for any letter: the words' multisets of
+    ``rack_size`` tiles (of one tile more, less each tile in turn), each
+    also with one or more of its tiles (as many as the alphabet has blanks)
     replaced by blanks."""
     alphabet = lexicon.alphabet
     rack_len = alphabet.rack_size
@@ -660,19 +672,25 @@ def word_racks(lexicon: Lexicon) -> np.ndarray:
     blanks = int(dist[0])
     flat, lengths = lexicon.word_tiles()
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
-    found: set[tuple[int, ...]] = set()
-    for start in starts[lengths == rack_len]:
-        found.add(tuple(sorted(int(c) for c in flat[start:start + rack_len])))
-    racks: set[tuple[int, ...]] = set()
-    for word in found:
-        for n in range(min(blanks, rack_len) + 1):
-            for picked in itertools.combinations(range(rack_len), n):
-                rest = [c for i, c in enumerate(word) if i not in picked]
-                counts = Counter(rest)
-                if all(dist[c] >= k for c, k in counts.items()):
-                    racks.add(tuple([0] * n + rest))
-    keys = np.array(sorted(_tuple_key(r) for r in racks), np.int64)
-    return keys
+    out = []
+    for extra in (0, 1):
+        found: set[tuple[int, ...]] = set()
+        for start in starts[lengths == rack_len + extra]:
+            word = sorted(int(c) for c in flat[start:start + rack_len + extra])
+            for drop in set(word) if extra else (None,):
+                rest = list(word)
+                if drop is not None:
+                    rest.remove(drop)
+                found.add(tuple(rest))
+        racks: set[tuple[int, ...]] = set()
+        for word in found:
+            for n in range(min(blanks, rack_len) + 1):
+                for picked in itertools.combinations(range(rack_len), n):
+                    rest = [c for i, c in enumerate(word) if i not in picked]
+                    if all(dist[c] >= k for c, k in Counter(rest).items()):
+                        racks.add(tuple([0] * n + rest))
+        out.append(np.array(sorted(_tuple_key(r) for r in racks), np.int64))
+    return out[0], out[1]
 
 
 def _tuple_key(rack: tuple[int, ...]) -> int:
@@ -684,15 +702,15 @@ def _tuple_key(rack: tuple[int, ...]) -> int:
 
 
 def rack_model(keys: np.ndarray, means: np.ndarray, counts: np.ndarray, noise: float,
-               size: int, rack_len: int, words: np.ndarray | None = None) -> RackModel:
+               size: int, rack_len: int, words: WordSets = None) -> RackModel:
     """Fit the `RackModel` to the racks seen (``keys`` ascending, their mean
     equities and samples) given the variance of one sample (``noise``);
-    ``words``: the sorted keys of the racks that spell a word (`word_racks`;
-    none: the word term is 0)."""
-    features = 2 + size + size * (size + 1) // 2
+    ``words``: the word features' racks (`word_racks`; none: no word terms)."""
+    flags = _word_flags(keys, words)
+    features = 1 + size + size * (size + 1) // 2 + flags.shape[1]
     gram = np.zeros((features, features), np.float64)
     rhs = np.zeros(features, np.float64)
-    _fit_normal(keys, means, counts, size, rack_len, _word_flags(keys, words), gram, rhs)
+    _fit_normal(keys, means, counts, size, rack_len, flags, gram, rhs)
     ridge = 1e-6 * max(float(np.trace(gram)) / features, 1.0)
     coef = np.linalg.solve(gram + ridge * np.eye(features), rhs)
     model = RackModel(coef, noise, 0.0, 0.0)
@@ -705,7 +723,7 @@ def rack_model(keys: np.ndarray, means: np.ndarray, counts: np.ndarray, noise: f
 
 def rack_values(prior: np.ndarray, rack_keys: np.ndarray, rack_sums: np.ndarray,
                 leaves: LeaveSet, min_count: int, *, model: bool = True,
-                words: np.ndarray | None = None) -> tuple[np.ndarray, float, np.ndarray]:
+                words: WordSets = None) -> tuple[np.ndarray, float, np.ndarray]:
     """The next generation's values by the ``racks`` method (module docstring)
     from every rack sample of a generation (``rack_keys``, ``rack_sums``: one
     per sample, in any order), with the baseline (the mean rack equity) and
@@ -713,8 +731,8 @@ def rack_values(prior: np.ndarray, rack_keys: np.ndarray, rack_sums: np.ndarray,
     each rack's equity is its mean shrunk toward the `RackModel`, a rack never
     seen the model's equity (the sums over all racks are the model's exact
     expectations plus the departures of the racks seen from it, so no rack
-    is enumerated but the racks that spell a word, ``words``, for the
-    model's word term); without, only the racks seen count, at their means."""
+    is enumerated but the racks of the word features, ``words``, for the
+    model's word terms); without, only the racks seen count, at their means."""
     alphabet = leaves.alphabet
     rack_len = alphabet.rack_size
     dist = np.zeros(leaves.size, np.int64)
@@ -738,20 +756,23 @@ def rack_values(prior: np.ndarray, rack_keys: np.ndarray, rack_sums: np.ndarray,
         means = shrunk - fitted  # each rack seen departs from the model by this much
         full = _model_leaves(leaves.tiles, leaves.lengths, fit.coef, dist, leaves.size,
                              rack_len, expected)
-        if words is not None and len(words):
-            # the word term: its coefficient times the chance that a rack
-            # holding the leave spells a word, summed over the word racks
+        n_all = int(dist.sum())
+        ways = np.array([comb(n_all - n, rack_len - n) for n in range(rack_len + 1)],
+                        np.float64)[leaves.lengths]
+        base = 1 + leaves.size + leaves.size * (leaves.size + 1) // 2
+        for j, keys_j in enumerate(words or ()):
+            # a word term: its coefficient times the chance that a rack holding
+            # the leave has the feature, summed over the feature's racks
+            if not len(keys_j):
+                continue
             word_total = np.zeros(len(leaves), np.float64)
-            word_full, _ = _rack_leaves(words, np.ones(len(words)),
-                                        np.zeros(len(words), np.int64), dist, leaves.size,
+            word_full, _ = _rack_leaves(keys_j, np.ones(len(keys_j)),
+                                        np.zeros(len(keys_j), np.int64), dist, leaves.size,
                                         rack_len, leaves.max_len, leaves.keys, word_total,
                                         np.zeros(len(leaves), np.float64),
                                         np.zeros(len(leaves), np.int64))
-            n_all = int(dist.sum())
-            ways = np.array([comb(n_all - n, rack_len - n) for n in range(rack_len + 1)],
-                            np.float64)[leaves.lengths]
-            expected += fit.coef[-1] * word_total / ways
-            full += fit.coef[-1] * word_full / comb(n_all, rack_len)
+            expected += fit.coef[base + j] * word_total / ways
+            full += fit.coef[base + j] * word_full / comb(n_all, rack_len)
     total = np.zeros(len(leaves), np.float64)
     weight = np.zeros(len(leaves), np.float64)
     samples = np.zeros(len(leaves), np.int64)
@@ -759,10 +780,7 @@ def rack_values(prior: np.ndarray, rack_keys: np.ndarray, rack_sums: np.ndarray,
                                   leaves.max_len, leaves.keys, total, weight, samples)
     if use_model:
         # over every rack: the ways to draw the rest after keeping L sum to
-        # C(N - |L|, R - |L|), and the ways to draw a rack to C(N, R)
-        n_all = int(dist.sum())
-        ways = np.array([comb(n_all - n, rack_len - n) for n in range(rack_len + 1)],
-                        np.float64)[leaves.lengths]
+        # C(N - |L|, R - |L|) (``ways``), and the ways to draw a rack to C(N, R)
         baseline = full + grand / comb(n_all, rack_len)
         raw = expected + total / ways - baseline
         valued = np.ones(len(leaves), bool)
@@ -788,9 +806,10 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
           progress: Callable[[int, int, int], None] | None = None,
           report: Callable[[Generation], None] | None = None) -> TrainResult:
     """Train leave values by ``generations`` of ``games`` self-play games each
-    (module docstring). ``init``: ``h1``, ``h2``, ``h3`` or a KLV/KLV2 file, the
-    table of generation 1 and its prior. ``progress(generation, games done,
-    games)`` and ``report(Generation)`` are called as the work goes."""
+    (module docstring). ``init``: ``h1``, ``h2``, ``h3``, ``none`` (every leave
+    worth 0) or a KLV/KLV2 file, the table of generation 1 and its prior.
+    ``progress(generation, games done, games)`` and ``report(Generation)`` are
+    called as the work goes."""
 
     if games < 1:
         raise RacketyError("games: at least 1")
@@ -805,11 +824,12 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
     lexicon = Lexicon.load(lexicon_source, alphabet)  # compiled and cached before the workers
     alpha = lexicon.alphabet
     leaves = leave_set(alpha)
-    if init.strip().lower() in HEURISTICS:
-        model: Any = HEURISTICS[init.strip().lower()]
+    if init.strip().lower() == "none":  # every leave worth 0: the players start greedy
+        values = np.zeros(len(leaves), np.float64)
     else:
-        model = Klv.load(init, alpha)
-    values = leaves.values_of(model).astype(np.float32).astype(np.float64)
+        model: Any = (HEURISTICS[init.strip().lower()] if init.strip().lower() in HEURISTICS
+                      else Klv.load(init, alpha))
+        values = leaves.values_of(model).astype(np.float32).astype(np.float64)
     words = word_racks(lexicon) if method == "racks" else None
     result = TrainResult(leaves.klv(values))
     per_task = max(1, min(GAMES_PER_TASK, -(-games // 16)))

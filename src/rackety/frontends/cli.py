@@ -475,9 +475,16 @@ def position_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _position(cgp: str, alphabet: str | None, board_name: str | None,
-              source: str = "cgp") -> Any:
+              source: str = "cgp", lexicon: str | None = None) -> Any:
+    """The CGP's position, in ``--alphabet``, else in the alphabet of the
+    ``--lexicon`` (``lexicon``: another language's built-in, or
+    ``FILE:ALPHABET``) when the CGP has no ``ld``, else as the CGP says."""
     from rackety.game.board import Board
+    from rackety.lexicon.languages import language
 
+    if alphabet is None and lexicon is not None and not re.search(r"(^|[\s;])ld\s", cgp):
+        other = language(lexicon)
+        alphabet = other.alphabet if other is not None else _lexicon_spec(lexicon, None)[1]
     return Board.from_cgp(cgp, alphabet=alphabet, layout=board_name, source=source)
 
 
@@ -589,7 +596,7 @@ def moves_command(source: str | None, cgp: str | None, cgp_file: str | None,
         raise click.UsageError("--count-only and --best do not go together")
     lexicons = _lexicons(source, skip_invalid)
     if cgp is not None:
-        board = _position(cgp, alphabet, board_name)
+        board = _position(cgp, alphabet, board_name, lexicon=source)
         lexicon = lexicons.for_board(board, strict=True)
         with _status("generating"):
             result = _analyse(board, lexicon, cgp.strip(), top, count_only, best, generator,
@@ -616,7 +623,8 @@ def moves_command(source: str | None, cgp: str | None, cgp_file: str | None,
                 line = line.strip()
                 if not line or line.startswith("#"):
                     continue
-                board = _position(line, alphabet, board_name, source=f"{name}:{number}")
+                board = _position(line, alphabet, board_name, source=f"{name}:{number}",
+                                  lexicon=source)
                 lexicon = lexicons.for_board(board, strict=True)
                 result = _analyse(board, lexicon, line, top, count_only, best, generator,
                                   leaves)
@@ -992,7 +1000,7 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
 
     from rackety.search.simulation import simulate
 
-    board = _position(cgp, alphabet, board_name)
+    board = _position(cgp, alphabet, board_name, lexicon=source)
     lexicons = _lexicons(source)
     lexicon = lexicons.for_board(board, strict=True)
     lexicon_source = lexicons.name_for(None, board.lexicon_name, strict=True)
@@ -1112,7 +1120,7 @@ def infer_command(source: str | None, cgp: str, alphabet: str | None, board_name
     player is taken to keep the best leave of the size left."""
     from rackety.frontends.common import inference_json
 
-    board = _position(cgp, alphabet, board_name)
+    board = _position(cgp, alphabet, board_name, lexicon=source)
     lexicon = _lexicons(source).for_board(board, strict=True)
     result = _run_inference(board, lexicon, move, margin, leaves, jobs)
     if as_json:
@@ -1167,7 +1175,7 @@ def endgame_command(source: str | None, cgp: str, alphabet: str | None,
     principal variation."""
     from rackety.search.endgame import check_position, solve
 
-    board = _position(cgp, alphabet, board_name)
+    board = _position(cgp, alphabet, board_name, lexicon=source)
     check_position(board)
     lexicon = _lexicons(source).for_board(board, strict=True)
     with _status("solving"):
@@ -1218,7 +1226,7 @@ def preendgame_command(source: str | None, cgp: str, alphabet: str | None,
 
     if exact and seconds is not None:
         raise RacketyError("--exact and --seconds: give one (--exact has no time budget)")
-    board = _position(cgp, alphabet, board_name)
+    board = _position(cgp, alphabet, board_name, lexicon=source)
     lexicons = _lexicons(source)
     lexicon = lexicons.for_board(board, strict=True)
     lexicon_source = lexicons.name_for(None, board.lexicon_name, strict=True)
@@ -1281,8 +1289,9 @@ def leaves() -> None:
               help="Self-play games per generation.")
 @click.option("--generations", default=1, show_default=True, type=Whole(1, 10_000),
               help="Generations: each plays with the table the one before made.")
-@click.option("--init", default="h3", show_default=True, metavar="h3|FILE.klv2",
-              help="The first table and prior: h1, h2, h3 or a KLV2/KLV file.")
+@click.option("--init", default="h3", show_default=True, metavar="h3|none|FILE.klv2",
+              help="The first table and prior: h1, h2, h3, none (every leave 0) or a "
+                   "KLV2/KLV file.")
 @click.option("--seed", default=1, show_default=True, type=SEED, help="Seed of the bags.")
 @click.option("--min-count", default=50, show_default=True, type=Whole(0, 10**9),
               help="K: a leave seen K times is halfway between its prior and its mean.")

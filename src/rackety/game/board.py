@@ -277,8 +277,10 @@ class Board:
                  files: bool = True) -> Board:
         """Read a CGP line. An ``alphabet`` or ``layout`` given here wins over the
         CGP's ``ld``/``bdn`` operations; without either, English on standard15 (or
-        the ``ld`` alphabet's own board). ``files=False`` takes ``ld`` as a
-        built-in alphabet's name only, never a file's (what a server reads).
+        the ``ld`` alphabet's own board; without ``ld``, a ``lex`` naming another
+        language's built-in lexicon, ``CATALAN``, names its tile set).
+        ``files=False`` takes ``ld`` as a built-in alphabet's name only, never
+        a file's (what a server reads).
         Errors name ``source``."""
         return cls(text, alphabet=alphabet, layout=layout, source=source, files=files)
 
@@ -317,8 +319,14 @@ class Board:
         if alphabet is not None:
             alpha = _as_alphabet(alphabet)
         else:
+            name = options.get("ld")
+            if name is None:  # a lexicon of another language names its tile set
+                from rackety.lexicon.languages import language
+
+                other = language(options["lex"]) if "lex" in options else None
+                name = other.alphabet if other is not None else "english"
             try:
-                alpha = Alphabet.load(options.get("ld", "english"), files=files)
+                alpha = Alphabet.load(name, files=files)
             except RacketyError as exc:
                 raise RacketyError(f"{source}: ld: {exc}") from None
         if layout is not None:

@@ -44,12 +44,19 @@ class Leaves(Klv):
     @classmethod
     def builtin(cls, lexicon: Lexicon) -> Leaves | None:
         """The table shipped for ``lexicon`` (``rackety/data/leaves/<name>.klv2``,
-        trained by ``rackety leaves train``), or None. Loaded once per process."""
+        trained by ``rackety leaves train``), or None (also for a lexicon of
+        that name in another tile set than the built-in's). Loaded once per
+        process."""
         key = (lexicon.name, lexicon.alphabet.identity)
         if key not in _shipped:
+            from rackety.alphabet import Alphabet
+            from rackety.lexicon.languages import language
+
             path = resources.files("rackety") / "data" / "leaves" / f"{lexicon.name}.klv2"
+            other = language(lexicon.name)  # a table is for its lexicon's own tile set
+            own = Alphabet.load(other.alphabet if other is not None else "english")
             table = None
-            if path.is_file():
+            if path.is_file() and own.identity == lexicon.alphabet.identity:
                 try:
                     table = cls.from_bytes(path.read_bytes(), lexicon.alphabet,
                                            source=str(path))

@@ -245,9 +245,21 @@ class MoveList(Sequence[Move]):
             if self._other_kinds:
                 out.append((values[full], False, full))
             if self._other_kinds == 2:
-                out.extend((values[i], True, i) for i in range(full))
+                allowed = self._exchangeable()
+                out.extend((values[i], True, i) for i in range(full) if allowed[i])
             self._others_list = [o for o in out if o[0] >= self._cut]
         return self._others_list
+
+    def _exchangeable(self) -> np.ndarray:
+        """Which leave indices (but the whole rack's) an exchange may keep: it
+        trades no more tiles than the bag holds (`kernels.generate.may_exchange`)."""
+        rack = self._leaves.rack
+        full = len(self._leaves.values) - 1
+        bag = self.board.bag_count
+        if bag >= len(rack):
+            return np.ones(full, bool)
+        return np.array([len(rack) - len(self._leaves.leave_of(i)) <= bag for i in range(full)],
+                        bool)
 
     def _sort(self) -> None:
         """Sort the placements, best first, on first use: generation itself
@@ -299,7 +311,8 @@ class MoveList(Sequence[Move]):
         """How many exchanges the list holds (each multiset of tiles once)."""
         if self._other_kinds != 2:
             return 0
-        return int(np.count_nonzero(self._leaves.values[:-1] >= self._cut))
+        return int(np.count_nonzero((self._leaves.values[:-1] >= self._cut)
+                                    & self._exchangeable()))
 
     def placement(self, i: int) -> Move:
         """The ``i``-th tile placement (best first)."""
@@ -429,6 +442,7 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
         kind, tables, given = _k.LEAVES_GIVEN, _NO_TABLE, _given_values(alphabet, rack, leave)
     can_exchange = exchanges and len(rack) > 0 and kernel_mode != _f.MODE_COUNT and \
         board.bag_count >= alphabet.exchange_min_bag
+    exchange_bag = board.bag_count if can_exchange else 0  # no trade of more tiles
     topn = 1 if mode == "best" else max(1, top)
     bag, other = static_terms(board) if static and leave is not None else (-1, 0)
     n = xs.tiles.shape[1]
@@ -438,7 +452,7 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
     while True:
         # the buffers grow and stay grown: use all of them
         cut, c, lv, size, total, best, *stats = _k.moves_of(
-            *args, len(out[0]), can_exchange, exact_best_score, which, st, fs, out, scratch)
+            *args, len(out[0]), exchange_bag, exact_best_score, which, st, fs, out, scratch)
         if not st[_f.S_OVERFLOW]:
             break
         st, fs, scratch, out = _buffers.of(topn, n, 4 * len(out[0]))

@@ -283,6 +283,22 @@ NOT_ON_RACK = -1
 
 
 @njit(cache=True, nogil=True)
+def may_exchange(st, counts, index, rack_n, bag) -> bool:
+    """Whether the exchange keeping leave ``index`` of the rack (``counts``,
+    ``rack_n`` tiles, as given to `load_rack`) trades no more tiles than the
+    bag holds: the rules draw the new tiles before the old go back, so a set
+    whose exchange minimum is below the rack size (Spanish: 1) still cannot
+    trade 5 tiles with 2 in the bag."""
+    if bag >= rack_n:
+        return True
+    kept = 0
+    for c in range(64):
+        if counts[c] > 0:
+            kept += (index // st[R_PLACE + c]) % (counts[c] + 1)
+    return rack_n - kept <= bag
+
+
+@njit(cache=True, nogil=True)
 def static_equity(st, fs, rules, points, counts, bag, other_points) -> None:
     """Make the rack's leave values, written after `load_rack`, full static
     equity (what the strong engines add to score and leave, as MAGPIE's
@@ -1136,8 +1152,9 @@ def moves_of(kwg, words, consts, position, rack, leaves, kind, given, bag, other
     """A position's moves in one call (what `rackety.game.movegen.generate`
     asks for; ``words``: the lexicon's, for `use_words`): the rack's state
     (`load_rack`), its leave values (a table's, by the one leave walk, or
-    ``given``), the exchanges (every leave but the
-    whole rack's, when ``exchanges``) and the pass competing for the top N,
+    ``given``), the exchanges (every leave but the whole rack's that trades
+    no more tiles than the bag holds, when ``exchanges``: the bag's tiles, 0
+    when no exchange is allowed) and the pass competing for the top N,
     the generation, and in the top mode the cut: the N-th best equity among
     placements, exchanges and the pass; the placements below it are dropped.
     Returns (the cut, -inf in the other modes; the placements in ``out``; where
@@ -1213,7 +1230,8 @@ def _moves_begin(words, consts, position, rack, leaves, kind, given, bag, other,
     if top:  # the exchanges and the pass compete for the top N
         if exchanges:
             for i in range(size - 1):
-                _heap_push(address(fs), address(st), fs[lv + i])
+                if may_exchange(st, counts, i, rack.shape[0], exchanges):
+                    _heap_push(address(fs), address(st), fs[lv + i])
         _heap_push(address(fs), address(st), fs[lv + size - 1])
     return lv, size
 

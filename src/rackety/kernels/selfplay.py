@@ -41,7 +41,13 @@ from rackety.kernels.fields import (
     S_COUNT,
     S_TOTAL,
 )
-from rackety.kernels.generate import generate_gaddag, heap_push, load_rack, static_equity
+from rackety.kernels.generate import (
+    generate_gaddag,
+    heap_push,
+    load_rack,
+    may_exchange,
+    static_equity,
+)
 from rackety.kernels.jit import njit
 from rackety.kernels.leaves import table_values
 from rackety.kernels.rules import U64, end_turn, exchange, pass_turn, play, start
@@ -87,7 +93,8 @@ def decide(kwg, consts, gs, greedy, exact, bank, base, voff, st, fs, out, scratc
     best_exchange = -1
     if not greedy and can_exchange:
         for idx in range(full):
-            if best_exchange < 0 or leaves[idx] > leaves[best_exchange]:
+            if (best_exchange < 0 or leaves[idx] > leaves[best_exchange]) and \
+                    may_exchange(st, counts, idx, rn, bag_n):
                 best_exchange = idx
     best_exchange_value = leaves[best_exchange] if best_exchange >= 0 else 0.0
     pass_value = leaves[full]
@@ -134,7 +141,7 @@ def decide(kwg, consts, gs, greedy, exact, bank, base, voff, st, fs, out, scratc
         res[2] = m
         resf[0] = best_exchange_value
         return EV_EXCHANGE
-    if greedy and chosen < 0 and can_exchange:
+    if greedy and chosen < 0 and can_exchange and bag_n >= rn:
         for i in range(rn):  # greedy with nothing to place trades its whole rack
             traded[i] = rack[i]
         res[2] = rn
