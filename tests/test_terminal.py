@@ -22,7 +22,7 @@ from rackety.players import make_player
 HINT_ROW = re.compile(r"^  (\S+ \S+) +(\d+)  (\S+) +(-?\d+\.\d)$")
 
 
-def _run(twl06: Lexicon, lines: list[str], opponent: str = "greedy",
+def _run(twl06: Lexicon, lines: list[str], opponent: str = "greedy", seed: int = 94,
          **kw) -> tuple[TerminalGame, str, list]:
     script = iter(lines)
     out: list = []
@@ -34,7 +34,7 @@ def _run(twl06: Lexicon, lines: list[str], opponent: str = "greedy",
         except StopIteration:
             raise EOFError from None
 
-    session = TerminalGame(twl06, [make_player(opponent, twl06)], seed=94, read_line=read,
+    session = TerminalGame(twl06, [make_player(opponent, twl06)], seed=seed, read_line=read,
                            write=out.append, **kw)
     session.run()
     return session, "\n".join(str(x) for x in out), out
@@ -208,19 +208,7 @@ def _seed(lexicon: Lexicon, *labels: str) -> int:
 
 def _session(lexicon: Lexicon, lines: list[str], seed: int,
              opponent: str = "greedy") -> tuple[TerminalGame, list]:
-    script = iter(lines)
-    out: list = []
-
-    def read(prompt: str) -> str:
-        out.append(prompt)
-        try:
-            return next(script)
-        except StopIteration:
-            raise EOFError from None
-
-    session = TerminalGame(lexicon, [make_player(opponent, lexicon)], seed=seed,
-                           read_line=read, write=out.append)
-    session.run()
+    session, _text, out = _run(lexicon, lines, opponent, seed)
     return session, out
 
 

@@ -482,10 +482,12 @@ def _position(cgp: str, alphabet: str | None, board_name: str | None,
     from rackety.game.board import Board
     from rackety.lexicon.languages import language
 
-    if alphabet is None and lexicon is not None and not re.search(r"(^|[\s;])ld\s", cgp):
+    default = None
+    if lexicon is not None:
         other = language(lexicon)
-        alphabet = other.alphabet if other is not None else _lexicon_spec(lexicon, None)[1]
-    return Board.from_cgp(cgp, alphabet=alphabet, layout=board_name, source=source)
+        default = other.alphabet if other is not None else _lexicon_spec(lexicon, None)[1]
+    return Board.from_cgp(cgp, alphabet=alphabet, layout=board_name, source=source,
+                          default_alphabet=default)
 
 
 def _lexicons(source: str | None, skip_invalid: bool = False) -> Any:

@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from rackety.alphabet import BLANK_FLAG
 from rackety.errors import RacketyError
 from rackety.frontends.common import resolve_leave, tile_keys
 from rackety.game.gcg import game_of, read_gcg, record_of, save_gcg
@@ -184,7 +183,7 @@ class TerminalGame:
         rack = self.game.racks[self.human]
         text = Text()
         for code in sorted(c for c in rack if c) + [0] * sum(1 for c in rack if not c):
-            text.append(f" {_tile_label(self.game.alphabet, code)} ", style=_TILE_STYLE)
+            text.append(f" {self.game.alphabet.format([code])} ", style=_TILE_STYLE)
         return text
 
     def _what(self, event: Event) -> str:
@@ -384,13 +383,6 @@ def _spelling_note(alphabet: Alphabet, line: str) -> str:
             return (f" (the tile {tile.label} is typed [{tile.label}]{aliases}; "
                     f"{tile.label} is {' + '.join(tile.label)})")
     return ""
-
-
-def _tile_label(alphabet: Alphabet, code: int) -> str:
-    """A tile as the board and rack show it: its label bare, a blank standing
-    for a letter in lower case, ``?`` an undesignated blank."""
-    tile = alphabet.tiles[code & ~BLANK_FLAG]
-    return tile.blank_label if code & BLANK_FLAG else tile.label
 
 
 def _lines(message: str | Text, width: int) -> list[Text]:

@@ -194,24 +194,13 @@ def _total_tiles(alphabet: Alphabet) -> int:
     return sum(tile.count for tile in alphabet.tiles)
 
 
-def _labels(alphabet: Alphabet) -> tuple[str, ...]:
-    """Text of every board/rack code 0..255 as CGP writes it (brackets for multi-letter)."""
+def _labels(alphabet: Alphabet, brackets: bool = True) -> tuple[str, ...]:
+    """Text of every board/rack code 0..255 as CGP writes it (brackets for
+    multi-letter), or without brackets (``NY``, ``ny`` a blank standing for it)."""
     out = []
     for c in range(256):
         code = c & ~BLANK_FLAG
-        out.append(alphabet.format([c], brackets=True) if code < alphabet.size else "")
-    return tuple(out)
-
-
-@cache
-def _bare_labels(alphabet: Alphabet) -> tuple[str, ...]:
-    """Text of every board/rack code 0..255 without brackets: a tile's label,
-    a blank standing for one its lower-case label, ``?`` a blank."""
-    out = []
-    for c in range(256):
-        code = c & ~BLANK_FLAG
-        tile = alphabet.tiles[code] if code < alphabet.size else None
-        out.append("" if tile is None else tile.blank_label if c & BLANK_FLAG else tile.label)
+        out.append(alphabet.format([c], brackets=brackets) if code < alphabet.size else "")
     return tuple(out)
 
 
@@ -247,14 +236,14 @@ class Board:
 
     def __init__(self, cgp: str | None = None, *, alphabet: Alphabet | str | None = None,
                  layout: Layout | str | None = None, source: str = "cgp",
-                 files: bool = True) -> None:
+                 files: bool = True, default_alphabet: Alphabet | str | None = None) -> None:
         if cgp is None:
             alpha = _as_alphabet(alphabet or "english")
             lay = _as_layout(layout or alpha.board)
             self._set(alpha, lay, np.zeros((lay.size, lay.size), dtype=np.uint8),
                       [(), ()], [0, 0], 0, {})
         else:
-            self._parse(cgp, alphabet, layout, source, files)
+            self._parse(cgp, alphabet, layout, source, files, default_alphabet)
 
     def _set(self, alphabet: Alphabet, layout: Layout, grid: np.ndarray,
              racks: list[tuple[int, ...]], scores: list[int], zero_turns: int,
@@ -274,15 +263,17 @@ class Board:
     @classmethod
     def from_cgp(cls, text: str, *, alphabet: Alphabet | str | None = None,
                  layout: Layout | str | None = None, source: str = "cgp",
-                 files: bool = True) -> Board:
+                 files: bool = True, default_alphabet: Alphabet | str | None = None
+                 ) -> Board:
         """Read a CGP line. An ``alphabet`` or ``layout`` given here wins over the
         CGP's ``ld``/``bdn`` operations; without either, English on standard15 (or
-        the ``ld`` alphabet's own board; without ``ld``, a ``lex`` naming another
-        language's built-in lexicon, ``CATALAN``, names its tile set).
-        ``files=False`` takes ``ld`` as a built-in alphabet's name only, never
-        a file's (what a server reads).
+        the ``ld`` alphabet's own board; without ``ld``, ``default_alphabet``,
+        else a ``lex`` naming another language's built-in lexicon, ``CATALAN``,
+        names its tile set). ``files=False`` takes ``ld`` as a built-in
+        alphabet's name only, never a file's (what a server reads).
         Errors name ``source``."""
-        return cls(text, alphabet=alphabet, layout=layout, source=source, files=files)
+        return cls(text, alphabet=alphabet, layout=layout, source=source, files=files,
+                   default_alphabet=default_alphabet)
 
     @classmethod
     def empty(cls, alphabet: Alphabet | str = "english", layout: Layout | str | None = None,
@@ -304,7 +295,8 @@ class Board:
         return board
 
     def _parse(self, text: str, alphabet: Alphabet | str | None,
-               layout: Layout | str | None, source: str, files: bool) -> None:
+               layout: Layout | str | None, source: str, files: bool,
+               default_alphabet: Alphabet | str | None = None) -> None:
         if not isinstance(text, str):
             raise RacketyError(f"{source}: a CGP is text, not {type(text).__name__}")
         if "\n" in text.strip():
@@ -316,6 +308,8 @@ class Board:
             raise RacketyError(f"{source}: missing field(s) {missing} (a CGP is "
                                "'<board> <racks> <scores> <zero-turns> [ops]')")
         options = self._parse_options(fields[4] if len(fields) > 4 else "", source)
+        if alphabet is None and "ld" not in options and default_alphabet is not None:
+            alphabet = default_alphabet
         if alphabet is not None:
             alpha = _as_alphabet(alphabet)
         else:
@@ -755,7 +749,7 @@ class Board:
         from rich.text import Text
 
         marked = _highlight_set(highlight)
-        labels = _bare_labels(self.alphabet) if bare else _labels(self.alphabet)
+        labels = _labels(self.alphabet, brackets=not bare)
         widest = max(Text(labels[int(c)]).cell_len for c in np.unique(self.grid))
         cell = max(3, widest) if bare else max(2, widest) + 1
         size = self.layout.size
