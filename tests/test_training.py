@@ -254,7 +254,8 @@ def test_the_racks_method_is_deterministic_and_learns(tmp_path: Path) -> None:
 
 def _reference_rack_samples(game, klv: Klv, horizon: int) -> list[tuple[tuple[int, ...], float]]:
     """The racks method's samples from their definition, in plain Python: each
-    placement or exchange from a full rack with tiles in the bag; its score and
+    placement or exchange from a full rack with a full rack's tiles or more in
+    the bag (as MAGPIE's leavegen, which ends its games there); its score and
     the value of what it kept (horizon 1), or its score, the player's next
     score and the value of what that turn kept, when the bag refilled both
     (horizon 2)."""
@@ -279,7 +280,7 @@ def _reference_rack_samples(game, klv: Klv, horizon: int) -> list[tuple[tuple[in
     out = []
     for e in turns:
         rn, bag = int(game.rack[e, 0]), int(game.rack[e, 1])
-        if game.kind[e] == EV_PASS or rn != 7 or bag == 0:
+        if game.kind[e] == EV_PASS or rn != 7 or bag < 7:
             continue
         rack = tuple(sorted(game.rack[e, 2:2 + rn].tolist()))
         leave, after = kept(e)
@@ -402,12 +403,15 @@ def test_rack_values_with_the_model_follow_their_definition(with_words: bool) ->
     sums = np.array([round(e * SCALE) for _, e in samples], np.int64)
     words = None
     if with_words:
-        words = (np.array(sorted(_key(every[i]) for i in rng.choice(len(every), len(every) // 5,
-                                                                    replace=False)), np.int64),
-                 np.array(sorted(_key(every[i]) for i in rng.choice(len(every), len(every) // 3,
-                                                                    replace=False)), np.int64))
+        first = np.array(sorted(_key(every[i]) for i in rng.choice(len(every), len(every) // 5,
+                                                                   replace=False)), np.int64)
+        second = np.array(sorted(_key(every[i]) for i in rng.choice(len(every), len(every) // 3,
+                                                                    replace=False)), np.int64)
+        # an indicator, and a feature of varying value on the same racks
+        words = ((first, np.ones(len(first))), (second, np.ones(len(second))),
+                 (second, rng.uniform(0.1, 1.0, len(second))))
         for rack in seen:  # the racks of the first feature are worth 15 points more
-            if _key(rack) in set(words[0].tolist()):
+            if _key(rack) in set(first.tolist()):
                 samples = [(r, e + 15.0) if r == rack else (r, e) for r, e in samples]
         keys = np.array([_key(r) for r, _ in samples], np.int64)
         sums = np.array([round(e * SCALE) for _, e in samples], np.int64)
@@ -427,7 +431,7 @@ def test_rack_values_with_the_model_follow_their_definition(with_words: bool) ->
                        words)
     assert model.k > 0
     if with_words:
-        assert model.coef[-2] > 5  # the word racks' 15 points are seen by the word term
+        assert model.coef[-3] > 5  # the word racks' 15 points are seen by the word term
     predicted = dict(zip(every, model.predict(np.array([_key(r) for r in every], np.int64),
                                               TINY.size, 4, words), strict=True))
     equity = {r: (len(by_rack[r]) * means[r] + model.k * predicted[r]) / (len(by_rack[r]) + model.k)
@@ -473,3 +477,29 @@ def test_word_racks_are_the_racks_that_spell_a_word() -> None:
         assert got == want
     assert _key((0, 1, 2, 3)) in seven and _key((4, 4, 4, 4)) not in seven
     assert _key((1, 2, 3, 5)) in eight and _key((5, 5, 5, 5)) not in eight  # 3 Es only
+
+
+def test_word_features_share_is_the_tiles_a_bingo_plays_through() -> None:
+    """`word_features`: the two indicators on `word_racks`' racks, and on the
+    second's, the share of the bag's natural tiles that, added to the rack,
+    spell a word (blanks standing for any letter), by brute force."""
+    from rackety.experiments.training import word_features, word_racks
+
+    words = ["ABCD", "ABBE", "CEDE", "ABCDE", "ABCEE", "BBCDE", "EEEEE", "AACDE"]
+    lexicon = Lexicon.from_words(words, TINY)
+    letters = {t.label: t.code for t in TINY.tiles}
+    dist = {t.code: t.count for t in TINY.tiles}
+    natural = sum(n for c, n in dist.items() if c != 0)
+    seven, eight = word_racks(lexicon)
+    (k7, v7), (k8, v8), (k8b, share) = word_features(lexicon)
+    assert k7.tolist() == seven.tolist() and k8.tolist() == eight.tolist() == k8b.tolist()
+    assert set(v7.tolist()) == {1.0} and set(v8.tolist()) == {1.0}
+    spelled = [Counter(letters[ch] for ch in w) for w in words if len(w) == 5]
+    by_key = {_key(r): r for r in _racks_by_hand(TINY)}
+    assert len(share) > 0
+    for key, got in zip(k8.tolist(), share.tolist(), strict=True):
+        rack = Counter(c for c in by_key[key] if c != 0)
+        want = sum(n for c, n in dist.items()
+                   if c != 0 and any(not (rack + Counter([c])) - w for w in spelled))
+        assert got == pytest.approx(want / natural), by_key[key]
+    assert min(share) > 0 and max(share) <= 1

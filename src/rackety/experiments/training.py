@@ -39,10 +39,13 @@ leave never seen keeps its prior. Every leave of 1 to ``rack_size - 1`` tiles
 that the alphabet's tile counts allow (914,624 in English) is written.
 
 **The racks method** (``method="racks"``, the command line's default; the
-way MAGPIE's ``leavegen`` values leaves, learned from its description, not
-its code): every placement or exchange made from a full rack with tiles in
-the bag is a sample of that *rack*: its equity, the score plus the current
-value of the tiles kept. A rack's value is the mean of its samples (with the
+way MAGPIE's ``leavegen`` values leaves, the idea learned from its
+description and source, no code taken): every placement or exchange made
+from a full rack with a full rack's tiles or more in the bag (the leave
+will be refilled; ``leavegen`` ends its games there, and racks drawn late,
+with the board closing, are worth less for reasons no leave has) is a
+sample of that *rack*: its equity, the score plus the current value of the
+tiles kept. A rack's value is the mean of its samples (with the
 rack model below for the racks seen rarely or never). A
 leave's value is what the racks holding it are worth when it is kept and
 the rest drawn, relative to a rack drawn from the full bag:
@@ -63,8 +66,8 @@ racks seen only would overvalue the leaves whose racks are seen least, the
 rare tiles above all (measured: C, M, P, V and Z one to three points too
 high after 20,000 games). So every rack counts, with the equity ``m(R)`` of
 a model fitted to the generation (`RackModel`: an intercept, a term per tile,
-one per pair of tiles and one for the racks that spell a word of all their
-tiles, by least squares, each rack weighted by its samples), and a rack seen
+one per pair of tiles and the word terms below, by least squares, each rack
+weighted by its samples), and a rack seen
 has its mean shrunk toward it,
 
     m(R) = (n_R mean_R + k model(R)) / (n_R + k),   k = noise / spread
@@ -74,13 +77,18 @@ with ``noise`` the variance of one sample around its rack's mean and
 usual empirical-Bayes weight). No rack is enumerated for this (English has
 3,199,724): the model's expected equity over the racks holding a leave is
 exact (the moments of the multivariate hypergeometric draw of the rest; the
-word term sums over the racks that spell a word, `word_racks`, a few
+word terms sum over the racks that spell a word, `word_racks`, a few
 hundred thousand), and the racks seen add their departures from the model.
-Without the word term, the model cannot see that AEINST and a seventh tile
-nearly always make a bingo: every bingo stem came out far too low
-(AEINST 10 points under MAGPIE-DATA's value, the six-tile leaves 1.3 points
-under on average), since its racks, each seen rarely, were shrunk toward a
-model of pairs.
+
+**The word terms** (`word_features`): the rack spells a word of all its
+tiles; it spells one with one more tile (a bingo through the board); and
+then the share of the bag's tiles that more tile may be. Without them the
+model cannot see that AEINST and a seventh tile nearly always make a bingo:
+every bingo stem came out far too low (AEINST 10 points under MAGPIE-DATA's
+value, the six-tile leaves 1.3 points under on average), since its racks,
+each seen rarely, were shrunk toward a model of pairs. The share tells a
+rack that bingoes through two thirds of the bag (AEINST?) from one that
+needs the single J.
 
 **The horizon** (``horizon=2``, racks method): a rack's sample can span two
 of the player's turns, the move's score plus the next turn's score and the
@@ -239,7 +247,8 @@ def _accumulate(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size,
 def _rack_samples(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size, max_len,
                   rack_len, keys, values, horizon, out_keys, out_sums) -> int:
     """One game's rack samples (the ``racks`` method): for each placement or
-    exchange made from a full rack with tiles in the bag, the rack's key
+    exchange made from a full rack with a full rack's tiles or more in the
+    bag (``rack_len``: while the leave will be refilled), the rack's key
     (`leave_key` of its ``rack_len`` tiles) and the equity of the move in
     fixed point: at ``horizon`` 1 its score plus the current value of the
     tiles kept; at ``horizon`` 2 its score plus the player's next score and
@@ -256,7 +265,8 @@ def _rack_samples(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, siz
     for e in range(n):
         kind = ev_kind[e]
         rn = ev_rack[e, 0]
-        if (kind != EV_PLAY and kind != EV_EXCHANGE) or rn != rack_len or ev_rack[e, 1] == 0:
+        if (kind != EV_PLAY and kind != EV_EXCHANGE) or rn != rack_len or \
+                ev_rack[e, 1] < rack_len:
             continue
         hist[:] = 0
         for i in range(rn):
@@ -368,8 +378,8 @@ def _rack_features(hist, size, flags, index, value) -> int:
     """A rack's nonzero features for the rack model (`rack_model`): 1 (the
     intercept), the count of each code present, and for each pair of codes
     present c < d the product of their counts, for each code its pairs
-    C(count, 2), then the word features, 1 where ``flags[j]`` (the rack
-    spells a word of all its tiles; of all its tiles and one more).
+    C(count, 2), then the word features where ``flags[j]`` is not 0, with
+    that value (`word_features`).
     Writes feature numbers and values; returns how many."""
     m = 0
     index[m] = 0
@@ -391,9 +401,9 @@ def _rack_features(hist, size, flags, index, value) -> int:
             value[m] = pair
             m += 1
     for j in range(flags.shape[0]):
-        if flags[j]:
+        if flags[j] != 0.0:
             index[m] = 1 + size + size * (size + 1) // 2 + j
-            value[m] = 1.0
+            value[m] = flags[j]
             m += 1
     return m
 
@@ -613,9 +623,9 @@ def new_values(prior: np.ndarray, sums: np.ndarray, counts: np.ndarray,
 @dataclass(frozen=True)
 class RackModel:
     """The rack model of a generation (``racks`` method): a rack's equity as
-    an intercept, a term per tile, a term per pair of tiles and a term for
-    the racks that spell a word of all their tiles (the bingo racks, which
-    no sum of pairs captures: AEINST and a seventh tile), fitted by least
+    an intercept, a term per tile, a term per pair of tiles and terms for
+    the racks that spell a word (the bingo racks, which no sum of pairs
+    captures: AEINST and a seventh tile; `word_features`), fitted by least
     squares to the racks seen (each weighted by its samples). A rack's
     equity is its mean shrunk toward the model by ``k`` samples, with ``k``
     the ratio of the noise of one sample to the spread of the racks around
@@ -629,7 +639,7 @@ class RackModel:
     def predict(self, rack_keys: np.ndarray, size: int, rack_len: int,
                 words: WordSets = None) -> np.ndarray:
         """The model's equity of each rack (keys of ``rack_len`` tiles);
-        ``words``: the word features' racks (`word_racks`)."""
+        ``words``: the word features (`word_features`)."""
         flags = _word_flags(rack_keys, words)
         coef = self.coef
         need = 1 + size + size * (size + 1) // 2 + flags.shape[1]
@@ -640,23 +650,26 @@ class RackModel:
         return out
 
 
-#: the racks of each word feature, sorted keys (`word_racks`), or None
-WordSets = tuple[np.ndarray, ...] | None
+#: the rack model's word features: for each, the sorted keys of the racks
+#: where it is not 0 and its value there (`word_features`), or None
+WordSets = tuple[tuple[np.ndarray, np.ndarray], ...] | None
 
 
 def _word_flags(rack_keys: np.ndarray, words: WordSets) -> np.ndarray:
-    """Each rack's word features (one column a feature: the rack is among
-    its sorted keys), as booleans."""
+    """Each rack's word features (one column a feature: its value where the
+    rack is among its keys, else 0)."""
     sets = words or ()
-    out = np.zeros((len(rack_keys), len(sets)), np.bool_)
-    for j, keys in enumerate(sets):
+    out = np.zeros((len(rack_keys), len(sets)), np.float64)
+    for j, (keys, vals) in enumerate(sets):
         if len(keys):
-            out[:, j] = np.isin(rack_keys, keys)
+            at = np.minimum(np.searchsorted(keys, rack_keys), len(keys) - 1)
+            hit = keys[at] == rack_keys
+            out[hit, j] = vals[at[hit]]
     return out
 
 
 def word_racks(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray]:
-    """The racks of the rack model's two word features, as the sorted keys
+    """The racks of the rack model's two word indicators, as the sorted keys
     (`leave_key` of ``rack_size`` tiles) of every full rack the tile counts
     allow that spells a word of all its tiles (a bingo), and of every one
     that spells a word with one more tile (a bingo through a tile on the
@@ -664,6 +677,34 @@ def word_racks(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray]:
     ``rack_size`` tiles (of one tile more, less each tile in turn), each
     also with one or more of its tiles (as many as the alphabet has blanks)
     replaced by blanks."""
+    seven, eight = _word_masks(lexicon)
+    return (np.array(sorted(_tuple_key(r) for r in seven), np.int64),
+            np.array(sorted(_tuple_key(r) for r in eight), np.int64))
+
+
+def word_features(lexicon: Lexicon) -> WordSets:
+    """The rack model's word features (`word_racks`): 1 where the rack spells
+    a word of all its tiles; 1 where it spells one with one more tile; and
+    there, the share of the bag's natural tiles that would make that word
+    (the letters a bingo could play through: AEINST takes two thirds of the
+    bag, a rack that needs a J one tile in 98)."""
+    seven, eight = _word_masks(lexicon)
+    dist = np.zeros(64, np.int64)
+    for tile in lexicon.alphabet.tiles:
+        dist[tile.code] = tile.count
+    natural = float(dist[1:].sum())
+    sev = np.array(sorted(_tuple_key(r) for r in seven), np.int64)
+    order = sorted(eight, key=_tuple_key)
+    eig = np.array([_tuple_key(r) for r in order], np.int64)
+    share = np.array([sum(int(dist[c]) for c in range(1, 64) if eight[r] >> c & 1) / natural
+                      for r in order], np.float64)
+    return ((sev, np.ones(len(sev))), (eig, np.ones(len(eig))), (eig, share))
+
+
+def _word_masks(lexicon: Lexicon) -> tuple[set[tuple[int, ...]], dict[tuple[int, ...], int]]:
+    """`word_racks`' racks (codes ascending): those that spell a word of all
+    their tiles, and those that spell one with one more tile, each with the
+    bit mask of the codes that tile may be."""
     alphabet = lexicon.alphabet
     rack_len = alphabet.rack_size
     dist = np.zeros(64, np.int64)
@@ -672,25 +713,27 @@ def word_racks(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray]:
     blanks = int(dist[0])
     flat, lengths = lexicon.word_tiles()
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
-    out = []
+    out: list[dict[tuple[int, ...], int]] = []
     for extra in (0, 1):
-        found: set[tuple[int, ...]] = set()
+        found: dict[tuple[int, ...], int] = {}
         for start in starts[lengths == rack_len + extra]:
             word = sorted(int(c) for c in flat[start:start + rack_len + extra])
-            for drop in set(word) if extra else (None,):
+            for drop in set(word) if extra else (0,):
                 rest = list(word)
-                if drop is not None:
+                if extra:
                     rest.remove(drop)
-                found.add(tuple(rest))
-        racks: set[tuple[int, ...]] = set()
-        for word in found:
+                key = tuple(rest)
+                found[key] = found.get(key, 0) | (1 << drop)
+        racks: dict[tuple[int, ...], int] = {}
+        for word, mask in found.items():
             for n in range(min(blanks, rack_len) + 1):
                 for picked in itertools.combinations(range(rack_len), n):
                     rest = [c for i, c in enumerate(word) if i not in picked]
                     if all(dist[c] >= k for c, k in Counter(rest).items()):
-                        racks.add(tuple([0] * n + rest))
-        out.append(np.array(sorted(_tuple_key(r) for r in racks), np.int64))
-    return out[0], out[1]
+                        rack = tuple([0] * n + rest)
+                        racks[rack] = racks.get(rack, 0) | mask
+        out.append(racks)
+    return set(out[0]), out[1]
 
 
 def _tuple_key(rack: tuple[int, ...]) -> int:
@@ -705,7 +748,7 @@ def rack_model(keys: np.ndarray, means: np.ndarray, counts: np.ndarray, noise: f
                size: int, rack_len: int, words: WordSets = None) -> RackModel:
     """Fit the `RackModel` to the racks seen (``keys`` ascending, their mean
     equities and samples) given the variance of one sample (``noise``);
-    ``words``: the word features' racks (`word_racks`; none: no word terms)."""
+    ``words``: the word features (`word_features`; none: no word terms)."""
     flags = _word_flags(keys, words)
     features = 1 + size + size * (size + 1) // 2 + flags.shape[1]
     gram = np.zeros((features, features), np.float64)
@@ -760,13 +803,13 @@ def rack_values(prior: np.ndarray, rack_keys: np.ndarray, rack_sums: np.ndarray,
         ways = np.array([comb(n_all - n, rack_len - n) for n in range(rack_len + 1)],
                         np.float64)[leaves.lengths]
         base = 1 + leaves.size + leaves.size * (leaves.size + 1) // 2
-        for j, keys_j in enumerate(words or ()):
-            # a word term: its coefficient times the chance that a rack holding
-            # the leave has the feature, summed over the feature's racks
+        for j, (keys_j, vals_j) in enumerate(words or ()):
+            # a word term: its coefficient times the feature's expectation over
+            # the racks holding the leave, summed over the feature's racks
             if not len(keys_j):
                 continue
             word_total = np.zeros(len(leaves), np.float64)
-            word_full, _ = _rack_leaves(keys_j, np.ones(len(keys_j)),
+            word_full, _ = _rack_leaves(keys_j, vals_j,
                                         np.zeros(len(keys_j), np.int64), dist, leaves.size,
                                         rack_len, leaves.max_len, leaves.keys, word_total,
                                         np.zeros(len(leaves), np.float64),
@@ -830,7 +873,7 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
         model: Any = (HEURISTICS[init.strip().lower()] if init.strip().lower() in HEURISTICS
                       else Klv.load(init, alpha))
         values = leaves.values_of(model).astype(np.float32).astype(np.float64)
-    words = word_racks(lexicon) if method == "racks" else None
+    words = word_features(lexicon) if method == "racks" else None
     result = TrainResult(leaves.klv(values))
     per_task = max(1, min(GAMES_PER_TASK, -(-games // 16)))
     for generation in range(1, generations + 1):
@@ -885,4 +928,4 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
 
 
 __all__ = ["HORIZONS", "METHODS", "Generation", "LeaveSet", "TrainResult", "game_seed", "leave_set",
-           "new_values", "play_task", "rack_values", "train", "word_racks"]
+           "new_values", "play_task", "rack_values", "train", "word_features", "word_racks"]

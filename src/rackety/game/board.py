@@ -740,14 +740,16 @@ class Board:
         return "\n".join(lines)
 
     def rich_text(self, highlight: Iterable[tuple[int, int]] | Move | None = None, *,
-                  bare: bool = False, players: bool = True) -> Text:
-        """The board in colour (`render`): with ``bare``, tiles of several
-        letters are written without their brackets (``NY``, ``L·L``, ``ny``
-        for a blank standing for NY), so that a square stays three columns
-        wide for the labels of every shipped tile set; with ``players``, the
-        racks and scores below."""
+                  bare: bool | None = None, players: bool = True) -> Text:
+        """The board in colour (`render`): with ``bare`` (by default, when
+        the tile set has tiles of several letters), those tiles are written
+        without their brackets (``NY``, ``L·L``, ``ny`` for a blank standing
+        for NY), so that a square stays three columns wide for the labels of
+        every shipped tile set; with ``players``, the racks and scores below."""
         from rich.text import Text
 
+        if bare is None:
+            bare = any(len(tile.label) > 1 for tile in self.alphabet.tiles)
         marked = _highlight_set(highlight)
         labels = _labels(self.alphabet, brackets=not bare)
         widest = max(Text(labels[int(c)]).cell_len for c in np.unique(self.grid))
