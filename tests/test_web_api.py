@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from static_reference import opening_penalty
+from web_server import multi_codes, opening
 
 from rackety import Board, Leaves, Lexicon
 from rackety.alphabet import BLANK_FLAG
@@ -768,24 +769,6 @@ def languages(tmp_path_factory: pytest.TempPathFactory) -> Any:
         yield c
 
 
-def _multi(alphabet: Any) -> set[int]:
-    """The codes of the alphabet's tiles of several letters."""
-    return {code for code, t in enumerate(alphabet.tiles) if code and len(t.label) > 1}
-
-
-def _opening(lexicon: Any, wanted: Any) -> tuple[int, Any]:
-    """The first seed whose opening rack (the person's, moving first) has a
-    placement ``wanted`` takes, and that placement."""
-    from rackety.game.referee import Game
-
-    for seed in range(3000):
-        game = Game(lexicon, ["you", "greedy"], seed=seed)
-        for move in game.view(0).moves(lexicon, exchanges=False):
-            if move.kind == "place" and wanted(game, move):
-                return seed, move
-    raise AssertionError("no seed found")
-
-
 def _squares_hold(state: dict[str, Any], alphabet: Any, move: Any) -> None:
     """The board of ``state`` holds the tiles ``move`` placed, each one tile."""
     squares = state["board"]["squares"]
@@ -805,10 +788,10 @@ def test_a_spanish_game_with_tiles_of_two_letters(languages: TestClient) -> None
     assert options["keys"]["catalan"] == {"L·L": "L·L", "NY": "NY", "QU": "QU"}
     lexicon = languages.app.state.service.lexicons.get("ES")
     alphabet = lexicon.alphabet
-    multi = _multi(alphabet)
+    multi = multi_codes(alphabet)
 
     # a real tile of two letters, typed with its digit (1 for CH, 2 for LL, 3 for RR)
-    seed, move = _opening(lexicon, lambda _g, m: any(c in multi for c in m.placed))
+    seed, move = opening(lexicon, lambda _g, m: any(c in multi for c in m.placed))
     state = _new(languages, lexicon="es", seed=seed, opponents=[{"level": "static"}])
     assert state["lexicon"] == "ES" and state["alphabet_name"] == "spanish"
     assert state["keys"] == {"1": "CH", "2": "LL", "3": "RR"}
@@ -832,7 +815,7 @@ def test_a_spanish_game_with_tiles_of_two_letters(languages: TestClient) -> None
         return any(c & BLANK_FLAG and c & ~BLANK_FLAG in multi for c in m.placed) and \
             any(c in multi for c in rack)
 
-    seed, move = _opening(lexicon, blank_for_multi)
+    seed, move = opening(lexicon, blank_for_multi)
     state = _new(languages, lexicon="ES", seed=seed, opponents=[{"level": "greedy"}])
     tiles = [{"row": r, "col": c, "letter": alphabet.tiles[code & ~BLANK_FLAG].label,
               "blank": bool(code & BLANK_FLAG)}
@@ -874,8 +857,8 @@ def test_a_spanish_game_with_tiles_of_two_letters(languages: TestClient) -> None
 def test_a_catalan_game_typed_as_spelled(languages: TestClient) -> None:
     lexicon = languages.app.state.service.lexicons.get("CA")
     alphabet = lexicon.alphabet
-    multi = _multi(alphabet)
-    seed, move = _opening(lexicon, lambda _g, m: any(c in multi for c in m.placed))
+    multi = multi_codes(alphabet)
+    seed, move = opening(lexicon, lambda _g, m: any(c in multi for c in m.placed))
     state = _new(languages, lexicon="CA", seed=seed, opponents=[{"level": "h3"}])
     written = move.notation(alphabet)
     typed = written.replace("[", "").replace("]", "")  # NY, L·L, QU read from plain text

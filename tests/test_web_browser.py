@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_server import ServerHandle, start_server
+from web_server import ServerHandle, multi_codes, opening, start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path(os.environ.get("RACKETY_CHROMIUM", "/usr/bin/chromium"))
@@ -689,19 +689,6 @@ def spanish(languages: tuple[ServerHandle, dict[str, Any]]) -> tuple[ServerHandl
     return languages[0], languages[1]["ES"]
 
 
-def _opening(lexicon: Any, wanted: Any) -> tuple[int, Any]:
-    """The first seed whose opening rack (the person's, moving first) has a
-    placement ``wanted`` takes, and that placement."""
-    from rackety.game.referee import Game
-
-    for seed in range(3000):
-        game = Game(lexicon, ["you", "greedy"], seed=seed)
-        for move in game.view(0).moves(lexicon, exchanges=False):
-            if move.kind == "place" and wanted(game, move):
-                return seed, move
-    raise AssertionError("no seed found")
-
-
 def _placed(alphabet: Any, move: Any) -> list[dict[str, Any]]:
     from rackety.alphabet import BLANK_FLAG
 
@@ -717,13 +704,13 @@ def test_a_spanish_game_a_blank_as_ch_and_tiles_of_two_letters(
     and takes one typed (C then H)."""
     server, lexicon = spanish
     alphabet = lexicon.alphabet
-    multi = {code for code, t in enumerate(alphabet.tiles) if code and len(t.label) > 1}
+    multi = multi_codes(alphabet)
 
     def wanted(game: Any, move: Any) -> bool:
         return any(c & 0x80 and c & 0x7F in multi for c in move.placed) and \
             any(c in multi for c in game.racks[0])
 
-    seed, move = _opening(lexicon, wanted)
+    seed, move = opening(lexicon, wanted)
     page.goto(f"{server.url}/#play")
     page.wait_for_selector('[data-testid="opt-lexicon"] option[value="ES"]', state="attached")
     assert page.inner_text('[data-testid="opt-lexicon"] option[value="ES"]') == "ES (spanish)"
@@ -788,8 +775,8 @@ def test_type_tiles_of_two_letters_with_the_keyboard(
     label in brackets ([ch] ... ]); bare C then H is C + H."""
     server, lexicon = spanish
     alphabet = lexicon.alphabet
-    multi = {code for code, t in enumerate(alphabet.tiles) if code and len(t.label) > 1}
-    seed, move = _opening(lexicon, lambda _g, m: any(c in multi for c in m.placed)
+    multi = multi_codes(alphabet)
+    seed, move = opening(lexicon, lambda _g, m: any(c in multi for c in m.placed)
                           and not any(c & 0x80 for c in m.placed))
     game_id = new_game(page, server, "greedy", seed, lexicon="ES")
     tiles = _placed(alphabet, move)
@@ -868,8 +855,8 @@ def test_type_catalan_tiles_as_spelled(page: Any,
     server, lexicons = languages
     lexicon = lexicons["CA"]
     alphabet = lexicon.alphabet
-    multi = {code for code, t in enumerate(alphabet.tiles) if code and len(t.label) > 1}
-    seed, move = _opening(lexicon, lambda _g, m: any(c in multi for c in m.placed)
+    multi = multi_codes(alphabet)
+    seed, move = opening(lexicon, lambda _g, m: any(c in multi for c in m.placed)
                           and not any(c & 0x80 for c in m.placed))
     game_id = new_game(page, server, "greedy", seed, lexicon="CA")
     tiles = _placed(alphabet, move)

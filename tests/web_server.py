@@ -24,7 +24,7 @@ import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 START_TIMEOUT = 90.0  # seconds: the first start compiles the lexicon and the kernels
 
@@ -165,3 +165,21 @@ def start_server(db_path: str | Path, port: int | None = None,
             raise RuntimeError(f"rackety serve did not answer /api/health within "
                                f"{timeout:g} s:\n{handle.output()}")
         time.sleep(0.1)
+
+
+def multi_codes(alphabet: Any) -> set[int]:
+    """The codes of the alphabet's tiles of several letters (CH, L·L, NY)."""
+    return {code for code, t in enumerate(alphabet.tiles) if code and len(t.label) > 1}
+
+
+def opening(lexicon: Any, wanted: Any) -> tuple[int, Any]:
+    """The first seed whose opening rack (the person's, moving first, against
+    greedy) has a placement ``wanted(game, move)`` takes, and that placement."""
+    from rackety.game.referee import Game
+
+    for seed in range(3000):
+        game = Game(lexicon, ["you", "greedy"], seed=seed)
+        for move in game.view(0).moves(lexicon, exchanges=False):
+            if move.kind == "place" and wanted(game, move):
+                return seed, move
+    raise AssertionError("no seed found")
