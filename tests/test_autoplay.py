@@ -11,7 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackety import Lexicon
-from rackety.experiments.autoplay import play_game, tournament, wilson
+from rackety.experiments.autoplay import (
+    PAIRED_MIN,
+    paired_interval,
+    play_game,
+    tournament,
+    wilson,
+)
 from rackety.frontends.cli import main
 from rackety.game.gcg import game_of, gcg_of, read_gcg
 from rackety.game.heuristics import H1
@@ -83,6 +89,37 @@ def test_wilson_interval() -> None:
     lo, hi = wilson(50, 100)
     assert round(lo, 1) == 40.4 and round(hi, 1) == 59.6
     assert wilson(0, 0) == (0.0, 100.0)
+
+
+@given(st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0]), min_size=2, max_size=300))
+def test_paired_interval_is_the_normal_interval_of_the_pair_means(pairs: list[float]) -> None:
+    import statistics
+    mean = statistics.fmean(pairs) / 2
+    half = 1.959964 * statistics.stdev(p / 2 for p in pairs) / len(pairs) ** 0.5
+    lo, hi = paired_interval(pairs)
+    assert abs(lo - 100 * max(0.0, mean - half)) < 1e-9
+    assert abs(hi - 100 * min(1.0, mean + half)) < 1e-9
+
+
+def test_split_pairs_give_a_narrower_interval_than_wilson() -> None:
+    """Pairs that mostly split (each seat won once) are less noisy than as many
+    independent games: the paired interval is the narrower one."""
+    pairs = [1.0] * 180 + [2.0] * 12 + [0.0] * 8
+    lo, hi = paired_interval(pairs)
+    wlo, whi = wilson(sum(pairs), 2 * len(pairs))
+    assert wlo < lo < 100 * sum(pairs) / 400 < hi < whi
+    assert paired_interval([1.0] * 50) == (50.0, 50.0)
+
+
+def test_two_player_tournaments_take_the_interval_from_their_pairs(twl06: Lexicon) -> None:
+    result = tournament("TWL06", ["h1", "greedy"], 2 * PAIRED_MIN, seed=4, jobs=1)
+    for p in result.players:
+        assert len(p.pair_wins) == PAIRED_MIN and sum(p.pair_wins) == p.wins
+        assert p.as_json()["interval"] == "pairs"
+        assert p.win_ci95 == paired_interval(p.pair_wins)
+    few = tournament("TWL06", ["h1", "greedy"], 20, seed=4, jobs=1)
+    assert few.players[0].as_json()["interval"] == "wilson"
+    assert few.players[0].win_ci95 == wilson(few.players[0].wins, 20)
 
 
 def test_autoplay_command_json(capsys, tmp_path, twl06: Lexicon) -> None:

@@ -6,6 +6,16 @@ so the luck of the draw cancels out as far as it can. Game ``2k`` and ``2k+1``
 of a tournament with seed S use the bag of seed ``S * 1_000_003 + k``; the
 result does not depend on how many processes play them.
 
+The two games of a pair are not independent (the same tiles come to the
+same seats' turns), the pairs are: so with two players and at least
+`PAIRED_MIN` pairs, the 95 % interval of a player's win share is the normal
+interval of the mean of its pair shares (each 0, 1/4, ..., 1), from their
+sample variance. Between two players of similar strength the pair's two
+games mostly split (the bag decides both the same way), so this interval is
+about 0.6 times as wide as Wilson's over games, which treats every game as
+independent and would overstate the noise. With fewer pairs, or more than two
+players, the interval is Wilson's over games.
+
 Every game is checked as it ends: the tiles are conserved, every play is legal
 and scored the same by a plain scorer, and the totals are the sums of the
 events (`Game.problems`, or `rackety.experiments.selfplay.check_game` for games played
@@ -74,6 +84,7 @@ class PlayerSummary:
     bingos: int = 0
     seconds: float = 0.0
     spreads: list[int] = field(default_factory=list, repr=False)
+    pair_wins: list[float] = field(default_factory=list, repr=False)  # per pair, 0 to 2
 
     @property
     def win_pct(self) -> float:
@@ -81,7 +92,11 @@ class PlayerSummary:
 
     @property
     def win_ci95(self) -> tuple[float, float]:
-        """Wilson's 95 % interval of the win share (a tie is half a win), in %."""
+        """The 95 % interval of the win share (a tie is half a win), in %: from
+        the pairs when there are `PAIRED_MIN` or more (two players), else
+        Wilson's over games."""
+        if len(self.pair_wins) >= PAIRED_MIN:
+            return paired_interval(self.pair_wins)
         return wilson(self.wins, self.games)
 
     @property
@@ -92,10 +107,27 @@ class PlayerSummary:
         lo, hi = self.win_ci95
         return {"name": self.name, "games": self.games, "wins": self.wins,
                 "win_pct": round(self.win_pct, 2), "win_ci95": [round(lo, 2), round(hi, 2)],
+                "interval": "pairs" if len(self.pair_wins) >= PAIRED_MIN else "wilson",
                 "avg_score": round(self.avg_score, 2), "moves": self.moves,
                 "sacrifices": self.sacrifices, "exchanges": self.exchanges,
                 "passes": self.passes, "bingos": self.bingos,
                 "seconds_per_move": round(self.seconds / self.moves, 6) if self.moves else 0.0}
+
+
+PAIRED_MIN = 100  # pairs before the interval is taken from them
+
+
+def paired_interval(pair_wins: Sequence[float], z: float = 1.959964) -> tuple[float, float]:
+    """The normal 95 % interval of a win share, in %, from the wins of each
+    pair of games (0 to 2 a pair), the pairs being the independent units."""
+    n = len(pair_wins)
+    if n < 2:
+        return (0.0, 100.0)
+    shares = [w / 2 for w in pair_wins]
+    mean = sum(shares) / n
+    var = sum((x - mean) ** 2 for x in shares) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return (100.0 * max(0.0, mean - half), 100.0 * min(1.0, mean + half))
 
 
 def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -350,6 +382,11 @@ def tournament(lexicon: str, specs: Sequence[str], games: int, *, seed: int = 1,
     for result in results:
         for seat, p in enumerate(result.order):
             _add(summaries[p], result.seats[seat], result.seats)
+    if len(specs) == 2:  # games 2k and 2k+1 share a bag
+        won = {(r.index, p): r.seats[seat].won for r in results for seat, p in enumerate(r.order)}
+        for k in range(len(results) // 2):
+            for p, summary in enumerate(summaries):
+                summary.pair_wins.append(won[2 * k, p] + won[2 * k + 1, p])
     return TournamentResult(len(results), summaries, seconds, results)
 
 
@@ -374,5 +411,5 @@ def _save_gcg(folder: Path, result: GameResult, names: list[str]) -> None:
     write_atomic(folder / f"game{result.index + 1:05d}-{who}.gcg", result.gcg.encode("utf-8"))
 
 
-__all__ = ["GameResult", "PlayerSummary", "SeatResult", "TournamentResult", "game_seed",
-           "play_game", "tournament", "wilson"]
+__all__ = ["PAIRED_MIN", "GameResult", "PlayerSummary", "SeatResult", "TournamentResult",
+           "game_seed", "paired_interval", "play_game", "tournament", "wilson"]

@@ -940,14 +940,17 @@ def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int |
     from rich.table import Table
 
     table = Table(title=f"{result.games:,} games, {result.games_per_second:.1f} games/s",
-                  box=None, pad_edge=False)
+                  box=None, pad_edge=False,
+                  caption=("95% CI from the pairs of games (seats swapped, same bag)"
+                           if result.players[0].as_json()["interval"] == "pairs" else None))
     for col in ("player", "win %", "95% CI", "avg", "moves", "sacr.", "exch.", "bingos",
                 "ms/move"):
         table.add_column(col, justify="left" if col == "player" else "right")
+    places = 2 if result.games >= 10_000 else 1  # a share of many games moves by 0.1 %
     for p in result.players:
         row = p.as_json()
         lo, hi = row["win_ci95"]
-        table.add_row(p.name, f"{row['win_pct']:.1f}", f"{lo:.1f}-{hi:.1f}",
+        table.add_row(p.name, f"{row['win_pct']:.{places}f}", f"{lo:.{places}f}-{hi:.{places}f}",
                       f"{row['avg_score']:.1f}", f"{p.moves:,}", f"{p.sacrifices:,}",
                       f"{p.exchanges:,}", f"{p.bingos:,}",
                       f"{1000 * row['seconds_per_move']:.2f}")
