@@ -91,11 +91,15 @@ class PlayerSummary:
         return 100.0 * self.wins / self.games if self.games else 0.0
 
     @property
+    def interval(self) -> str:
+        """Where `win_ci95` comes from: ``pairs`` with `PAIRED_MIN` pairs or
+        more (two players), else ``wilson`` (over games)."""
+        return "pairs" if len(self.pair_wins) >= PAIRED_MIN else "wilson"
+
+    @property
     def win_ci95(self) -> tuple[float, float]:
-        """The 95 % interval of the win share (a tie is half a win), in %: from
-        the pairs when there are `PAIRED_MIN` or more (two players), else
-        Wilson's over games."""
-        if len(self.pair_wins) >= PAIRED_MIN:
+        """The 95 % interval of the win share (a tie is half a win), in %."""
+        if self.interval == "pairs":
             return paired_interval(self.pair_wins)
         return wilson(self.wins, self.games)
 
@@ -107,7 +111,7 @@ class PlayerSummary:
         lo, hi = self.win_ci95
         return {"name": self.name, "games": self.games, "wins": self.wins,
                 "win_pct": round(self.win_pct, 2), "win_ci95": [round(lo, 2), round(hi, 2)],
-                "interval": "pairs" if len(self.pair_wins) >= PAIRED_MIN else "wilson",
+                "interval": self.interval,
                 "avg_score": round(self.avg_score, 2), "moves": self.moves,
                 "sacrifices": self.sacrifices, "exchanges": self.exchanges,
                 "passes": self.passes, "bingos": self.bingos,

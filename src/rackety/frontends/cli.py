@@ -942,7 +942,7 @@ def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int |
     table = Table(title=f"{result.games:,} games, {result.games_per_second:.1f} games/s",
                   box=None, pad_edge=False,
                   caption=("95% CI from the pairs of games (seats swapped, same bag)"
-                           if result.players[0].as_json()["interval"] == "pairs" else None))
+                           if result.players[0].interval == "pairs" else None))
     for col in ("player", "win %", "95% CI", "avg", "moves", "sacr.", "exch.", "bingos",
                 "ms/move"):
         table.add_column(col, justify="left" if col == "player" else "right")
