@@ -18,7 +18,8 @@ otherwise. One JSON line per disagreement: the two moves, their scores and kept 
 and the mean and standard error of A's choice less B's, in points (``d``) and
 in wins (``w``). Run one process per seed to use every core.
 
-``fit`` summarises those lines: the mean verdict, the spread of the true
+``fit`` summarises those lines: the mean verdict, the verdict by A's own
+equity lead (a calibrated table leads by what the rollouts find), the spread of the true
 differences once the rollouts' noise is removed (and what a player always
 taking the better of the two would gain, if they are normal), and a ridge
 fit, cross-validated over ten folds, of the verdict less A's own equity
@@ -33,6 +34,7 @@ correction (at ``--lambda``, or the penalty best out of fold) times
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import sys
@@ -211,6 +213,13 @@ def fit(a: str, files: list[Path], alphabet_name: str, pairs: bool, lam: float |
           f"spread {sd:.1f}: the better of the two gains {sd / math.sqrt(2 * math.pi):.2f} points "
           "a disagreement, if normal")
     gap = np.array([r["sa"] + value(r["la"]) - r["sb"] - value(r["lb"]) for r in recs])
+    edges = (-math.inf, 0.0, 1.0, 2.0, 3.0, 5.0, math.inf)
+    for lo, hi in itertools.pairwise(edges):
+        inside = (gap >= lo) & (gap < hi)
+        if inside.sum() >= 2:
+            m = int(inside.sum())
+            print(f"A's equity lead in [{lo:g}, {hi:g}): {m:,} positions, rollout lead "
+                  f"{d[inside].mean():+.2f} +- {d[inside].std(ddof=1) / math.sqrt(m):.2f}")
     vowels = np.array([t.code for t in alphabet.tiles if t.vowel], np.int64)
     size, rack_size = alphabet.size, alphabet.rack_size
     x = (features([r["la"] for r in recs], size, rack_size, vowels, pairs)
