@@ -12,23 +12,25 @@ choice of both tables, and where they differ plays each of the two moves out
 to the end of the game ``--rollouts`` times from the same draws, A's static
 player on both sides (`rackety.search.simulation.simulate` with ``drop=False``).
 With ``--close GAP`` instead of B, A plays itself and the pairs are A's
-best choice and its best other one that keeps other tiles, where the two are
-within GAP points: every close call, not only those another table decides
-otherwise. One JSON line per disagreement: the two moves, their scores and kept tiles,
-and the mean and standard error of A's choice less B's, in points (``d``) and
-in wins (``w``). Run one process per seed to use every core.
+best choice and the best of its 12 best moves that keeps other tiles, where
+the two are within GAP points: every close call, not only those another
+table decides otherwise. One JSON line per pair: the two moves, their
+scores and kept tiles, and the mean and standard error of A's choice less
+the other, in points (``d``) and in wins (``w``). Run one process per seed
+to use every core.
 
 ``fit`` summarises those lines: the mean verdict, the verdict by A's own
-equity lead (a calibrated table leads by what the rollouts find), the spread of the true
-differences once the rollouts' noise is removed (and what a player always
-taking the better of the two would gain, if they are normal), and a ridge
-fit, cross-validated over ten folds, of the verdict less A's own equity
-difference on the difference between the two leaves' terms (a term per tile,
-the leave's size, duplicated letters, the vowel-consonant imbalance and, with
-``--pairs``, every pair of tiles): how much of the disagreement the kept
-tiles explain, out of fold. ``--write`` saves A's table plus the fitted
-correction (at ``--lambda``, or the penalty best out of fold) times
-``--scale``, to be played against B with ``rackety autoplay``.
+equity lead (a calibrated table leads by what the rollouts find), the
+spread of the true differences once the rollouts' noise is removed (and
+what a player always taking the better of the two would gain, if they are
+normal), and a ridge fit, cross-validated over ten folds, of the verdict
+less A's own equity difference on the difference between the two leaves'
+terms (a term per tile, the leave's size, duplicated letters, the
+vowel-consonant imbalance and, with ``--pairs``, every pair of tiles): how
+much of the disagreement the kept tiles explain, out of fold. ``--write``
+saves A's table plus the fitted correction (at ``--lambda``, or the penalty
+best out of fold) times ``--scale``, to be played against B with ``rackety
+autoplay``.
 """
 
 from __future__ import annotations
@@ -53,8 +55,8 @@ def kept(move: Any, rack: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def second_choice(board: Any, lexicon: Any, table: Any, first: Any, gap: float) -> Any:
-    """The best placement or exchange after ``first`` by ``table``'s equity
-    that keeps other tiles, if it is within ``gap`` points; else None."""
+    """The best placement or exchange after ``first`` among ``table``'s 12
+    best that keeps other tiles, if it is within ``gap`` points; else None."""
     from rackety.game.movegen import generate
 
     for move in generate(board, lexicon, mode="top", top=12, leave=table):
