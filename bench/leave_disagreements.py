@@ -20,7 +20,9 @@ the other, in points (``d``) and in wins (``w``). Run one process per seed
 to use every core.
 
 ``fit`` summarises those lines: the mean verdict, the verdict by A's own
-equity lead (a calibrated table leads by what the rollouts find), the
+equity lead (a calibrated table leads by what the rollouts find), with
+``--versus B`` the verdict where the two tables value a kept leave most
+differently, the
 spread of the true differences once the rollouts' noise is removed (and
 what a player always taking the better of the two would gain, if they are
 normal), and a ridge fit, cross-validated over ten folds, of the verdict
@@ -188,7 +190,7 @@ def read_records(path: Path, size: int) -> list[dict[str, Any]]:
 
 
 def fit(a: str, files: list[Path], alphabet_name: str, pairs: bool, lam: float | None,
-        write: Path | None, scale: float) -> None:
+        write: Path | None, scale: float, versus: str | None = None) -> None:
     """Print the summary of the disagreements in ``files`` (module docstring)."""
     from rackety import Alphabet
     from rackety.lexicon.klv import Klv
@@ -215,6 +217,21 @@ def fit(a: str, files: list[Path], alphabet_name: str, pairs: bool, lam: float |
           f"spread {sd:.1f}: the better of the two gains {sd / math.sqrt(2 * math.pi):.2f} points "
           "a disagreement, if normal")
     gap = np.array([r["sa"] + value(r["la"]) - r["sb"] - value(r["lb"]) for r in recs])
+    if versus is not None:
+        other = Klv.load(versus, alphabet)
+
+        def apart(leave: list[int]) -> float:
+            return abs(table.value(leave) - other.value(leave)) if leave else 0.0
+
+        far = np.array([max(apart(r["la"]), apart(r["lb"])) for r in recs])
+        for limit in (0.5, 1.0, 2.0, 4.0):
+            inside = far > limit
+            m = int(inside.sum())
+            if m >= 2:
+                print(f"a kept leave's values more than {limit:g} points apart in A and "
+                      f"{Path(versus).name}: "
+                      f"{m:,} positions, rollout lead {d[inside].mean():+.2f} +- "
+                      f"{d[inside].std(ddof=1) / math.sqrt(m):.2f}")
     edges = (-math.inf, 0.0, 1.0, 2.0, 3.0, 5.0, math.inf)
     for lo, hi in itertools.pairwise(edges):
         inside = (gap >= lo) & (gap < hi)
@@ -276,6 +293,8 @@ def main() -> None:
     f.add_argument("files", type=Path, nargs="+")
     f.add_argument("--alphabet", default="english")
     f.add_argument("--pairs", action="store_true")
+    f.add_argument("--versus", default=None, metavar="B.klv2",
+                   help="also the verdict where a kept leave's values in A and B differ most")
     f.add_argument("--lambda", dest="lam", type=float, default=None,
                    help="the ridge penalty of the fit written (default: the best out of fold)")
     f.add_argument("--write", type=Path, default=None)
@@ -288,7 +307,8 @@ def main() -> None:
                         args.rollouts, args.output)
         print(f"{found:,} disagreements appended to {args.output}")
     else:
-        fit(args.a, args.files, args.alphabet, args.pairs, args.lam, args.write, args.scale)
+        fit(args.a, args.files, args.alphabet, args.pairs, args.lam, args.write, args.scale,
+            args.versus)
 
 
 if __name__ == "__main__":
