@@ -163,8 +163,9 @@ def ridge(x: np.ndarray, y: np.ndarray, lam: float, keep: np.ndarray) -> np.ndar
     return coef
 
 
-def read_records(path: Path, size: int) -> list[dict[str, Any]]:
-    """The disagreements of a ``collect`` file; a bad line stops with its place."""
+def read_records(path: Path, alphabet: Any) -> list[dict[str, Any]]:
+    """The disagreements of a ``collect`` file; a bad line stops with its place.
+    A kept leave is at most a rack less one tile, of the alphabet's codes."""
     fields = ("sa", "sb", "d", "dse", "w")
     out = []
     try:
@@ -177,11 +178,14 @@ def read_records(path: Path, size: int) -> list[dict[str, Any]]:
         try:
             record = json.loads(line)
             ok = (isinstance(record, dict)
-                  and all(isinstance(record.get(k), int | float) for k in fields)
-                  and all(isinstance(record.get(k), list) and len(record[k]) < size
-                          and all(type(c) is int and 0 <= c < size for c in record[k])
+                  and all(type(record.get(k)) in (int, float) and math.isfinite(record[k])
+                          for k in fields)
+                  and all(isinstance(record.get(k), list)
+                          and len(record[k]) < alphabet.rack_size
+                          and all(type(c) is int and 0 <= c < alphabet.size
+                                  for c in record[k])
                           for k in ("la", "lb")))
-        except ValueError:
+        except (ValueError, RecursionError):
             ok = False
         if not ok:
             raise SystemExit(f"{path}:{number}: not a disagreement written by collect")
@@ -197,7 +201,7 @@ def fit(a: str, files: list[Path], alphabet_name: str, pairs: bool, lam: float |
 
     alphabet = Alphabet.load(alphabet_name)
     table = Klv.load(a, alphabet)
-    recs = [record for path in files for record in read_records(path, alphabet.size)]
+    recs = [record for path in files for record in read_records(path, alphabet)]
     if len(recs) < 20:
         raise SystemExit(f"fit: {len(recs)} disagreements; 20 or more are needed")
     n = len(recs)
