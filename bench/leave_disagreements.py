@@ -290,7 +290,7 @@ def main() -> None:
     c.add_argument("--lexicon", default="TWL06")
     c.add_argument("--games", type=int, default=1000)
     c.add_argument("--seed", type=int, default=11)
-    c.add_argument("--rollouts", type=int, default=32)
+    c.add_argument("--rollouts", type=int, default=32, help="2 or more a move")
     c.add_argument("-o", "--output", type=Path, required=True)
     f = sub.add_parser("fit", help="summarise and fit the disagreements")
     f.add_argument("a")
@@ -307,6 +307,8 @@ def main() -> None:
     if args.what == "collect":
         if (args.b is None) == (args.close is None):
             parser.error("collect: give B or --close, not both")
+        if args.rollouts < 2 or args.games < 0:
+            parser.error("collect: --rollouts 2 or more, --games 0 or more")
         found = collect(args.a, args.b, args.close, args.lexicon, args.games, args.seed,
                         args.rollouts, args.output)
         print(f"{found:,} disagreements appended to {args.output}")
@@ -316,4 +318,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from rackety.errors import RacketyError
+
+    try:
+        main()
+    except RacketyError as exc:  # a table, lexicon or alphabet refused: its one line
+        raise SystemExit(str(exc)) from None
