@@ -58,9 +58,14 @@ ROOT = HERE.parent
 CORPUS = HERE / "data" / "fuzz"
 EXPECTED = CORPUS / "expected.json"  # corpus files whose input must be refused
 SHARED_GCG = ROOT.parent / "shared" / "corpus" / "gcg"
-READERS = ("cgp", "gcg", "kwg", "klv", "words", "moves", "http", "cli")
+#: the readers that are a module of their own, ``tests/fuzz_<reader>.py``, with
+#: ``hostile()``, ``generate(ch)``, ``run(payload, ctx)`` and ``SANDBOXED`` (see
+#: `plugin`): the surfaces of issue 33 (the engine protocol both ways, the store's
+#: names, file targets, Unicode)
+PLUGIN_READERS = tuple(sorted(p.stem.removeprefix("fuzz_") for p in HERE.glob("fuzz_*.py")))
+READERS = ("cgp", "gcg", "kwg", "klv", "words", "moves", "http", "cli", *PLUGIN_READERS)
 #: readers whose inputs reach compiled kernels or spawn commands: run in a `Sandbox`
-SANDBOXED = frozenset({"kwg", "klv", "words", "cli"})
+SANDBOXED_BASE = frozenset({"kwg", "klv", "words", "cli"})
 MAX_MESSAGE = 300
 MAX_MUTANT = 400_000  # characters (or bytes) of a mutated input, at most
 RACKETY = Path(sys.executable).parent / "rackety"
@@ -1540,7 +1545,32 @@ def hostile(reader: str) -> tuple[tuple[str, Any, str | None], ...]:
         return hostile_http()
     if reader == "cli":
         return hostile_cli()
+    if reader in PLUGIN_READERS:
+        return tuple(plugin(reader).hostile())
     raise ValueError(reader)
+
+
+def plugin(reader: str) -> Any:
+    """The module of one of `PLUGIN_READERS`, ``tests/fuzz_<reader>.py``: its
+    ``hostile()`` gives (name, payload, expectation) triples, ``generate(ch)``
+    one (payload, expectation) from a chooser, ``run(payload, ctx)`` runs one
+    input and answers "accepted" or "refused" (or raises `ContractError`), and
+    ``SANDBOXED`` says whether its inputs run in a worker process. Payloads are
+    dicts of JSON values (bytes under the keys ``data`` or ``content``), so that
+    the corpus keeps them as ``<reader>/<name>.case.json``."""
+    import importlib
+
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    return importlib.import_module(f"fuzz_{reader}")
+
+
+def __getattr__(name: str) -> Any:
+    """``SANDBOXED``: the readers whose inputs run in a `Sandbox`, the plugins'
+    read when first asked (their modules import rackety)."""
+    if name == "SANDBOXED":
+        return SANDBOXED_BASE | {r for r in PLUGIN_READERS if plugin(r).SANDBOXED}
+    raise AttributeError(name)
 
 
 # ---------------------------------------------------------------- generators
@@ -1651,6 +1681,8 @@ def generate(reader: str, ch: RandomChooser) -> tuple[Any, str | None]:
         return _generate_http(ch), None
     if reader == "cli":
         return _generate_cli(ch), None
+    if reader in PLUGIN_READERS:
+        return plugin(reader).generate(ch)
     raise ValueError(reader)
 
 
@@ -2217,7 +2249,8 @@ def run_case(reader: str, payload: Any, ctx: Context, expect: str | None = None)
     "refused", or a `ContractError`. ``expect="refused"``: it must be refused."""
     if isinstance(payload, dict) and payload.get("expect"):
         expect = payload["expect"]
-    outcome = RUNNERS[reader](payload, ctx)
+    runner = RUNNERS.get(reader) or plugin(reader).run
+    outcome = runner(payload, ctx)
     if expect == "refused" and outcome != "refused":
         raise ContractError("expectation", f"{reader} input {describe_input(payload)} was "
                                            "accepted; it must be refused")
@@ -2497,6 +2530,7 @@ def worker_main(folder: str, timeout: float) -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "--worker":
+        sys.modules["fuzzing"] = sys.modules[__name__]  # plugins raise this ContractError
         worker_main(sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else 20.0)
     else:
         print(__doc__)
