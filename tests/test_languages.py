@@ -389,3 +389,28 @@ def test_static_plays_the_table_shipped_for_the_language(name, alphabet):
     assert leave_label(table, lexicon) == f"{name}'s shipped table"
     english = Lexicon.from_words(["CASA"], "english", name=name)
     assert Leaves.builtin(english) is None  # a lexicon of that name in another set
+
+
+# ------------------------------------------------ Unicode as people type it
+@pytest.mark.parametrize("name, words", [
+    ("french", ["être", "cœur", "garçon", "naïve", "école", "zèbre"]),
+    ("polish", ["żółć", "gęś", "źdźbło", "łąka", "ćma"]),
+    ("spanish", ["niño", "acción", "pingüino", "chico", "año"]),
+    ("catalan", ["col·legi", "àvia", "caçar", "pingüí", "paral·lel", "això"]),
+    ("german", ["über", "straße", "größe", "äpfel"]),
+])
+def test_a_decomposed_source_is_filtered_as_the_composed_one(name, words):
+    """Debian's lists are composed; one saved decomposed (NFD) makes the same
+    words: the filter reads text composed."""
+    import unicodedata
+
+    decomposed = [unicodedata.normalize("NFD", w) for w in words]
+    assert decomposed != words
+    assert kept(decomposed, name) == kept(words, name)
+    assert len(kept(words, name)) == len(words)
+
+
+def test_catalan_look_alikes_of_the_middle_dot_are_filtered_as_it():
+    words = ["col•legi", "col∙legi", "col⋅legi", "col‧legi", "col・legi", "col\u0387legi",
+             "col.legi", "col-legi"]
+    assert kept(words, "catalan") == ["CO[L·L]EGI"]  # . and - drop a line (step 1)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 import reference
 from hypothesis import given, settings
@@ -139,3 +141,38 @@ def test_iteration_and_count(twl06, twl06_words):
     assert list(twl06) == twl06_words
     assert len(twl06) == len(twl06_words)
     assert "QI" in twl06 and "qi" in twl06 and "Q1" not in twl06 and 5 not in twl06
+
+
+# ------------------------------------------------ Unicode as people type it
+def test_word_tools_read_decomposed_text_as_composed():
+    """`"été" in lexicon`, hooks, anagrams, patterns, suggestions, decoding and
+    multi-word anagrams: the NFD form of a word (É as E + U+0301) is the word."""
+    import unicodedata
+
+    nfd = functools.partial(unicodedata.normalize, "NFD")
+    french = Lexicon.from_words(["été", "étés", "tête", "têtes", "élève", "café"], "french")
+    for word in ("ÉTÉ", "été", "Été", "ÉLÈVE", "tête"):
+        assert nfd(word) != word
+        assert word in french and nfd(word) in french
+    assert "ÉTÉS\u0301" not in french  # a stray mark is no letter: not a word
+    assert french.hooks(nfd("été")) == french.hooks("été") == french.hooks("ETE")
+    assert french.hooks(nfd("été")).valid and french.hooks(nfd("été")).back == ("S",)
+    assert french.anagrams(nfd("ÉTÉS")) == french.anagrams("ETES") == ["ETES"]
+    assert french.pattern(nfd("É?É*")) == french.pattern("E?E*") == ["ELEVE", "ETE", "ETES"]
+    assert french.suggest(nfd("ÉTÈ")) == french.suggest("ETE")
+    assert french.decode(nfd("ÉTÉ")).as_dict() == french.decode("ETE").as_dict()
+    assert french.multi_anagrams(nfd("étéS")) == french.multi_anagrams("ETES")
+    polish = Lexicon.from_words(["żółć", "gęś", "łąka"], "polish")
+    assert nfd("ŻÓŁĆ") in polish and nfd("gęś") in polish
+    assert polish.anagrams(nfd("ĆŁÓŻ")) == polish.anagrams("ĆŁÓŻ") == ["ŻÓŁĆ"]
+    with pytest.raises(RacketyError, match="COMBINING"):
+        polish.anagrams("\u0301ŁĄKA")
+
+
+def test_catalan_word_tools_read_look_alikes_of_the_middle_dot():
+    catalan = Lexicon.from_words(["col·legi", "cel·la"], "catalan")
+    for typed in ("col•legi", "COL∙LEGI", "col⋅legi", "COL‧LEGI", "col・legi", "co\u0140legi",
+                  "COL\u0387LEGI"):
+        assert typed in catalan
+    assert "COL.LEGI" not in catalan and "COL-LEGI" not in catalan
+    assert catalan.pattern("CE[L•L]?") == ["CEL·LA"]

@@ -46,7 +46,18 @@ FOLD = {
     "dutch": {"Á": "A", "À": "A", "Ä": "A", "É": "E", "È": "E", "Ê": "E", "Ë": "E", "Í": "I",
               "Ï": "I", "Ó": "O", "Ö": "O", "Ú": "U", "Ü": "U"},
 }
+# Catalan's middle dot (U+00B7, the punt volat of L·L) as people type it: the
+# characters Unicode's confusables data (UTS #39, confusables.txt) gives as
+# look-alikes of U+00B7 (the Greek ano teleia U+0387 is U+00B7 by NFC already).
+# Only L·L has a dot: a look-alike anywhere else is refused, as a stray · is. Not
+# folded: "." and "-" (L.L and L-L are misspellings by the Catalan references,
+# and "." means a tile already on the board in move notation).
+MIDDLE_DOT_LOOK_ALIKES = ("\u2022", "\u2027", "\u2219", "\u22c5", "\u2e31", "\u30fb",
+                          "\uff65", "\u16eb", "\u1427", "\ua78f", "\U00010101")
+FOLD["catalan"].update(dict.fromkeys(MIDDLE_DOT_LOOK_ALIKES, "·"))
 FOLD["catalan_super"] = FOLD["catalan"]
+# Dutch spells IJ with the I and J tiles; the ligature Ĳ (U+0132) is the same two
+FOLD["dutch"]["Ĳ"] = "IJ"
 # German Scrabble spells ß as SS (the set has no ß tile; Python's upper() does the
 # same, the fold says it for the capital ẞ too)
 FOLD["german"] = {"ß": "SS", "ẞ": "SS"}

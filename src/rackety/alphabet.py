@@ -18,12 +18,25 @@ Text becomes tiles by one rule, implemented once in `tokenize_lines`:
 
 The same function runs interpreted for a rack or a word, and compiled by numba
 for a whole word list (`rackety.lexicon.wordlist`), so the two cannot disagree.
+
+Before that, text is read as people type it, by `Alphabet.fold` (a whole word
+list at once) and `Alphabet.tokenize` (a word, a rack, a move's word, a board
+row), the two doors every reader goes through: first Unicode's composed form
+(`normalize`: NFC, so ``E`` + U+0301 is ``É`` and a decomposed list reads as a
+composed one), then upper case, then the alphabet's ``fold`` (French ``É`` is
+``E``; Catalan reads the look-alikes of its middle dot, such as ``•`` and
+``∙``, as ``·``). Compatibility forms are not folded (no NFKC): a fullwidth
+``Ａ`` or a superscript ``²`` is not a letter of any set, and a digit of
+another script is not a Spanish alias. The labels of an alphabet file are
+composed the same way when it is loaded.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -62,6 +75,13 @@ _ALIASES = {
     "pt": "portuguese",
     "sl": "slovene",
 }
+
+
+def normalize(text: str) -> str:
+    """``text`` in Unicode's composed form (NFC), as every reader reads text:
+    text that is already composed (ASCII, most files) is returned as it is,
+    after a quick check."""
+    return unicodedata.normalize("NFC", text)
 
 
 def tokenize_lines(cps, lower, blanks, t_char, t_first, t_next, t_plain, t_any,
@@ -195,8 +215,9 @@ class Alphabet:
 
         try:
             rows = data["tiles"]
+            # labels are read as text is: composed (a file written decomposed works)
             self.tiles: tuple[Tile, ...] = tuple(
-                Tile(code, str(t["label"]), str(t["blank_label"]),
+                Tile(code, normalize(str(t["label"])), normalize(str(t["blank_label"])),
                      number(t["count"], "count", 0, 1000),
                      number(t["points"], "points", -1000, 1000), bool(t["vowel"]))
                 for code, t in enumerate(rows)
@@ -215,9 +236,15 @@ class Alphabet:
             # where the rules' values come from, by field (facts, not code)
             self.rules_sources: dict[str, str] = {
                 str(k): str(v) for k, v in data.get("rules_sources", {}).items()}
-            aliases = {str(k): str(v) for k, v in data.get("aliases", {}).items()}
-            fold = {str(k): str(v) for k, v in data.get("fold", {}).items()}
+            aliases = {normalize(str(k)): normalize(str(v))
+                       for k, v in data.get("aliases", {}).items()}
+            fold = {normalize(str(k)): normalize(str(v)) for k, v in data.get("fold", {}).items()}
             self._fold = str.maketrans(fold) if fold else None
+            # the same folding for a whole list: a regex finds the few characters
+            # to fold (str.translate looks up every character of a non-ASCII text)
+            self._fold_map = fold
+            self._fold_re = re.compile("[" + "".join(map(re.escape, fold)) + "]") \
+                if fold else None
             texts = [self.name, self.description, self.board, *aliases.items(),
                      *self.rules_sources.items(),
                      *fold.items(), *((t.label, t.blank_label) for t in self.tiles)]
@@ -327,9 +354,14 @@ class Alphabet:
         return self.tiles[1:]
 
     def fold(self, text: str) -> str:
-        """Upper-case ``text`` and fold the accents this alphabet ignores."""
-        up = text.upper()
-        return up.translate(self._fold) if self._fold else up
+        """``text`` as the tokenizer reads it: composed (`normalize`), upper-cased,
+        and folded as this alphabet says (the accents it ignores, the look-alikes
+        of a character of its labels). Done once for a whole word list."""
+        up = normalize(text).upper()
+        return self._fold_re.sub(self._fold_match, up) if self._fold_re else up
+
+    def _fold_match(self, found: re.Match[str]) -> str:
+        return self._fold_map[found.group()]
 
     def __repr__(self) -> str:
         return f"Alphabet({self.name!r})"
@@ -351,7 +383,10 @@ class Alphabet:
     def tokenize(self, text: str, *, blanks: bool = True, what: str = "text") -> list[int]:
         """Tile codes of ``text``. With ``blanks``, ``?`` is an undesignated blank
         (code 0) and a lower-case letter a blank standing for it (``BLANK_FLAG | code``);
-        without, case does not matter. Raises `RacketyError` naming ``what``."""
+        without, case does not matter. Text is read composed (`normalize`): ``E``
+        + U+0301 is ``É``, and a lower-case ``é`` so written is a blank. Raises
+        `RacketyError` naming ``what``."""
+        text = normalize(text)
         if "\n" in text:
             raise RacketyError(f"{what} {clip(text)!r}: one line expected")
         cps: list[int] = []
@@ -387,7 +422,25 @@ class Alphabet:
             label = "".join(map(chr, cps[pos:end + 1]))
             return f"{what} {clip(text)!r}: {clip(label)} is not a tile of alphabet {self.name}"
         char = chr(cps[pos])
-        return f"{what} {clip(text)!r} has letter {char!r}, which is not in alphabet {self.name}"
+        return (f"{what} {clip(text)!r} has letter {char!r}, which is not in alphabet "
+                f"{self.name}{self._hint(char)}")
+
+    def _hint(self, char: str) -> str:
+        """What a message adds about a character that is not a letter here: its
+        code point and name when it cannot be seen (a combining mark alone, a
+        zero-width joiner, a direction mark, a space other than ' '), and how a
+        label's own punctuation is written when it is punctuation (Catalan
+        ``L.L``: the tile is ``L·L``)."""
+        kind = unicodedata.category(char)
+        if kind[0] in "MCZ" and char != " ":
+            name = unicodedata.name(char, "")
+            return f" (U+{ord(char):04X}{' ' + name if name else ''})"
+        marks = sorted({ch for t in self.letters for ch in t.label if not ch.isalnum()})
+        if kind[0] in "PS" and marks and char not in marks:
+            label = next(t.label for t in self.letters if marks[0] in t.label)
+            return (f"; its tile {label} is written with {marks[0]!r} "
+                    f"(U+{ord(marks[0]):04X} {unicodedata.name(marks[0], '')})")
+        return ""
 
     def decode_many(self, flat: Any, lengths: Any, *, brackets: bool = False) -> list[str]:
         """`format` for many tile strings at once: ``flat`` holds their codes one

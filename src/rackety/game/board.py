@@ -31,7 +31,7 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-from rackety.alphabet import BLANK_FLAG, MAX_BINGO_BONUS, Alphabet
+from rackety.alphabet import BLANK_FLAG, MAX_BINGO_BONUS, Alphabet, normalize
 from rackety.errors import RacketyError, clip, parse_int
 from rackety.game.move import Move, parse_move, square_name
 
@@ -299,6 +299,7 @@ class Board:
                default_alphabet: Alphabet | str | None = None) -> None:
         if not isinstance(text, str):
             raise RacketyError(f"{source}: a CGP is text, not {type(text).__name__}")
+        text = normalize(text)  # composed, as tiles are read (U+037E is ';' too)
         if "\n" in text.strip():
             raise RacketyError(f"{source}: a CGP is one line")
         fields = text.split(None, 4)

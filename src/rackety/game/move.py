@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rackety.alphabet import BLANK_FLAG, Alphabet
+from rackety.alphabet import BLANK_FLAG, Alphabet, normalize
 from rackety.errors import RacketyError, clip
 
 if TYPE_CHECKING:
@@ -272,7 +272,7 @@ def _parse_text(text: str, board: Board | None, alphabet: Alphabet, source: str)
     """`parse_move`, on ``board`` or, when it is None, without one (in ``alphabet``)."""
     if not isinstance(text, str):
         raise RacketyError(f"{source} {text!r}: a move is text")
-    stripped = text.strip()
+    stripped = normalize(text).strip()  # composed, as tiles are read (U+212A is K too)
     where = f"{source} {clip(stripped)!r}"
     if not stripped:
         raise RacketyError(f"{where}: empty")

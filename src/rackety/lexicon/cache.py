@@ -26,7 +26,7 @@ from typing import Any
 from rackety.errors import RacketyError
 from rackety.files import read_bytes, write_atomic
 
-BUILDER_VERSION = "2"  # 2: entries carry a checksum of the graph
+BUILDER_VERSION = "3"  # 2: entries carry a checksum of the graph; 3: words read composed (NFC)
 _MAX_KWG = 4 << 22  # bytes of the largest KWG (kwg.MAX_NODES nodes)
 _MAX_JSON = 1 << 16
 

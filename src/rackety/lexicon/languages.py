@@ -18,9 +18,10 @@ data, never by code per language. In order:
    its common nouns with a capital, only a capital after the first letter drops
    a word (``capital_nouns``: the lists do not mark proper nouns, so German
    keeps names such as BERLIN);
-2. upper-case and fold the accents the tile set ignores (the alphabet's
-   ``fold``: French and Catalan fold their accents, Spanish keeps Ñ, German
-   spells ß as SS, the Nordic sets keep Å Ä Ö Æ Ø as tiles);
+2. compose (NFC: a decomposed list reads as a composed one), upper-case and
+   fold the accents the tile set ignores (the alphabet's ``fold``: French and
+   Catalan fold their accents, Spanish keeps Ñ, German spells ß as SS, the
+   Nordic sets keep Å Ä Ö Æ Ø as tiles);
 3. split the word into tiles by longest match over every tile label, so that
    Catalan reads L·L, NY and QU, and Spanish CH, LL and RR, as single tiles;
 4. drop the word if any character is not a tile (Catalan: a Y outside NY, a Q
@@ -65,7 +66,8 @@ from rackety.files import read_bytes
 from rackety.lexicon.wordlist import WordList, from_tiles
 
 #: the filter's version: part of the cache key, so a changed filter rebuilds
-FILTER_VERSION = "1"
+#: (2: words read composed, NFC)
+FILTER_VERSION = "2"
 MIN_TILES = 2
 MAX_TILES = 15  # the standard board's side: every language's set plays on it
 MAX_SOURCE = 1 << 28  # bytes of a word list, a dictionary or unmunch's output
@@ -306,8 +308,9 @@ def filter_text(text: str, alphabet: Alphabet, *, max_tiles: int = MAX_TILES,
     ``capital_nouns``: see `Language`."""
     kept = clean_lines(text, capital_nouns=capital_nouns)
     n_lines = sum(1 for line in text.split("\n") if line.strip())
-    folded = alphabet.fold("\n".join(kept))
-    cps = np.frombuffer(folded.encode("utf-32-le"), dtype="<u4").astype(np.int64)
+    folded = alphabet.fold("\n".join(kept))  # composed (NFC), upper case, folded
+    cps = np.frombuffer(folded.encode("utf-32-le", "surrogatepass"), dtype="<u4").astype(
+        np.int64)
     n = len(kept)
     codes = np.empty(len(cps), np.uint8)
     start, length, line, err, kind = (np.empty(n, np.int64) for _ in range(5))

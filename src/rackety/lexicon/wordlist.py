@@ -1,7 +1,8 @@
 """Word lists: read a text list (or strings) into sorted, unique rows of tile codes.
 
 A list is UTF-8 text, one word per line, any case, CRLF accepted; blank lines are
-ignored. Every word must spell with the alphabet's tiles (after its accent
+ignored; composed or decomposed (NFC or NFD: ``É`` or ``E`` + U+0301), read as
+composed. Every word must spell with the alphabet's tiles (after its accent
 folding) and be 2 to `MAX_WORD_LENGTH` tiles long (the largest board's side). A
 bad word is an error naming ``file:line``, or with ``skip_invalid`` it is dropped
 and counted. The whole list is tokenized in one compiled pass of the alphabet's
@@ -85,8 +86,10 @@ def parse_bytes(data: bytes, alphabet: Alphabet, *, source: str = "<words>",
 def parse_words(text: str, alphabet: Alphabet, *, source: str = "<words>",
                 skip_invalid: bool = False) -> WordList:
     """Parse newline-separated words (see the module docstring)."""
-    folded = alphabet.fold(text)
-    cps = np.frombuffer(folded.encode("utf-32-le"), dtype="<u4").astype(np.int64)
+    folded = alphabet.fold(text)  # composed, upper case, folded: the whole list at once
+    # a lone surrogate (from strings, never from UTF-8 bytes) is a code point no tile has
+    cps = np.frombuffer(folded.encode("utf-32-le", "surrogatepass"), dtype="<u4").astype(
+        np.int64)
     n_lines = folded.count("\n") + 1
     codes = np.empty(len(cps), dtype=np.uint8)
     start = np.empty(n_lines, dtype=np.int64)
