@@ -249,3 +249,35 @@ def test_one_line_errors(capsys: Any, tmp_path: Path) -> None:
     code, _, err = run(capsys, "analyze", str(DATA / "five_point.gcg"), "--json", "--csv",
                        str(tmp_path / "x.csv"))
     assert code == 2 and err.count("\n") == 1 and not (tmp_path / "x.csv").exists()
+
+
+def test_many_records_are_read_as_workers_take_them(capsys: Any, played: list[Path],
+                                                   monkeypatch: Any) -> None:
+    """``rackety analyze`` of many records: every record is checked before any
+    work, then each is read again as a worker takes it, so the records are
+    never all held at once (the tasks are a generator, drawn one at a time);
+    the analyses are those of the records given."""
+    import rackety.backends as backends
+
+    real = backends.imap_tasks
+    drawn: list[str] = []
+    held: list[int] = []
+
+    def counting(func, tasks, **kwargs):
+        assert not hasattr(tasks, "__len__")  # not a list of every record's bytes
+
+        def each():
+            for task in tasks:
+                drawn.append(task[1])
+                yield task
+        for index, result in real(func, each(), **kwargs):
+            held.append(len(drawn) - index)  # drawn ahead of the one finishing
+            yield index, result
+
+    monkeypatch.setattr(backends, "imap_tasks", counting)
+    files = [str(p) for p in played] * 4
+    code, out, _ = run(capsys, "analyze", *files, "--json", "--jobs", "1")
+    assert code == 0 and drawn == files and max(held) == 1
+    games = json.loads(out)["games"]
+    assert [g["file"] for g in games] == files
+    assert games[0] == games[3] and games[1] == games[4]

@@ -7,6 +7,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,7 @@ from rackety import Lexicon
 from rackety.experiments.autoplay import (
     PAIRED_MIN,
     paired_interval,
+    paired_interval_of_counts,
     play_game,
     tournament,
     wilson,
@@ -111,12 +113,30 @@ def test_split_pairs_give_a_narrower_interval_than_wilson() -> None:
     assert paired_interval([1.0] * 50) == (50.0, 50.0)
 
 
+@given(st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0]), max_size=300))
+def test_the_interval_of_pair_counts_is_the_interval_of_the_pairs(pairs: list[float]) -> None:
+    counts = [pairs.count(k / 2) for k in range(5)]
+    lo, hi = paired_interval_of_counts(counts)
+    plo, phi = paired_interval(pairs)
+    assert abs(lo - plo) < 1e-9 and abs(hi - phi) < 1e-9
+
+
+def _pair_wins(result, p: int) -> list[float]:
+    """Player ``p``'s wins in each pair of games, from the games kept."""
+    won = {r.index: r.seats[r.order.index(p)].won for r in result.results}
+    return [won[2 * k] + won[2 * k + 1] for k in range(len(won) // 2)]
+
+
 def test_two_player_tournaments_take_the_interval_from_their_pairs(twl06: Lexicon) -> None:
     result = tournament("TWL06", ["h1", "greedy"], 2 * PAIRED_MIN, seed=4, jobs=1)
-    for p in result.players:
-        assert len(p.pair_wins) == PAIRED_MIN and sum(p.pair_wins) == p.wins
+    for i, p in enumerate(result.players):
+        pairs = _pair_wins(result, i)
+        assert p.pairs == len(pairs) == PAIRED_MIN and sum(pairs) == p.wins
+        assert p.pair_counts == [pairs.count(k / 2) for k in range(5)]
         assert p.as_json()["interval"] == "pairs"
-        assert p.win_ci95 == paired_interval(p.pair_wins)
+        lo, hi = p.win_ci95
+        plo, phi = paired_interval(pairs)
+        assert abs(lo - plo) < 1e-9 and abs(hi - phi) < 1e-9
     few = tournament("TWL06", ["h1", "greedy"], 20, seed=4, jobs=1)
     assert few.players[0].as_json()["interval"] == "wilson"
     assert few.players[0].win_ci95 == wilson(few.players[0].wins, 20)
@@ -223,3 +243,47 @@ def test_compiled_and_python_tournaments_agree(twl06: Lexicon) -> None:
         [[s.score for s in r.seats] for r in slow.results]
     assert [(p.wins, p.sacrifices, p.exchanges, p.bingos, p.moves) for p in fast.players] == \
         [(p.wins, p.sacrifices, p.exchanges, p.bingos, p.moves) for p in slow.players]
+
+
+class _EnoughError(Exception):
+    """Raised by a progress callback: the caller has seen enough games."""
+
+
+def test_a_long_tournament_makes_its_batches_as_they_are_played(twl06: Lexicon,
+                                                                monkeypatch) -> None:
+    """A million games, stopped after the first batch: only the batches a
+    worker was given were ever made (never the list of every batch), and
+    without ``keep_results`` no game is kept."""
+    from rackety.backends import WINDOW_PER_WORKER
+    from rackety.experiments import autoplay
+
+    made: list[int] = []
+    real = autoplay.imap_tasks
+
+    def counting(func, tasks, **kwargs):
+        if hasattr(tasks, "__len__"):  # a list: every batch made up front
+            made.extend([1] * len(tasks))
+            return real(func, tasks, **kwargs)
+
+        def drawn():
+            for task in tasks:
+                made.append(1)
+                yield task
+        return real(func, drawn(), **kwargs)
+
+    monkeypatch.setattr(autoplay, "imap_tasks", counting)
+    games: list[int] = []
+
+    def progress(k: int) -> None:
+        games.append(k)
+        raise _EnoughError
+
+    with pytest.raises(_EnoughError):
+        tournament("TWL06", ["greedy", "greedy"], 10**6, seed=3, jobs=1, progress=progress,
+                   keep_results=False)
+    assert games and 1 <= len(made) <= 1 + WINDOW_PER_WORKER
+    short = tournament("TWL06", ["greedy", "greedy"], 4, seed=3, jobs=1, keep_results=False)
+    kept = tournament("TWL06", ["greedy", "greedy"], 4, seed=3, jobs=1)
+    assert short.results == [] and len(kept.results) == short.games == 4
+    assert [p.as_json() | {"seconds_per_move": 0} for p in short.players] == \
+        [p.as_json() | {"seconds_per_move": 0} for p in kept.players]

@@ -127,3 +127,52 @@ def test_training_and_analysis_on_ray(ray_local: object, twl06: object) -> None:
     local = [a.as_json(None) for a in run(analyze_task, tasks, jobs=1)]
     remote = [a.as_json(None) for a in run(analyze_task, tasks, backend="ray")]
     assert remote == local
+
+
+def _counted(tasks, drawn: list[int]):
+    """``tasks`` handed out one at a time, each counted when drawn."""
+    for task in tasks:
+        drawn.append(1)
+        yield task
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_tasks_are_drawn_as_workers_free_up(jobs: int) -> None:
+    """A billion tasks (a lazy iterable) and a caller that stops after five
+    results: no more than the window of tasks was ever drawn."""
+    from rackety.backends import WINDOW_PER_WORKER, imap_tasks
+
+    drawn: list[int] = []
+    endless = ((n, None) for n in range(10**9))
+    results = imap_tasks(square_or_die, _counted(endless, drawn), jobs=jobs)
+    got = [next(results) for _ in range(5)]
+    results.close()  # what was queued is cancelled
+    assert sorted(n for _, n in got) == sorted(i * i for i, _ in got)
+    assert 5 <= len(drawn) <= 5 + WINDOW_PER_WORKER * jobs
+
+
+def test_the_window_bounds_what_waits_for_an_earlier_task() -> None:
+    """Results put back in task order never wait in more than ``window``:
+    no task is drawn more than ``window`` past the earliest unfinished one."""
+    from rackety.backends import imap_tasks
+
+    drawn: list[int] = []
+    seen = []
+    for index, _ in imap_tasks(square_or_die, _counted(TASKS, drawn), jobs=2, window=3):
+        assert len(drawn) <= min(seen_lowest_missing(seen), len(TASKS)) + 3
+        seen.append(index)
+    assert sorted(seen) == list(range(len(TASKS)))
+
+
+def seen_lowest_missing(seen: list[int]) -> int:
+    """The earliest task index not given back yet."""
+    done = set(seen)
+    return next(i for i in range(len(done) + 1) if i not in done)
+
+
+def test_run_tasks_takes_a_generator_and_its_total() -> None:
+    seen: list[tuple[int, int]] = []
+    assert run_tasks(square_or_die, iter(TASKS), jobs=2, total=len(TASKS),
+                     progress=lambda done, total: seen.append((done, total))) == EXPECTED
+    assert seen[-1] == (40, 40)
+    assert run_tasks(square_or_die, iter([])) == []

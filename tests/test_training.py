@@ -503,3 +503,87 @@ def test_word_features_share_is_the_tiles_a_bingo_plays_through() -> None:
                    if c != 0 and any(not (rack + Counter([c])) - w for w in spelled))
         assert got == pytest.approx(want / natural), by_key[key]
     assert min(share) > 0 and max(share) <= 1
+
+
+class _EnoughError(Exception):
+    """Raised by a progress callback: the caller has seen enough games."""
+
+
+@pytest.mark.parametrize("method", ["td", "racks"])
+def test_a_long_training_makes_its_tasks_as_they_are_played(tmp_path: Path, monkeypatch,
+                                                            method: str) -> None:
+    """Ten million games a generation, stopped after the first task: only the
+    tasks a worker was given were made, never the list of every task."""
+    from rackety.backends import WINDOW_PER_WORKER
+    from rackety.experiments import training
+
+    words = tmp_path / "words.txt"
+    words.write_text("AA AB AD AE AT BA TA QI ZA ET TE EAT TEA ATE".replace(" ", "\n"))
+    made: list[int] = []
+    real = training.imap_tasks
+
+    def counting(func, tasks, **kwargs):
+        if hasattr(tasks, "__len__"):  # a list: every task made up front
+            made.extend([1] * len(tasks))
+            return real(func, tasks, **kwargs)
+
+        def drawn():
+            for task in tasks:
+                made.append(1)
+                yield task
+        return real(func, drawn(), **kwargs)
+
+    def progress(generation: int, done: int, total: int) -> None:
+        if done:
+            raise _EnoughError
+
+    monkeypatch.setattr(training, "imap_tasks", counting)
+    with pytest.raises(_EnoughError):
+        train(str(words), 10**7, 3, seed=2, jobs=1, method=method, progress=progress)
+    assert 1 <= len(made) <= 1 + WINDOW_PER_WORKER
+
+
+def test_the_rack_tally_is_the_samples_folded_in_any_order(monkeypatch) -> None:
+    """Samples folded in pieces, in any order, give each rack's count, sum and
+    squared deviation from its mean as the samples themselves do (so a long
+    run keeps the racks, not the samples)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from rackety.experiments.training import RackTally
+
+    monkeypatch.setattr(RackTally, "FOLD", 5)  # fold often
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.lists(st.tuples(st.integers(0, 6), st.integers(-2**30, 2**30)), max_size=60),
+           st.randoms(use_true_random=False))
+    def check(samples: list[tuple[int, int]], rng) -> None:
+        keys = np.array([k for k, _ in samples], np.int64)
+        sums = np.array([s for _, s in samples], np.int64)
+        tallies = []
+        for _ in range(2):
+            order = list(range(len(samples)))
+            rng.shuffle(order)
+            tally = RackTally()
+            cut = 0
+            while cut < len(order):
+                step = rng.randint(1, 7)
+                part = order[cut:cut + step]
+                tally.add(keys[part], sums[part])
+                cut += step
+            tally.fold()
+            tallies.append(tally)
+        expected_keys = sorted(set(keys.tolist()))
+        for tally in tallies:
+            assert tally.keys.tolist() == expected_keys and tally.samples == len(samples)
+            for key, count, total in zip(tally.keys, tally.counts, tally.sums, strict=True):
+                mine = [s for k, s in samples if k == key]
+                assert count == len(mine) and total == sum(mine)
+        exact = sum(sum((s - sum(m) / len(m)) ** 2 for s in m) for m in (
+            [s for k, s in samples if k == key] for key in expected_keys))
+        deviation = tallies[0].deviation()
+        assert deviation == tallies[1].deviation()  # the same whatever the order
+        scale = sum(float(s) * s for _, s in samples)  # float64 keeps 1e-16 of it
+        assert abs(deviation - exact) <= 1e-12 * scale + 1e-9
+
+    check()

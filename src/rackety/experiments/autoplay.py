@@ -16,6 +16,12 @@ about 0.6 times as wide as Wilson's over games, which treats every game as
 independent and would overstate the noise. With fewer pairs, or more than two
 players, the interval is Wilson's over games.
 
+The table is folded game by game as the batches finish (in game order, so the
+totals are the same on any backend): what it needs is running sums and the
+count of pairs by their result, so a tournament of any length holds a few
+dozen batches at a time; the games themselves are kept only when asked
+(``keep_results``).
+
 Every game is checked as it ends: the tiles are conserved, every play is legal
 and scored the same by a plain scorer, and the totals are the sums of the
 events (`Game.problems`, or `rackety.experiments.selfplay.check_game` for games played
@@ -27,7 +33,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,8 +89,14 @@ class PlayerSummary:
     passes: int = 0
     bingos: int = 0
     seconds: float = 0.0
-    spreads: list[int] = field(default_factory=list, repr=False)
-    pair_wins: list[float] = field(default_factory=list, repr=False)  # per pair, 0 to 2
+    spread: int = 0  # the sum over games of the score less the best other score
+    #: pairs of games by their wins: pair_counts[k] pairs won k/2 times (k = 0 to 4)
+    pair_counts: list[int] = field(default_factory=lambda: [0] * 5, repr=False)
+
+    @property
+    def pairs(self) -> int:
+        """Pairs of games (seats swapped, same bag) behind the paired interval."""
+        return sum(self.pair_counts)
 
     @property
     def win_pct(self) -> float:
@@ -94,13 +106,13 @@ class PlayerSummary:
     def interval(self) -> str:
         """Where `win_ci95` comes from: ``pairs`` with `PAIRED_MIN` pairs or
         more (two players), else ``wilson`` (over games)."""
-        return "pairs" if len(self.pair_wins) >= PAIRED_MIN else "wilson"
+        return "pairs" if self.pairs >= PAIRED_MIN else "wilson"
 
     @property
     def win_ci95(self) -> tuple[float, float]:
         """The 95 % interval of the win share (a tie is half a win), in %."""
         if self.interval == "pairs":
-            return paired_interval(self.pair_wins)
+            return paired_interval_of_counts(self.pair_counts)
         return wilson(self.wins, self.games)
 
     @property
@@ -130,6 +142,19 @@ def paired_interval(pair_wins: Sequence[float], z: float = 1.959964) -> tuple[fl
     shares = [w / 2 for w in pair_wins]
     mean = sum(shares) / n
     var = sum((x - mean) ** 2 for x in shares) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return (100.0 * max(0.0, mean - half), 100.0 * min(1.0, mean + half))
+
+
+def paired_interval_of_counts(counts: Sequence[int], z: float = 1.959964
+                              ) -> tuple[float, float]:
+    """`paired_interval` of ``counts[k]`` pairs won k/2 times each (k = 0 to
+    4): the same interval, from five numbers instead of one per pair."""
+    n = sum(counts)
+    if n < 2:
+        return (0.0, 100.0)
+    mean = sum(c * k / 4 for k, c in enumerate(counts)) / n  # shares k/4: sums are exact
+    var = sum(c * (k / 4 - mean) ** 2 for k, c in enumerate(counts)) / (n - 1)
     half = z * math.sqrt(var / n)
     return (100.0 * max(0.0, mean - half), 100.0 * min(1.0, mean + half))
 
@@ -339,7 +364,8 @@ def tournament(lexicon: str, specs: Sequence[str], games: int, *, seed: int = 1,
                layout: str | None = None, alphabet: str | None = None,
                gcg_dir: str | Path | None = None, check: bool = True,
                compiled: bool = True, backend: str = "local", address: str | None = None,
-               progress: Callable[[int], None] | None = None) -> TournamentResult:
+               progress: Callable[[int], None] | None = None,
+               keep_results: bool = True) -> TournamentResult:
     """Play ``games`` games (rounded up to whole pairs) between the players
     ``specs`` (``greedy``, ``h1``, ``h2``, ``h3``, ``leaves:FILE.klv2``) on
     ``jobs`` processes (default: every core). ``progress`` is called with the
@@ -348,7 +374,10 @@ def tournament(lexicon: str, specs: Sequence[str], games: int, *, seed: int = 1,
     `rackety.experiments.selfplay`, the same games `play_game` plays, several times faster.
     ``backend`` (``local`` processes or ``ray``, at ``address``; see
     `rackety.backends`) runs the batches of games; the results are the same for
-    the same seed on any backend and any number of workers."""
+    the same seed on any backend and any number of workers. The batches are
+    made as workers free up and the table folded as they finish; without
+    ``keep_results`` the games are not kept (``results`` is empty), so the
+    memory stays bounded whatever ``games``."""
     if not 2 <= len(specs) <= 4:
         raise RacketyError(f"a game has 2 to 4 players, not {len(specs)}")
     if games < 1:
@@ -367,34 +396,59 @@ def tournament(lexicon: str, specs: Sequence[str], games: int, *, seed: int = 1,
     results: list[GameResult] = []
     t0 = time.perf_counter()
     workers = jobs or 8  # Ray: batches enough to keep a cluster's cores busy
-    chunk = 2 * max(1, min(25, games // (8 * workers) // 2 or 1))
-    tasks = [(job, list(range(i, min(games, i + chunk)))) for i in range(0, games, chunk)]
+    chunk = 2 * max(1, min(25, games // (8 * workers) // 2 or 1))  # whole pairs
+    waiting: dict[int, list[GameResult]] = {}  # finished before an earlier batch
+    folded = 0  # batches folded into the table, in order
+    halves: dict[int, float] = {}  # the first game of a pair: each player's wins
+    played = 0
     try:
-        for _index, batch in imap_tasks(_play_task, tasks, backend=backend, address=address,
-                                        jobs=jobs):
-            results.extend(batch)
+        for index, batch in imap_tasks(_play_task, _batches(job, games, chunk),
+                                       backend=backend, address=address, jobs=jobs):
             if gcg_dir is not None:
                 for result in batch:
                     if result.gcg is not None:
                         _save_gcg(Path(gcg_dir), result, names)
+            waiting[index] = batch
+            while folded in waiting:  # totals in game order: the same on any backend
+                for result in waiting.pop(folded):
+                    _fold(summaries, result, halves if len(specs) == 2 else None)
+                    played += 1
+                    if keep_results:
+                        results.append(result)
+                folded += 1
             if progress is not None:
                 progress(len(batch))
     finally:
         _release()  # engines started here (games played in this process) end with it
     seconds = time.perf_counter() - t0
-    results.sort(key=lambda r: r.index)  # totals in game order: the same on any backend
-    for result in results:
-        for seat, p in enumerate(result.order):
-            _add(summaries[p], result.seats[seat], result.seats)
-    if len(specs) == 2:  # games 2k and 2k+1 share a bag
-        won = {(r.index, p): r.seats[seat].won for r in results for seat, p in enumerate(r.order)}
-        for k in range(len(results) // 2):
-            for p, summary in enumerate(summaries):
-                summary.pair_wins.append(won[2 * k, p] + won[2 * k + 1, p])
-    return TournamentResult(len(results), summaries, seconds, results)
+    return TournamentResult(played, summaries, seconds, results)
 
 
-def _play_task(task: tuple[_Job, list[int]]) -> list[GameResult]:
+def _batches(job: _Job, games: int, chunk: int) -> Iterator[tuple[_Job, range]]:
+    """The tasks of a tournament, made as they are wanted: batches of ``chunk``
+    games (whole pairs)."""
+    for start in range(0, games, chunk):
+        yield job, range(start, min(games, start + chunk))
+
+
+def _fold(summaries: list[PlayerSummary], result: GameResult,
+          halves: dict[int, float] | None) -> None:
+    """Add one game to the table; with two players (``halves``: the wins of
+    the first game of the pair), a pair's second game adds the pair."""
+    for seat, p in enumerate(result.order):
+        _add(summaries[p], result.seats[seat], result.seats)
+    if halves is None:
+        return
+    won = {p: result.seats[seat].won for seat, p in enumerate(result.order)}
+    if result.index % 2 == 0:
+        halves.clear()
+        halves.update(won)
+        return
+    for p, summary in enumerate(summaries):  # games 2k and 2k+1 share a bag
+        summary.pair_counts[round(2 * (halves[p] + won[p]))] += 1
+
+
+def _play_task(task: tuple[_Job, Sequence[int]]) -> list[GameResult]:
     fault_point()  # tests kill a worker here
     return _play_indices(*task)
 
@@ -406,7 +460,7 @@ def _add(summary: PlayerSummary, seat: SeatResult, seats: list[SeatResult]) -> N
     for name in ("moves", "plays", "sacrifices", "exchanges", "passes", "bingos"):
         setattr(summary, name, getattr(summary, name) + getattr(seat, name))
     summary.seconds += seat.seconds
-    summary.spreads.append(seat.score - max(s.score for s in seats if s is not seat))
+    summary.spread += seat.score - max(s.score for s in seats if s is not seat)
 
 
 def _save_gcg(folder: Path, result: GameResult, names: list[str]) -> None:
@@ -416,4 +470,5 @@ def _save_gcg(folder: Path, result: GameResult, names: list[str]) -> None:
 
 
 __all__ = ["PAIRED_MIN", "GameResult", "PlayerSummary", "SeatResult", "TournamentResult",
-           "game_seed", "paired_interval", "play_game", "tournament", "wilson"]
+           "game_seed", "paired_interval", "paired_interval_of_counts", "play_game",
+           "tournament", "wilson"]

@@ -764,12 +764,73 @@ def rack_model(keys: np.ndarray, means: np.ndarray, counts: np.ndarray, noise: f
     return RackModel(coef, noise, spread, noise / spread if noise > 0 else 0.0)
 
 
-def rack_values(prior: np.ndarray, rack_keys: np.ndarray, rack_sums: np.ndarray,
-                leaves: LeaveSet, min_count: int, *, model: bool = True,
-                words: WordSets = None) -> tuple[np.ndarray, float, np.ndarray]:
+class RackTally:
+    """A generation's rack samples (the racks method) folded by rack as they
+    come: for each rack key, its samples, their sum and the sum of their
+    squares, in exact integers (the sums in fixed point; the squares as two
+    64-bit halves with their carry), so the totals are the same in any order
+    and memory grows with the racks seen, not with the samples (a long run
+    sees the same racks again and again)."""
+
+    FOLD = 1 << 20  # samples waiting before they are folded, at least
+
+    def __init__(self) -> None:
+        self.keys = np.zeros(0, np.int64)  # sorted, each once
+        self.counts = np.zeros(0, np.int64)
+        self.sums = np.zeros(0, np.int64)
+        self._high = np.zeros(0, np.int64)  # the squares' sums: high * 2**32 + low
+        self._low = np.zeros(0, np.int64)
+        self._waiting: list[tuple[np.ndarray, np.ndarray]] = []
+        self._count = 0
+        self.samples = 0
+
+    def add(self, rack_keys: np.ndarray, rack_sums: np.ndarray) -> None:
+        """Samples: a rack key and an equity (fixed point, |sum| < 2**31) each."""
+        self._waiting.append((np.asarray(rack_keys, np.int64), np.asarray(rack_sums, np.int64)))
+        self._count += len(rack_keys)
+        self.samples += len(rack_keys)
+        if self._count >= max(self.FOLD, len(self.keys)):
+            self.fold()
+
+    def fold(self) -> None:
+        """Fold the samples waiting into the racks' totals."""
+        if not self._waiting:
+            return
+        new_keys = np.concatenate([k for k, _ in self._waiting])
+        new_sums = np.concatenate([s for _, s in self._waiting])
+        squares = new_sums * new_sums  # < 2**62
+        self._waiting, self._count = [], 0
+        keys, inverse = np.unique(np.concatenate([self.keys, new_keys]), return_inverse=True)
+        totals = []
+        for old, new in ((self.counts, np.ones(len(new_keys), np.int64)),
+                         (self.sums, new_sums), (self._high, squares >> 32),
+                         (self._low, squares & 0xFFFFFFFF)):
+            total = np.zeros(len(keys), np.int64)
+            np.add.at(total, inverse, np.concatenate([old, new]))  # integers: any order
+            totals.append(total)
+        self.keys, (self.counts, self.sums, self._high, self._low) = keys, totals
+        self._high += self._low >> 32  # the carry: every sum stays far from overflowing
+        self._low &= 0xFFFFFFFF
+
+    def deviation(self) -> float:
+        """The sum over samples of (sample - its rack's mean)**2, fixed point
+        squared: sum over racks of (squares - sum**2 / samples)."""
+        self.fold()
+        if not len(self.keys):
+            return 0.0
+        squares = self._high.astype(np.float64) * 2.0 ** 32 + self._low.astype(np.float64)
+        sums = self.sums.astype(np.float64)
+        return float(np.sum(np.maximum(squares - sums * sums / self.counts, 0.0)))
+
+
+def rack_values(prior: np.ndarray, rack_keys: np.ndarray | RackTally,
+                rack_sums: np.ndarray | None, leaves: LeaveSet, min_count: int, *,
+                model: bool = True, words: WordSets = None
+                ) -> tuple[np.ndarray, float, np.ndarray]:
     """The next generation's values by the ``racks`` method (module docstring)
     from every rack sample of a generation (``rack_keys``, ``rack_sums``: one
-    per sample, in any order), with the baseline (the mean rack equity) and
+    per sample, in any order; or a `RackTally` of them and None), with the
+    baseline (the mean rack equity) and
     the rack samples behind each leave. With ``model``, every rack counts:
     each rack's equity is its mean shrunk toward the `RackModel`, a rack never
     seen the model's equity (the sums over all racks are the model's exact
@@ -781,18 +842,19 @@ def rack_values(prior: np.ndarray, rack_keys: np.ndarray, rack_sums: np.ndarray,
     dist = np.zeros(leaves.size, np.int64)
     for tile in alphabet.tiles:
         dist[tile.code] = tile.count
-    keys, inverse, counts = np.unique(rack_keys, return_inverse=True, return_counts=True)
-    sums = np.zeros(len(keys), np.int64)
-    np.add.at(sums, inverse, rack_sums)  # integers: the same whatever the order
+    tally = rack_keys
+    if not isinstance(tally, RackTally):
+        tally = RackTally()
+        tally.add(rack_keys, rack_sums if rack_sums is not None else np.zeros(0, np.int64))
+    tally.fold()
+    keys, counts, sums = tally.keys, tally.counts, tally.sums
     means = sums / SCALE / np.maximum(counts, 1)
-    counts = counts.astype(np.int64)
     use_model = model and len(keys) > 0
     expected = np.zeros(len(leaves), np.float64)
     full = 0.0
     if use_model:
-        samples_f = rack_sums / SCALE
-        dof = len(samples_f) - len(keys)
-        noise = float(np.sum((samples_f - means[inverse]) ** 2)) / dof if dof > 0 else 0.0
+        dof = tally.samples - len(keys)
+        noise = tally.deviation() / (SCALE * SCALE) / dof if dof > 0 else 0.0
         fit = rack_model(keys, means, counts, noise, leaves.size, rack_len, words)
         fitted = fit.predict(keys, leaves.size, rack_len, words)
         shrunk = (counts * means + fit.k * fitted) / (counts + fit.k)
@@ -879,10 +941,11 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
     for generation in range(1, generations + 1):
         t0 = time.perf_counter()
         table = leaves.klv(values).to_bytes()
-        tasks = [_Task(str(lexicon_source), alphabet, table, seed, generation, start,
+        # made as the workers free up: a billion games are never a list of tasks
+        tasks = (_Task(str(lexicon_source), alphabet, table, seed, generation, start,
                        min(games, start + per_task), method, horizon)
-                 for start in range(0, games, per_task)]
-        rack_parts: list[tuple[np.ndarray, np.ndarray]] = []
+                 for start in range(0, games, per_task))
+        racks = RackTally()  # the racks method's samples, folded by rack as they come
         sums = np.zeros(len(leaves) + 1, np.int64)
         counts = np.zeros(len(leaves) + 1, np.int64)
         samples = 0
@@ -892,22 +955,19 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
         # integer sums are exact: adding them as tasks finish gives the same totals
         for index, (seen, s, c, m) in imap_tasks(play_task, tasks, backend=backend,
                                                  address=address, jobs=jobs):
+            start = index * per_task
             if method == "racks":
-                rack_parts.append((seen, s))  # rack keys and equities, one per sample
+                racks.add(seen, s)  # rack keys and equities, one per sample
             else:
                 sums[seen] += s
                 counts[seen] += c
             samples += m
-            done += tasks[index].stop - tasks[index].start
+            done += min(games, start + per_task) - start
             if progress is not None:
                 progress(generation, done, games)
         if method == "racks":
-            rack_keys = np.concatenate([p[0] for p in rack_parts]) if rack_parts else \
-                np.zeros(0, np.int64)
-            rack_sums = np.concatenate([p[1] for p in rack_parts]) if rack_parts else \
-                np.zeros(0, np.int64)
-            updated, baseline, behind = rack_values(values, rack_keys, rack_sums, leaves,
-                                                    min_count, words=words)
+            updated, baseline, behind = rack_values(values, racks, None, leaves, min_count,
+                                                    words=words)
             counts = np.concatenate([behind, [0]])
         else:
             updated, baseline = new_values(values, sums, counts, min_count)
@@ -927,5 +987,6 @@ def train(lexicon_source: str, games: int, generations: int = 1, *,
     return result
 
 
-__all__ = ["HORIZONS", "METHODS", "Generation", "LeaveSet", "TrainResult", "game_seed", "leave_set",
-           "new_values", "play_task", "rack_values", "train", "word_features", "word_racks"]
+__all__ = ["HORIZONS", "METHODS", "Generation", "LeaveSet", "RackTally", "TrainResult",
+           "game_seed", "leave_set", "new_values", "play_task", "rack_values", "train",
+           "word_features", "word_racks"]

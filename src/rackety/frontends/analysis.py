@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -380,9 +380,21 @@ def _simulate(turn: TurnAnalysis, board: Board, lexicon: Any, moves: Any, leave:
 
 
 # ------------------------------------------------------------ batch (CLI)
-#: (GCG bytes, source name, lexicon source, alphabet name, leave, sim seconds,
-#: player nickname or None)
-AnalysisTask = tuple[bytes, str, str, str, str, "float | None", "str | None"]
+class AnalysisTask(NamedTuple):
+    """One record of ``rackety analyze``, as a worker gets it: the GCG bytes, the
+    record's name, the lexicon (a source and an alphabet name), the leave model,
+    the seconds of simulation a turn (None: static equity), the player whose turns
+    are assessed (None: every player), and the board layout given for the record
+    (None: the one it names, else the alphabet's)."""
+
+    data: bytes
+    source: str
+    lexicon_source: str
+    alphabet: str
+    leave: str
+    sim_seconds: float | None
+    player: str | None
+    layout: str | None = None
 
 _LEXICONS: dict[tuple[str, str], Any] = {}
 
@@ -407,12 +419,12 @@ def seats_of(record: Any, player: str | None) -> list[int] | None:
 def analyze_task(task: AnalysisTask) -> RecordAnalysis:
     """Read, replay and analyse one record (a task of ``rackety analyze``)."""
 
-    data, source, lexicon_source, alphabet, leave, sim_seconds, player = task
-    record = read_gcg(data, source=source)
-    rep = replay(record, alphabet=alphabet)
-    lexicon = _lexicon(lexicon_source, alphabet)
-    return analyze_record(record, lexicon, leave=leave, sim_seconds=sim_seconds,
-                          seats=seats_of(record, player), replayed=rep)
+    task = AnalysisTask(*task)
+    record = read_gcg(task.data, source=task.source)
+    rep = replay(record, alphabet=task.alphabet, layout=task.layout)
+    lexicon = _lexicon(task.lexicon_source, task.alphabet)
+    return analyze_record(record, lexicon, leave=task.leave, sim_seconds=task.sim_seconds,
+                          seats=seats_of(record, task.player), replayed=rep)
 
 
 __all__ = ["ASSESSED_KINDS", "AnalysisTask", "PlayerSummary", "RecordAnalysis", "TurnAnalysis",

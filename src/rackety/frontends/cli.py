@@ -13,7 +13,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
@@ -97,6 +97,8 @@ class FileName(click.ParamType):
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> str:
         text = str(value)
+        if not text:  # given, but empty: not the same as not given
+            self.fail("an empty file name", param, ctx)
         if "\x00" in text:
             self.fail(f"{clip(text)!r} is not a file name (it holds a NUL)", param, ctx)
         return text
@@ -207,7 +209,8 @@ def lexicon() -> None:
 
 @lexicon.command("build")
 @click.argument("source")
-@click.option("-o", "--output", required=True, metavar="OUT.kwg", help="The KWG file to write.")
+@click.option("-o", "--output", required=True, type=FILE, metavar="OUT.kwg",
+              help="The KWG file to write.")
 @click.option("--alphabet", default=None, metavar="NAME", help="Alphabet (default: english).")
 @click.option("--skip-invalid", is_flag=True, help="Drop invalid words and say how many.")
 @click.option("--dawg-only", is_flag=True, help="Write only the DAWG (no GADDAG).")
@@ -224,7 +227,8 @@ def lexicon_build(source: str, output: str, alphabet: str | None, skip_invalid: 
             lex = Lexicon.from_tiles(*lex.word_tiles(), lex.alphabet, name=lex.name,
                                      gaddag=not dawg_only)
     lex.save(output)
-    click.echo(f"wrote {output}: {len(lex):,} words, {lex.node_count:,} nodes, "
+    click.echo(f"wrote {click.format_filename(output)}: {len(lex):,} words, "
+               f"{lex.node_count:,} nodes, "
                f"{lex.nbytes:,} bytes ({time.perf_counter() - start:.2f} s)")
 
 
@@ -933,7 +937,7 @@ def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int |
         result = tournament(source, names, games, seed=seed, jobs=jobs,
                             layout=_board_name(board_name), alphabet=alphabet,
                             gcg_dir=gcg_dir, backend=backend, address=address,
-                            progress=lambda k: bar.advance(task, k))
+                            progress=lambda k: bar.advance(task, k), keep_results=False)
     if as_json:
         _emit_json(result.as_json())
         return
@@ -1357,7 +1361,8 @@ def leaves_train_command(source: str, games: int, generations: int, init: str, s
         _emit_json({"output": output, "leaves": len(result.klv), "seconds": round(seconds, 2),
                     "generations": lines})
         return
-    click.echo(f"wrote {output}: {len(result.klv):,} leaves, {generations} generation(s) of "
+    click.echo(f"wrote {click.format_filename(output)}: {len(result.klv):,} leaves, "
+               f"{generations} generation(s) of "
                f"{games:,} games, {seconds:.1f} s")
 
 
@@ -1376,25 +1381,27 @@ ANALYSIS_CSV_FIELDS = ("file", "event", "line", "player", "rack", "kind", "playe
 
 
 def _analysis_tasks(paths: tuple[str, ...], source: str | None, leave: str,
-                    sim_seconds: float | None, player: str | None
-                    ) -> tuple[list[Any], list[set[str] | None]]:
+                    sim_seconds: float | None, player: str | None, layout: str | None
+                    ) -> tuple[Iterator[Any], list[set[str] | None]]:
     """Read and replay every record here (a bad one fails at once, in one line),
-    load each lexicon once (so the workers find it compiled), and make the
-    tasks; with ``player``, the nicknames it matches in each record."""
+    load each lexicon once (so the workers find it compiled); the tasks, made
+    (each record read again) as workers free up, so that many records are
+    never all in memory; with ``player``, the nicknames it matches in each
+    record."""
     from rackety.files import read_bytes
-    from rackety.frontends.analysis import seats_of
+    from rackety.frontends.analysis import AnalysisTask, seats_of
     from rackety.frontends.common import resolve_leave
     from rackety.game.gcg import MAX_GCG, read_gcg, replay
 
     lexicons = _lexicons(source)
-    tasks: list[Any] = []
+    where: list[tuple[str, str]] = []  # each record's lexicon and alphabet
     wanted: list[set[str] | None] = []
     checked: set[tuple[str, str]] = set()
     players: list[str] = []
     for path in paths:
         data = read_bytes(path, "GCG file", MAX_GCG)
         record = read_gcg(data, source=path)
-        rep = replay(record)
+        rep = replay(record, layout=layout)
         lexicon_source = lexicons.name_for(None, record.lexicon)
         alphabet = rep.alphabet.name
         if (lexicon_source, alphabet) not in checked:
@@ -1404,12 +1411,18 @@ def _analysis_tasks(paths: tuple[str, ...], source: str | None, leave: str,
         seats = seats_of(record, player)
         wanted.append(None if seats is None else {record.players[s].nickname for s in seats})
         players += [p.nickname for p in record.players if p.nickname not in players]
-        tasks.append((data, path, lexicon_source, alphabet, leave, sim_seconds, player))
+        where.append((lexicon_source, alphabet))
     if player is not None and not any(wanted):
         raise RacketyError(f"--player {player}: no such player in "
                            f"{'the record' if len(paths) == 1 else 'the records'}; players: "
                            f"{', '.join(players)}")
-    return tasks, wanted
+
+    def tasks() -> Iterator[Any]:
+        for path, (lexicon_source, alphabet) in zip(paths, where, strict=True):
+            yield AnalysisTask(read_bytes(path, "GCG file", MAX_GCG), path, lexicon_source,
+                               alphabet, leave, sim_seconds, player, layout)
+
+    return tasks(), wanted
 
 
 def _analysis_row(path: str, turn: dict[str, Any]) -> list[Any]:
@@ -1499,10 +1512,13 @@ def _print_record_analyses(games: list[dict[str, Any]], summary: list[dict[str, 
               help="Write a report of the game to look at (one GCG file): the board after "
                    "every turn, the move played against the best, a chart of the equity "
                    "lost; one self-contained page.")
+@click.option("--board", "board_name", default=None, metavar="NAME",
+              help="The board of records that name none (standard, super, or a layout "
+                   "name: super21, wwf15, ...); wins over a record's #note BoardLayout.")
 def analyze_command(paths: tuple[str, ...], source: str | None, player: str | None,
                     sim_seconds: float | None, leave: str, backend: str, address: str | None,
                     jobs: int | None, as_json: bool, csv_path: str | None,
-                    html_path: str | None) -> None:
+                    html_path: str | None, board_name: str | None) -> None:
     """Every turn of the games against the best move: the equity lost, missed
     bingos, phonies and whether they were challenged off; a summary per player.
     Games are analysed in parallel."""
@@ -1520,14 +1536,15 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
         writable_file(html_path, "--html")
     if sim_seconds is not None and leave.strip().lower() == "none":
         raise click.UsageError("--sim needs a leave model (h1, h2, h3 or leaves:FILE.klv2)")
-    tasks, wanted = _analysis_tasks(paths, source, leave, sim_seconds, player)
-    if len(tasks) > 1:
+    layout = _board_name(board_name)
+    tasks, wanted = _analysis_tasks(paths, source, leave, sim_seconds, player, layout)
+    if len(paths) > 1:
 
         with _progress() as bar:
-            task = bar.add_task("games", total=len(tasks))
+            task = bar.add_task("games", total=len(paths))
             results = run_tasks(analyze_task, tasks, backend=backend, address=address,
-                                jobs=jobs, progress=lambda done, total: bar.update(
-                                    task, completed=done))
+                                jobs=jobs, total=len(paths), progress=lambda done, total:
+                                bar.update(task, completed=done))
     else:
         with _status("analysing"):
             results = run_tasks(analyze_task, tasks, backend=backend, address=address,
@@ -1540,16 +1557,18 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
         _emit_json({"games": games, "summary": summary})
         return
     if html_path:
-        from rackety.files import write_atomic
+        from rackety.files import read_bytes, write_atomic
         from rackety.frontends.report import game_report_html
-        from rackety.game.gcg import read_gcg, replay
+        from rackety.game.gcg import MAX_GCG, read_gcg, replay
 
-        data, path, _lexicon, alphabet = tasks[0][:4]
-        rep = replay(read_gcg(data, source=path), alphabet=alphabet)
+        path = paths[0]  # replayed as the analysis replayed it
+        rep = replay(read_gcg(read_bytes(path, "GCG file", MAX_GCG), source=path),
+                     layout=layout)
         page = game_report_html(results[0], rep, players=wanted[0])
         write_atomic(html_path, page.encode("utf-8"))
-        click.echo(f"rackety: the report of {path} ({len(results[0].listed(wanted[0]))} "
-                   f"turns) written to {html_path}")
+        click.echo(f"rackety: the report of {click.format_filename(path)} "
+                   f"({len(results[0].listed(wanted[0]))} turns) written to "
+                   f"{click.format_filename(html_path)}")
         return
     if csv_path:
         import csv
@@ -1566,9 +1585,10 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
                 if turn["assessed"]:
                     writer.writerow(_analysis_row(game["file"], turn))
                     rows += 1
-        write_atomic(csv_path, out.getvalue().encode("utf-8"))
+        # a record's name as its bytes, even when they are not UTF-8
+        write_atomic(csv_path, out.getvalue().encode("utf-8", "surrogateescape"))
         click.echo(f"rackety: {rows} assessed turns of {len(games)} game(s) written to "
-                   f"{csv_path}")
+                   f"{click.format_filename(csv_path)}")
         return
     how = f"simulated {sim_seconds:g} s a turn" if sim_seconds else \
         f"equity by {leave} leaves" if leave.strip().lower() != "none" else "equity = score"
@@ -1605,7 +1625,9 @@ def serve_command(host: str, port: int, db_path: str | None, extra: tuple[str, .
         folder = Path(platformdirs.user_data_dir("rackety"))
         folder.mkdir(parents=True, exist_ok=True)
         db_path = str(folder / "rackety.sqlite")
-    from rackety.files import read_bytes
+    from rackety.files import read_bytes, regular_file
+
+    regular_file(db_path, "--db")  # a folder, a FIFO or a device there: one line, no hang
 
     for f in leave_files:  # a missing or unreadable table fails now, not at a request
         read_bytes(f, "KLV file", 1 << 30)
@@ -1620,8 +1642,8 @@ def serve_command(host: str, port: int, db_path: str | None, extra: tuple[str, .
                            f"({exc.strerror or exc})") from None
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"rackety: serving on http://{shown}:{bound} (database {db_path}); "
-               "Ctrl-C stops", err=False)
+    click.echo(f"rackety: serving on http://{shown}:{bound} (database "
+               f"{click.format_filename(db_path)}); Ctrl-C stops", err=False)
     sys.stdout.flush()
     config = uvicorn.Config(app, log_level="warning")
     uvicorn.Server(config).run(sockets=[sock])
