@@ -1101,6 +1101,29 @@ def hostile_gcgs() -> tuple[tuple[str, bytes, str | None], ...]:
         ("lexicon-osps-english-tiles", GAME_GCG.replace("TWL06", "OSPS44").encode(), None),
         ("lexicon-5000-chars", GAME_GCG.replace("TWL06", "x" * 5000).encode(), None),
         ("lexicon-path", GAME_GCG.replace("TWL06", "/etc/passwd").encode(), None),
+        # the board a record names (issue 33, point 5): a built-in name or refused
+        *[(f"layout-{name}", GAME_GCG.replace("TWL06\n", "TWL06\n" + "".join(
+            f"#note BoardLayout: {n}\n" for n in notes)).encode("utf-8", "surrogatepass"),
+           expect) for name, notes, expect in (
+            ("unknown", ["Klingon64"], refused),
+            ("path", ["/etc/passwd"], refused),
+            ("relative-path", ["../../shared/spec/boards.json"], refused),
+            ("file-url", ["file:///dev/zero"], refused),
+            ("empty", [""], refused),
+            ("5000-chars", ["x" * 5000], refused),
+            ("nul-and-escape", ["super21\x00\x1b[2J"], refused),
+            ("lone-surrogate", ["super\ud80021"], refused),
+            ("conflicting", ["super21", "wwf15"], refused),
+            ("conflicting-far-apart", ["wwf15", *["CrosswordGame"] * 500, "super21"],
+             refused),
+            ("duplicated", ["super21", "SuperCrosswordGame", "SUPER21"], None),
+            ("wwf15-on-a-standard-game", ["wwf15"], None),
+            ("lexulous15-on-a-7-tile-game", ["lexulous15"], None))],
+        ("layout-note-after-an-event", GAME_GCG.replace(
+            "+28 28\n", "+28 28\n#note BoardLayout: Klingon64\n").encode(), None),
+        ("layout-missing-super21-game", _gcg_with([
+            ">ann: ADEHLRT 11G HALTED +28 28", ">bob: AEINRST J5 RETAIN.S +70 70",
+            ">ann: EIOPRSW 16J SOW +12 40"]), refused),
         ("empty", b"", None),
         ("only-hash", b"#\n", None),
         ("only-gt", b">\n", refused),

@@ -6,6 +6,7 @@ real-world corpus in ../shared/corpus/gcg when it is there, generated records
 from __future__ import annotations
 
 import json
+import random
 import string
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rackety import Board, RacketyError
+from rackety import Board, Move, RacketyError
 from rackety.frontends.cli import main
 from rackety.game.gcg import (
     KINDS,
@@ -645,3 +646,305 @@ def test_cli_bad_input_is_one_line(capsys, tmp_path, command, content, args, mes
 def test_cli_missing_file(capsys):
     code, out, err = run(capsys, "gcg", "check", "/no/such/game.gcg")
     assert code == 2 and out == "" and err == "rackety: error: /no/such/game.gcg: no such file\n"
+
+
+# ------------------------------------------------------- records keep their board
+# (issue 33, point 5) a game on super21 or wwf15 names its board in its record, as
+# Macondo does ('#note BoardLayout: NAME'); a record that names none and does not
+# fit the standard board says which layout to give
+LAYOUTS = ("standard15", "super21", "wwf15")
+
+
+def _random_game(lexicon, layout, seed, turns):
+    """A game of random legal turns on ``layout`` (mostly placements, some
+    exchanges and passes), played to its end or for ``turns`` turns; with the
+    board after each of its events (the end-of-game points are events too)."""
+    from rackety.game.referee import Game
+
+    rng = random.Random(seed)
+    game = Game(lexicon, ["Ann Lee", "Ben"], layout=layout, seed=seed)
+    seen = []
+    for _ in range(turns):
+        if game.over:
+            break
+        moves = game.view().moves(lexicon, exchanges=False)  # placements, then a pass
+        rack = game.racks[game.turn]
+        if rng.random() < 0.1 and len(game.bag) >= 7:
+            move = Move("exchange", tiles=tuple(rack[:rng.randint(1, len(rack))]))
+        else:
+            move = moves[rng.randrange(len(moves))]
+        game.play(move, check=False)
+        seen += [game.position.grid.copy()] * (len(game.events) - len(seen))
+    return game, seen
+
+
+def _without_board(text):
+    """The record with its board's header notes taken out (as a record written
+    before the notes, or by a program that does not write them)."""
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if not line.startswith(("#note BoardLayout", "#note LetterDistribution")))
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**31), layout=st.sampled_from(LAYOUTS),
+       turns=st.integers(1, 70))
+def test_games_on_every_layout_read_back_on_their_board(twl06, seed, layout, turns):
+    from rackety.game.board import Layout
+    from rackety.game.gcg import game_of, gcg_of, record_layout
+
+    game, seen = _random_game(twl06, layout, seed, turns)
+    text = gcg_of(game)
+    record = read_gcg(text)
+    named = record_layout(record)
+    if layout == "standard15":  # records of standard games are as they were
+        assert named is None and "BoardLayout" not in text
+    else:
+        assert named is Layout.load(layout)
+        assert f"#note LetterDistribution: {game.alphabet.name}\n" in text
+    # by replay: every position and score as played
+    again = replay(record)
+    assert again.layout.name == layout and again.alphabet.name == game.alphabet.name
+    assert again.discrepancies == [] and again.over == game.over
+    assert len(again.positions) == len(seen) + 1
+    for grid, position in zip(seen, again.positions[1:], strict=True):
+        assert (position.grid == grid).all()
+    assert again.scores == game.scores
+    assert [e.total for e in record.events] == [e.total for e in game.events]
+    # by game_of: the same game, which writes the same record
+    back = game_of(record, twl06)
+    assert back.position.layout.name == layout and back.alphabet.name == game.alphabet.name
+    assert (back.position.grid == game.position.grid).all()
+    assert back.scores == game.scores and back.over == game.over
+    assert [sorted(r) for r in back.racks] == [sorted(r) for r in game.racks]
+    assert sorted(back.bag) == sorted(game.bag)
+    assert back.problems() == []
+    assert gcg_of(back) == text
+    # a layout given explicitly wins over the record's
+    assert replay(read_gcg(_without_board(text)), layout=layout).scores == game.scores
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**31), layout=st.sampled_from(["super21", "wwf15"]))
+def test_a_record_that_lost_its_board_says_which_layout_to_give(twl06, seed, layout):
+    from rackety.game.gcg import game_of, gcg_of
+
+    game, _ = _random_game(twl06, layout, seed, 200)
+    bare = read_gcg(_without_board(gcg_of(game)))
+    for attempt in (lambda: replay(bare), lambda: game_of(bare, twl06)):
+        with pytest.raises(RacketyError) as caught:
+            attempt()
+        message = str(caught.value)
+        assert f"give --board {layout} (or add the line '#note BoardLayout: {layout}')" \
+            in message
+        assert "\n" not in message and len(message) <= 300
+    # given, the layout replays it as the record that names it
+    assert replay(bare, layout=layout).scores == game.scores
+    # and a layout given explicitly is never second-guessed
+    with pytest.raises(RacketyError) as caught:
+        replay(bare, layout="standard15")
+    assert "give --board" not in str(caught.value)
+
+
+def test_scores_that_match_another_layout_name_it(twl06):
+    """A wwf15 game whose first turns fit the standard board (no tile runs out,
+    nothing runs off) re-scores differently there: the record is refused with
+    the layout whose scores match, not replayed wrongly."""
+    from rackety.game.gcg import game_of, gcg_of
+
+    game, _ = _random_game(twl06, "wwf15", 5, 4)
+    bare = read_gcg(_without_board(gcg_of(game)))
+    wrong = replay(bare, layout="standard15")  # what a reader of the standard board sees
+    rescored = sum(d.kind == "score" for d in wrong.discrepancies)
+    assert rescored > 0
+    for attempt in (lambda: replay(bare), lambda: game_of(bare, twl06)):
+        with pytest.raises(RacketyError, match=(
+                rf"^<gcg>: scores match the wwf15 layout, not standard15 \({rescored} "
+                r"plays? re-scores? differently on standard15\); the record names no board: "
+                r"give --board wwf15")):
+            attempt()
+    assert replay(bare, layout="wwf15").discrepancies == []
+
+
+@pytest.mark.parametrize(("note", "layout"), [
+    ("BoardLayout: SuperCrosswordGame", "super21"),  # Macondo's name
+    ("BoardLayout: super21", "super21"),
+    ("boardlayout:wwf15", "wwf15"),
+    ("BoardLayout: CrosswordGame", "standard15"),
+    ("BoardLayout: lexulous", "lexulous15"),
+])
+def test_the_board_note_names_a_layout(note, layout):
+    from rackety.game.gcg import record_layout
+
+    record = read_gcg(f"#player1 a A\n#player2 b B\n#note {note}\n{OPEN}")
+    assert record_layout(record).name == layout
+    assert replay(record).layout.name == layout
+    assert write_gcg(record).count("#note ") == 1  # kept as written
+
+
+def test_a_board_note_after_an_event_is_that_events_note():
+    from rackety.game.gcg import record_layout
+
+    record = read_gcg(f"{HEAD}{OPEN}#note BoardLayout: super21\n")
+    assert record_layout(record) is None and record.events[0].notes == ["BoardLayout: super21"]
+    assert replay(record).layout.name == "standard15"
+
+
+@pytest.mark.parametrize(("notes", "message"), [
+    (["BoardLayout: Klingon64"], "<gcg>:3: #note BoardLayout: unknown board layout 'Klingon64'"),
+    (["BoardLayout:"], "<gcg>:3: #note BoardLayout: names no layout (layouts: standard15"),
+    (["BoardLayout: super21", "BoardLayout: wwf15"],
+     "<gcg>:4: a second board layout, wwf15, where line 3 gives super21"),
+    (["BoardLayout: " + "x" * 5000], "unknown board layout 'xxx"),
+    (["BoardLayout: super21\x1b[2J"], "unknown board layout 'super21\\x1b[2J'"),
+])
+def test_a_bad_board_note_is_one_line_naming_the_line(notes, message):
+    from rackety.game.gcg import record_layout
+
+    text = HEAD + "".join(f"#note {n}\n" for n in notes) + OPEN
+    record = read_gcg(text)  # reading is syntax: the record reads, and writes back
+    assert read_gcg(write_gcg(record)) == record
+    for attempt in (lambda: record_layout(record), lambda: replay(record)):
+        with pytest.raises(RacketyError) as caught:
+            attempt()
+        assert message in str(caught.value)
+        assert "\n" not in str(caught.value) and len(str(caught.value)) <= 300
+
+
+def test_a_layout_named_by_a_path_is_never_read(tmp_path, monkeypatch):
+    """A record's layout name is looked up among the built-in layouts only: a
+    file of that name, even one holding a layout, is not opened."""
+    from rackety.game.gcg import record_layout
+
+    board = tmp_path / "super21"
+    board.write_text((ROOT / "src" / "rackety" / "data" / "boards.json").read_text())
+    monkeypatch.chdir(tmp_path)
+    opened = []
+    real_open = open
+
+    def spy(file, *args, **kwargs):
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", spy)
+    for name in (str(board), "./super21", "../" + tmp_path.name + "/super21", "/etc/passwd"):
+        record = read_gcg(f"{HEAD}#note BoardLayout: {name}\n{OPEN}")
+        with pytest.raises(RacketyError, match="unknown board layout"):
+            record_layout(record)
+    assert not any(tmp_path.name in path or path == "/etc/passwd" for path in opened)
+
+
+def test_duplicated_board_notes_that_agree_are_one(twl06):
+    from rackety.game.gcg import game_of, gcg_of, record_layout
+
+    record = read_gcg(f"{HEAD}#note BoardLayout: super21\n"
+                      f"#note BoardLayout: SuperCrosswordGame\n{OPEN}")
+    assert record_layout(record).name == "super21"
+    game = game_of(record, twl06)
+    assert game.alphabet.name == "english_super"
+    assert gcg_of(game).count("#note BoardLayout:") == 1  # written once, from the game
+
+
+@corpus
+def test_corpus_records_keep_the_standard_board(path):
+    """No record of the corpus names a board: each replays on the standard
+    board exactly as on the board given explicitly (no layout is guessed)."""
+    from rackety.game.gcg import record_layout
+
+    need_corpus(path)
+    record = read_gcg(path)
+    assert record_layout(record) is None
+    implied = replay(record)
+    given = replay(record, layout="standard15")
+    assert implied.layout.name == "standard15"
+    assert [p.cgp() for p in implied.positions] == [p.cgp() for p in given.positions]
+    assert implied.discrepancies == given.discrepancies
+
+
+# the front ends: rackety gcg, rackety analyze, the web app, the terminal
+def _write_game(tmp_path, twl06, layout, turns, seed=7, name="game.gcg"):
+    from rackety.game.gcg import gcg_of
+
+    game, _ = _random_game(twl06, layout, seed, turns)
+    path = tmp_path / name
+    path.write_text(gcg_of(game), encoding="utf-8")
+    return game, path
+
+
+def test_cli_gcg_reads_the_records_board(capsys, tmp_path, twl06):
+    game, path = _write_game(tmp_path, twl06, "super21", 200)
+    code, out, err = run(capsys, "gcg", "check", path, "--json")
+    result = json.loads(out)
+    assert code == 0 and err == "" and result["ok"] is True
+    assert result["layout"] == "super21" and result["alphabet"] == "english_super"
+    code, out, _ = run(capsys, "gcg", "show", path, "--cgp")
+    board = out.split(" ")[0]
+    assert code == 0 and board == game.position.cgp().split(" ")[0] and board.count("/") == 20
+    bare = tmp_path / "bare.gcg"
+    bare.write_text(_without_board(path.read_text()), encoding="utf-8")
+    for command in ("check", "show"):
+        code, out, err = run(capsys, "gcg", command, bare)
+        assert code == 2 and out == "" and err.count("\n") == 1
+        assert f"error: {bare}:" in err
+        assert "give --board super21" in err
+    code, out, err = run(capsys, "gcg", "check", bare, "--board", "super21")
+    assert code == 0 and err == "" and "every score and total adds up" in out
+
+
+def test_cli_analyze_reads_the_records_board(capsys, tmp_path, twl06):
+    _, path = _write_game(tmp_path, twl06, "wwf15", 5)
+    code, out, err = run(capsys, "analyze", path, "--leave", "none", "--json", "--jobs", "1")
+    assert code == 0, err
+    turns = json.loads(out)["games"][0]["turns"]
+    played = [t for t in turns if t["kind"] == "play"]
+    assert played and all(t["played_score"] == t["score"] for t in played)
+    bare = tmp_path / "bare.gcg"
+    bare.write_text(_without_board(path.read_text()), encoding="utf-8")
+    code, out, err = run(capsys, "analyze", bare, "--leave", "none", "--json", "--jobs", "1")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "#note BoardLayout: wwf15" in err and "give --board wwf15" in err
+    code, out, err = run(capsys, "analyze", bare, "--board", "wwf15", "--leave", "none",
+                         "--json", "--jobs", "1")  # as the hint says
+    assert code == 0, err
+    lines = [{k: v for k, v in t.items() if k != "line"} for t in turns]  # two lines fewer
+    assert [{k: v for k, v in t.items() if k != "line"}
+            for t in json.loads(out)["games"][0]["turns"]] == lines
+
+
+def test_web_import_and_analysis_read_the_records_board(tmp_path, twl06):
+    from fastapi.testclient import TestClient
+
+    from rackety.frontends.web.app import create_app
+    from rackety.game.gcg import gcg_of
+
+    game, path = _write_game(tmp_path, twl06, "super21", 6)
+    text = path.read_text()
+    with TestClient(create_app(tmp_path / "app.sqlite", warm=False)) as client:
+        response = client.post("/api/gcg/import", json={"gcg": text})
+        assert response.status_code == 201, response.text
+        state = response.json()
+        assert state["layout"] == "super21"
+        assert [p["score"] for p in state["players"]] == game.scores
+        stored = client.get(f"/api/games/{state['id']}/gcg").text
+        assert stored == gcg_of(game)
+        analysed = client.post("/api/gcg/analyze", json={"gcg": text, "leave": "none"})
+        assert analysed.status_code == 200, analysed.text
+        final = analysed.json()["final"]
+        assert final["scores"] == game.scores
+        for name in ("import", "analyze"):
+            refused = client.post(f"/api/gcg/{name}", json={"gcg": _without_board(text)})
+            assert refused.status_code == 400
+            detail = refused.json()["detail"]
+            assert "\n" not in detail and "#note BoardLayout: super21" in detail
+
+
+def test_terminal_load_takes_the_records_board(tmp_path, twl06):
+    from rackety.frontends.terminal import TerminalGame
+    from rackety.players import make_player
+
+    game, path = _write_game(tmp_path, twl06, "wwf15", 4)
+    session = TerminalGame(twl06, [make_player("greedy", twl06)], write=lambda _: None,
+                           read_line=lambda _: "quit")
+    session.load(str(path))
+    assert session.game.position.layout.name == "wwf15"
+    assert session.game.alphabet.name == "english_wwf"
+    assert (session.game.position.grid == game.position.grid).all()

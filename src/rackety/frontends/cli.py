@@ -675,8 +675,9 @@ def gcg() -> None:
 def gcg_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """--alphabet and --board of a game record, which win over what the record implies."""
     func = click.option("--board", "board_name", default=None, metavar="NAME",
-                        help="Board layout (standard15, super21, ...). Default: the "
-                             "alphabet's board.")(func)
+                        help="Board layout (standard15, super21, wwf15, ...); wins over "
+                             "the record's ('#note BoardLayout: NAME'). Default: the "
+                             "record's, else the alphabet's board.")(func)
     func = click.option("--alphabet", default=None, metavar="NAME",
                         help="Alphabet (english, polish, ...). Default: from the record's "
                              "#lexicon and tiles, else english.")(func)
@@ -774,7 +775,7 @@ def gcg_check(path: str, alphabet: str | None, board_name: str | None,
     record = game.record
     if as_json:
         _emit_json({"file": path, "events": len(record.events), "ok": game.ok,
-                    "alphabet": game.alphabet.name,
+                    "alphabet": game.alphabet.name, "layout": game.layout.name,
                     "scores": [{"nickname": p.nickname, "score": s}
                                for p, s in zip(record.players, game.scores, strict=False)],
                     "discrepancies": [{"event": d.index + 1, "line": d.line_number,

@@ -45,6 +45,10 @@ Reading, in brief (the details are at each function):
   with neither ``#`` nor ``>`` continue the note above them.
 * Events: the rack may be missing, partial or empty; spacing is free; text after
   the total (Quackle appends the cross-words) is kept in `Event.trailing`.
+* The board: ``#note BoardLayout: NAME`` in the header, as Macondo writes it
+  (`record_layout`); without it, the alphabet's board. A record of a game on
+  another board names it (`record_of`), and one that names none and does not fit
+  the standard board is refused saying which layout it fits (`replay`).
 """
 
 from __future__ import annotations
@@ -62,7 +66,7 @@ from rackety.files import read_bytes, write_atomic
 from rackety.game.board import MAX_PLAYERS, SCORE_LIMIT, Board, Layout
 from rackety.game.move import Move, format_leave
 from rackety.game.referee import Event as GameEvent
-from rackety.game.referee import Game, Rules
+from rackety.game.referee import Game, Rules, alphabet_for
 
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
@@ -74,6 +78,14 @@ KINDS = ("play", "exchange", "pass", "withdrawn", "challenge_bonus", "end_rack_p
 TURN_KINDS = frozenset({"play", "exchange", "pass", "withdrawn"})
 
 ENCODING_PRAGMA = "character-encoding"
+#: the header notes that name a record's board and its set of tiles, as Macondo and
+#: Woogles write them (``#note BoardLayout: SuperCrosswordGame``, before any event)
+LAYOUT_NOTE = "BoardLayout"
+DISTRIBUTION_NOTE = "LetterDistribution"
+#: the names those programs give the layouts they know (the others are rackety's)
+_GCG_LAYOUT_NAMES = {"standard15": "CrosswordGame", "super21": "SuperCrosswordGame"}
+_BOARD_NOTE = re.compile(rf"({LAYOUT_NOTE}|{DISTRIBUTION_NOTE})[ \t]*:[ \t]*(.*)",
+                         re.IGNORECASE)
 
 # numbers are ASCII digits only ('176٣' is not 1763)
 _COORD = re.compile(r"([0-9]+)([A-Za-z])|([A-Za-z])([0-9]+)")
@@ -769,12 +781,63 @@ def _spells(alphabet: Alphabet, text: str, most: int | None = None) -> bool:
     return most is None or len(codes) <= most
 
 
+def record_layout(record: GcgRecord) -> Layout | None:
+    """The board layout the record names in its header, or None when it names
+    none: ``#note BoardLayout: NAME`` before the first event, as Macondo and
+    Woogles write it, NAME a layout or an alias `Layout.load` knows
+    (``SuperCrosswordGame``, ``super21``, ``wwf15`` ...). The name is only looked
+    up among the built-in layouts, never read as a file. A name rackety does not
+    know, or a second note naming another layout, raises a one-line
+    `RacketyError` naming the line (the same layout twice is fine)."""
+    found: tuple[Layout, Pragma] | None = None
+    for key, value, pragma in _board_notes(record):
+        if key != LAYOUT_NOTE.lower():
+            continue
+        where = f"{record.source}:{pragma.line_number}" if pragma.line_number else \
+            record.source
+        if not value:
+            raise RacketyError(f"{where}: #note {LAYOUT_NOTE}: names no layout (layouts: "
+                               f"{', '.join(Layout.names())})")
+        try:
+            layout = Layout.load(value)
+        except RacketyError as exc:
+            raise RacketyError(f"{where}: #note {LAYOUT_NOTE}: {exc}") from None
+        if found is not None and found[0].name != layout.name:
+            first = found[1].line_number
+            raise RacketyError(f"{where}: a second board layout, {layout.name}, where "
+                               f"{f'line {first}' if first else 'the record'} gives "
+                               f"{found[0].name}")
+        found = found or (layout, pragma)
+    return found[0] if found else None
+
+
+def _board_notes(record: GcgRecord) -> list[tuple[str, str, Pragma]]:
+    """The header's ``#note BoardLayout: NAME`` and ``#note LetterDistribution:
+    NAME``: (the key in lower case, NAME, the pragma)."""
+    out = []
+    for p in record.pragmata:
+        if p.after == 0 and p.name.lower() == "note":
+            found = _BOARD_NOTE.fullmatch(p.value.split("\n", 1)[0].strip())
+            if found:
+                out.append((found.group(1).lower(), found.group(2).strip(), p))
+    return out
+
+
 def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
            layout: Layout | str | None = None) -> Replay:
     """Play the record on a board, re-scoring every play (see `Replay`).
 
-    ``alphabet`` wins over `infer_alphabet`; ``layout`` defaults to the alphabet's
-    board. A withdrawn phony (``--``) takes the play just before it off the board
+    The board: ``layout`` when given, else the one the record names
+    (`record_layout`), else the alphabet's. ``alphabet`` wins over
+    `infer_alphabet`; an inferred alphabet is the variant of its tiles made for
+    the board (English on ``super21`` is ``english_super``, on ``wwf15``
+    ``english_wwf``). When neither ``layout`` nor the record names the board and
+    the record does not fit the alphabet's (a play off the board or on a square
+    that is taken, more tiles than the set has: the error; or plays that re-score
+    differently while every score matches another layout), the one-line
+    `RacketyError` says which layout to give (``give --board super21``).
+
+    A withdrawn phony (``--``) takes the play just before it off the board
     again, and its points. The play-out bonus ``(TILES)`` re-scores as twice the
     tiles' value, or once when the record also has the matching penalty event
     (``>NICK: TILES (TILES) -N``: each side gains or loses the rack once).
@@ -793,11 +856,74 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
     a rack holds, a withdrawal or a challenge bonus that follows no play, or a
     turn after the end raises a one-line `RacketyError` naming ``file:line``.
     """
-    source = record.source
+    chosen = layout if layout is not None else record_layout(record)
     if alphabet is None:
         alpha = infer_alphabet(record)
+        if chosen is not None:
+            alpha = alphabet_for(alpha, chosen)
     else:
         alpha = alphabet if isinstance(alphabet, Alphabet) else Alphabet.load(alphabet)
+    return _replay_on(record, alpha, chosen, variants=alphabet is None)
+
+
+def _replay_on(record: GcgRecord, alpha: Alphabet, layout: Layout | str | None,
+               variants: bool) -> Replay:
+    """`replay` on ``layout``; with no layout, on the alphabet's board, and a record
+    that does not fit it is refused saying which layout it fits (the alphabet
+    made for that layout when ``variants``, else ``alpha`` itself)."""
+    if layout is not None:
+        return _replay(record, alpha, layout)
+    implied = Layout.load(alpha.board)
+    try:
+        done = _replay(record, alpha, implied)
+    except RacketyError as exc:
+        fits = _fits_elsewhere(record, alpha, implied, variants, clean=False)
+        if fits is None:
+            raise
+        hint = f"the record names no board and fits {fits}: {_give(fits)}"
+        raise RacketyError(f"{clip(str(exc), 296 - len(hint))}; {hint}") from None
+    rescored = sum(d.kind == "score" for d in done.discrepancies)
+    if rescored:
+        fits = _fits_elsewhere(record, alpha, implied, variants, clean=True)
+        if fits is not None:
+            raise RacketyError(
+                f"{record.source}: scores match the {fits} layout, not {implied.name} "
+                f"({rescored} {'play re-scores' if rescored == 1 else 'plays re-score'} "
+                f"differently on {implied.name}); the record names no board: {_give(fits)}")
+    return done
+
+
+def _give(layout: str) -> str:
+    """How to give a record its layout."""
+    return f"give --board {layout} (or add the line '#note {LAYOUT_NOTE}: {layout}')"
+
+
+def _fits_elsewhere(record: GcgRecord, alpha: Alphabet, implied: Layout, variants: bool,
+                    clean: bool) -> str | None:
+    """The name of the other built-in layout the record replays on without an
+    error, its first play on that layout's start square, and with the fewest
+    plays that re-score differently (none, when ``clean``); None when there is
+    none."""
+    best: tuple[int, str] | None = None
+    for name in Layout.names():
+        if name == implied.name:
+            continue
+        try:
+            other = _replay(record, alphabet_for(alpha, name) if variants else alpha, name)
+        except RacketyError:
+            continue
+        first = next((m for m in other.moves if m is not None), None)
+        if first is None or other.layout.start not in first.squares():
+            continue
+        rescored = sum(d.kind == "score" for d in other.discrepancies)
+        if (rescored == 0 or not clean) and (best is None or rescored < best[0]):
+            best = (rescored, name)
+    return best[1] if best else None
+
+
+def _replay(record: GcgRecord, alpha: Alphabet, layout: Layout | str) -> Replay:
+    """`replay` with its alphabet and board decided."""
+    source = record.source
     n = max(len(record.players), 2)  # a game has two players at least (and CGP needs two)
     base = Board.empty(alpha, layout, players=n)
     lexicon = (record.lexicon or "").strip()
@@ -1013,7 +1139,11 @@ def nickname(name: str) -> str:
 def record_of(game: Game, *, lexicon_name: str | None = None,
               seen_by: int | None = None) -> GcgRecord:
     """The game as a GCG record: every event with its rack, score, total and
-    notes; the racks of an unfinished game as ``#rackN`` pragmata.
+    notes; the racks of an unfinished game as ``#rackN`` pragmata. A game on
+    another board than the standard 15x15 one names it and its set of tiles in
+    the header, as Macondo does (``#note BoardLayout: SuperCrosswordGame``,
+    ``#note LetterDistribution: english_super``), so the record reads back on
+    that board (`record_layout`).
 
     ``seen_by``: a seat, for a record that player may keep (a save during play):
     only its own racks are written. The other seats' turns have an empty rack
@@ -1025,6 +1155,11 @@ def record_of(game: Game, *, lexicon_name: str | None = None,
     record = GcgRecord(players=[Player(nick, name) for nick, name
                                 in zip(nicks, game.players, strict=True)])
     record.pragmata.append(Pragma("lexicon", lexicon_name or game.lexicon.name))
+    layout = game.position.layout.name
+    if layout != "standard15":
+        record.pragmata += [
+            Pragma("note", f"{LAYOUT_NOTE}: {_GCG_LAYOUT_NAMES.get(layout, layout)}"),
+            Pragma("note", f"{DISTRIBUTION_NOTE}: {alphabet.name}")]
     record.pragmata.extend(game.pragmata)
     kinds = {"play": "play", "exchange": "exchange", "pass": "pass",
              "withdrawn": "withdrawn", "challenge_bonus": "challenge_bonus",
@@ -1090,17 +1225,26 @@ def game_of(record: GcgRecord, lexicon: Lexicon, *, rules: Rules | None = None,
     ends as the record says: at its end-of-game events where it has them, else
     where the rules end it. A game not over goes on as the record leaves it: the
     racks its ``#rackN`` lines give (the rest of the unseen tiles in the bag and on
-    the racks it does not give), the scores, the player to move."""
+    the racks it does not give), the scores, the player to move.
+
+    The board is ``layout`` when given, else the record's (`record_layout`), else
+    the lexicon's alphabet's; the game's tiles are the lexicon's alphabet made for
+    that board. A record that names no board and does not fit that one is
+    refused saying which layout it fits, as by `replay`."""
     names: list[str] = []
     for player in record.players:
         name = player.name or player.nickname
         names.append(name if name not in names else f"{name}-{len(names) + 1}")
-    game = Game(lexicon, names, rules=rules or Rules(challenge="double"), layout=layout,
+    chosen = layout if layout is not None else record_layout(record)
+    game = Game(lexicon, names, rules=rules or Rules(challenge="double"), layout=chosen,
                 seed=seed)
-    replayed = replay(record, alphabet=game.alphabet, layout=game.position.layout)
+    replayed = _replay_on(record, game.alphabet,
+                          None if chosen is None else game.position.layout, variants=True)
+    board_notes = {id(p) for _, _, p in _board_notes(record)}
     game.pragmata = [p for p in record.pragmata
                      if p.name.lower() not in ("lexicon", "incomplete")
-                     and not p.name.lower().startswith(("rack", "player"))]
+                     and not p.name.lower().startswith(("rack", "player"))
+                     and id(p) not in board_notes]
     game.auto_end = False
     for step, ev in zip(replayed.steps, record.events, strict=True):
         try:
@@ -1188,4 +1332,4 @@ def _apply(game: Game, step: Step, ev: Event) -> GameEvent:
 
 __all__ = ["KINDS", "TURN_KINDS", "Discrepancy", "Event", "GcgRecord", "Player", "Pragma",
            "Replay", "Step", "game_of", "gcg_of", "infer_alphabet", "nickname", "read_gcg",
-           "record_of", "replay", "save_game", "save_gcg", "write_gcg"]
+           "record_layout", "record_of", "replay", "save_game", "save_gcg", "write_gcg"]

@@ -150,7 +150,7 @@ class Game:
             raise RacketyError(f"a game has 2 to 4 players, not {len(players)}")
         if len({p for p in players}) != len(players):
             raise RacketyError(f"player names must differ: {', '.join(players)}")
-        alpha = _alphabet_for(lexicon.alphabet, layout) if alphabet is None else (
+        alpha = alphabet_for(lexicon.alphabet, layout) if alphabet is None else (
             alphabet if isinstance(alphabet, Alphabet) else Alphabet.load(alphabet))
         if alpha.identity != lexicon.alphabet.identity:
             raise RacketyError(f"lexicon {lexicon.name} is in alphabet "
@@ -699,9 +699,10 @@ def _rack_text(alphabet: Alphabet, rack: Sequence[int]) -> str:
     return format_leave(alphabet, rack)
 
 
-def _alphabet_for(alphabet: Alphabet, layout: Layout | str | None) -> Alphabet:
-    """The lexicon's alphabet, or its variant made for ``layout`` (English on the
-    Super board has 200 tiles: ``english_super``)."""
+def alphabet_for(alphabet: Alphabet, layout: Layout | str | None) -> Alphabet:
+    """``alphabet``, or the variant of its tiles made for ``layout`` (English on
+    the Super board has 200 tiles: ``english_super``); ``alphabet`` itself when
+    there is none. A game's alphabet, and a record's once its board is known."""
     if layout is None:
         return alphabet
     name = layout.name if isinstance(layout, Layout) else Layout.load(layout).name
