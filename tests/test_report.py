@@ -5,6 +5,8 @@ escaped."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -82,6 +84,47 @@ def phony_stood(twl06: Any) -> tuple[Any, Any, str]:
     return analysis, rep, game_report_html(analysis, rep)
 
 
+def _policy(text: str) -> dict[str, list[str]]:
+    """A Content-Security-Policy's directives: name -> sources."""
+    out: dict[str, list[str]] = {}
+    for part in text.split(";"):
+        words = part.split()
+        if words:
+            assert words[0].lower() not in out, f"{words[0]} twice in {text!r}"
+            out[words[0].lower()] = words[1:]
+    return out
+
+
+def _scripts_run_only_by_hash(text: str, policy: str) -> None:
+    """Every inline script of the page is allowed by ``policy`` through its
+    SHA-256, and nothing else runs: no 'unsafe-inline' (or eval) for scripts, no
+    script loaded from anywhere, no event-handler attribute, no javascript: URL."""
+    directives = _policy(policy)
+    sources = directives.get("script-src", directives.get("default-src"))
+    assert sources is not None, policy
+    assert not {"'unsafe-inline'", "'unsafe-eval'", "'unsafe-hashes'", "*"} & set(sources)
+    assert all(s.startswith("'sha256-") for s in sources), sources
+    assert directives["default-src"] == ["'none'"]
+    page = Page(text)
+    inline = [data for around, data in page.text if around and around[-1][0] == "script"]
+    assert len(inline) == len(page.find("script")) >= 1
+    for attrs in page.find("script"):
+        assert "src" not in attrs
+    for script in inline:
+        digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
+        assert f"'sha256-{digest}'" in sources
+    for tag, attrs, _around in page.elements:
+        assert not [a for a in attrs if a.lower().startswith("on")], (tag, attrs)
+        assert not any("javascript:" in v.lower() for v in attrs.values()), (tag, attrs)
+
+
+def _meta_policy(text: str) -> str:
+    metas = [a for a in Page(text).find("meta")
+             if a.get("http-equiv", "").lower() == "content-security-policy"]
+    assert len(metas) == 1
+    return metas[0]["content"]
+
+
 def _self_contained(text: str) -> None:
     assert not re.search(r"https?:|//[a-z]", text, re.IGNORECASE)
     assert "url(" not in text and "@import" not in text
@@ -99,6 +142,21 @@ def test_the_page_is_self_contained(phony_stood: tuple[Any, Any, str]) -> None:
     page = Page(text)
     assert page.stack == []  # every element closed
     assert len(page.find("script")) == 1 and len(page.find("style")) == 1
+    # the saved page keeps its policy (offline, in a meta element): its script by hash
+    _scripts_run_only_by_hash(text, _meta_policy(text))
+
+
+def test_another_script_would_not_run(phony_stood: tuple[Any, Any, str]) -> None:
+    _analysis, _rep, text = phony_stood
+    policy = _meta_policy(text)
+    injected = text.replace("</body>", "<script>alert(1)</script></body>")
+    with pytest.raises(AssertionError):
+        _scripts_run_only_by_hash(injected, policy)
+    head, rest = text.split("<script>", 1)
+    assert "\"change\"" in rest
+    tampered = head + "<script>" + rest.replace("\"change\"", "\"input\"", 1)
+    with pytest.raises(AssertionError):  # the page's own script, changed, is not its hash
+        _scripts_run_only_by_hash(tampered, policy)
 
 
 def test_one_board_and_one_chart_mark_per_turn(phony_stood: tuple[Any, Any, str]) -> None:
@@ -168,6 +226,7 @@ def test_text_from_the_record_is_escaped(twl06: Any) -> None:
     assert "&lt;/p&gt;&lt;script&gt;alert(&quot;note&quot;)&lt;/script&gt; &amp; more" in text
     assert "&amp;amp;" in text  # the name's "&amp;" is text, not an entity
     _self_contained(text)
+    _scripts_run_only_by_hash(text, _meta_policy(text))
 
 
 # ------------------------------------------------------------------- CLI
@@ -176,7 +235,9 @@ def test_analyze_html_writes_the_report(tmp_path: Path, capsys: Any,
     out = tmp_path / "report.html"
     assert main(["analyze", str(DATA / "phony_stood.gcg"), "--html", str(out)]) == 0
     assert "6 turns" in capsys.readouterr().out
-    page = Page(out.read_text(encoding="utf-8"))
+    written = out.read_text(encoding="utf-8")
+    _scripts_run_only_by_hash(written, _meta_policy(written))
+    page = Page(written)
     assert len(page.find("svg", inside="board")) == 6
     assert len(page.find("rect", "mark", inside="chart")) == 6
     assert not list(tmp_path.glob(".*.tmp"))  # written atomically: no leftovers
@@ -225,6 +286,34 @@ def test_the_web_app_serves_a_stored_game_s_report(client: Any) -> None:
     assert len(page.find("rect", "mark", inside="chart")) == len(turns)
     assert len(page.find("li", "phony", inside="turn")) >= 1  # GOXE, challenged off
     assert len(page.find("figcaption", inside="board")) == 1  # shown before it went
+    _served_with_its_policy(response)
+
+
+def _served_with_its_policy(response: Any) -> None:
+    """The report as the web app serves it: a Content-Security-Policy header that
+    runs the page's scripts by hash only, the same as the page's own meta policy,
+    and no framing."""
+    header = response.headers.get("content-security-policy")
+    assert header, dict(response.headers)
+    _scripts_run_only_by_hash(response.text, header)
+    _scripts_run_only_by_hash(response.text, _meta_policy(response.text))
+    directives = _policy(header)
+    assert directives["frame-ancestors"] == ["'none'"]
+    assert {k: v for k, v in directives.items() if k != "frame-ancestors"} == \
+        _policy(_meta_policy(response.text))
+    assert response.headers.get("x-content-type-options") == "nosniff"
+
+
+def test_a_hostile_record_s_report_on_the_web_is_escaped_and_locked(client: Any) -> None:
+    state = client.post("/api/gcg/import", json={"gcg": HOSTILE})
+    assert state.status_code == 201, state.text
+    response = client.get(f"/api/games/{state.json()['id']}/report")
+    assert response.status_code == 200
+    text = response.text
+    for raw in ("<script>alert", "<img src", "x<b>y", "</p><script>"):
+        assert raw not in text
+    assert len(Page(text).find("script")) == 1 and not Page(text).find("img")
+    _served_with_its_policy(response)
 
 
 def test_a_game_without_turns_has_an_empty_report(client: Any) -> None:

@@ -120,6 +120,133 @@ def test_a_version_1_database_migrates_to_the_latest(tmp_path: Path) -> None:
     assert schema(old) == schema(tmp_path / "new.db")
 
 
+def _version_2_with_levels_as_people(path: Path) -> None:
+    """A store as version 2 left it after the attack of issue 33: people called
+    h1 (rated once against greedy) and best 2s, and a record whose player "h2"
+    took the computer level h2's row."""
+    db = sqlite3.connect(path)
+    for script in MIGRATIONS[:2]:
+        db.executescript(script)
+    db.execute("PRAGMA user_version=2")
+    at = "'2024-01-01T00:00:00Z'"
+    db.execute("INSERT INTO players (id, name, kind, level, rating, games, wins, losses,"
+               f" created) VALUES (1, 'h1', 'human', NULL, 1516, 1, 1, 0, {at}),"
+               f" (2, 'greedy', 'computer', 'greedy', 1484, 1, 0, 1, {at}),"
+               f" (3, 'best 2s', 'human', NULL, 1500, 0, 0, 0, {at}),"
+               f" (4, 'h2', 'computer', 'h2', 1530, 3, 2, 1, {at}),"
+               f" (5, 'ann', 'human', NULL, 1500, 0, 0, 0, {at})")
+    db.execute("INSERT INTO games (created, updated, status, config, gcg, turn) VALUES"
+               f" ({at}, {at}, 'over', '{{}}', 'g1', 0), ({at}, {at}, 'record', '{{}}', 'g2', 0),"
+               f" ({at}, {at}, 'playing', '{{}}', 'g3', 0)")
+    db.execute("INSERT INTO game_players (game_id, seat, player_id, score, rank, rating_before,"
+               " rating_after) VALUES (1, 0, 1, 400, 1, 1500, 1516), (1, 1, 2, 300, 2, 1500,"
+               " 1484), (2, 0, 5, 28, 1, NULL, NULL), (2, 1, 4, 0, 2, NULL, NULL),"
+               " (3, 0, 3, 0, NULL, NULL, NULL), (3, 1, 4, 0, NULL, NULL, NULL)")
+    db.execute("INSERT INTO actions VALUES (3, 0, '{\"n\": 0}', " + at + ")")
+    db.commit()
+    db.close()
+
+
+def _rows(path: Path) -> dict[str, list[tuple]]:
+    db = sqlite3.connect(path)
+    try:
+        return {table: db.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+                for table in ("players", "games", "game_players", "actions")}
+    finally:
+        db.close()
+
+
+def test_a_version_2_store_with_people_called_like_levels_migrates(tmp_path: Path) -> None:
+    path = tmp_path / "v2.db"
+    _version_2_with_levels_as_people(path)
+    with Store(path) as store:
+        assert store.schema_version() == SCHEMA_VERSION == 3
+        assert store.integrity_ok()
+        kinds = {(p.kind, p.name): p for p in store.players()}
+        # everyone kept, with their ids, ratings and counts
+        assert (kinds["human", "h1"].id, kinds["human", "h1"].rating,
+                kinds["human", "h1"].wins) == (1, 1516.0, 1)
+        assert (kinds["computer", "greedy"].id, kinds["computer", "greedy"].rating) == \
+            (2, 1484.0)
+        assert (kinds["computer", "h2"].id, kinds["computer", "h2"].rating,
+                kinds["computer", "h2"].games) == (4, 1530.0, 3)
+        # the record's "h2" is a person now; the level keeps its row and its games
+        person = kinds["human", "h2"]
+        assert (person.level, person.rating, person.games) == (None, 1500.0, 0)
+        game = store.game(2)
+        assert game is not None and game.players == ["ann", "h2"]
+        assert [s.name for s in game.standings] == ["ann", "h2"]
+        # a game in play keeps its seats (the level h2 there) and goes on
+        assert store.actions(3) == [{"n": 0}]
+        store.add_action(3, 1, {"n": 1}, gcg="g3'", scores=[5, 0], turn=1)
+        # the levels called like people are players of their own now
+        h1 = store.player("h1", kind="computer", level="h1")
+        assert h1.id not in {p.id for p in kinds.values()} and h1.rating == 1500.0
+        assert store.player("h1") == kinds["human", "h1"]
+        best = store.player("best 2s", kind="computer", level="best")
+        assert best.id != kinds["human", "best 2s"].id
+    db = sqlite3.connect(path)
+    try:
+        assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+        seats = db.execute("SELECT gp.game_id, gp.seat, p.kind, p.name FROM game_players gp"
+                           " JOIN players p ON p.id = gp.player_id ORDER BY 1, 2").fetchall()
+    finally:
+        db.close()
+    assert seats == [(1, 0, "human", "h1"), (1, 1, "computer", "greedy"),
+                     (2, 0, "human", "ann"), (2, 1, "human", "h2"),
+                     (3, 0, "human", "best 2s"), (3, 1, "computer", "h2")]
+    with Store(tmp_path / "new.db"):
+        pass
+    assert schema(path) == schema(tmp_path / "new.db")
+
+
+def test_a_failed_migration_changes_nothing(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "v2.db"
+    _version_2_with_levels_as_people(path)
+    before = _rows(path)
+    broken = MIGRATIONS[2].replace("DROP TABLE players", "DROP TABLE players;"
+                                   " SELECT * FROM no_such_table")
+    monkeypatch.setattr(store_module, "MIGRATIONS", [*MIGRATIONS[:2], broken])
+    with pytest.raises(RacketyError, match="cannot open database .*no_such_table"):
+        Store(path)
+    assert user_version(path) == 2 and _rows(path) == before
+    monkeypatch.undo()
+    with Store(path) as store:
+        assert store.schema_version() == SCHEMA_VERSION
+
+
+KILLED_MIGRATION = """
+import os, signal, sqlite3, sys
+from rackety.frontends.web import store
+connect = sqlite3.connect
+def connect_with_death(*args, **kwargs):
+    db = connect(*args, **kwargs)
+    db.create_function("die", 0, lambda: os.kill(os.getpid(), signal.SIGKILL))
+    return db
+sqlite3.connect = connect_with_death
+# killed after the old players table is dropped, before the new one has its name
+store.MIGRATIONS[2] = store.MIGRATIONS[2].replace(
+    "DROP TABLE players;", "DROP TABLE players; SELECT die();")
+store.Store(sys.argv[1])
+"""
+
+
+def test_a_migration_killed_midway_loses_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "v2.db"
+    _version_2_with_levels_as_people(path)
+    before = _rows(path)
+    killed = subprocess.run([sys.executable, "-c", KILLED_MIGRATION, str(path)],
+                            capture_output=True, text=True, timeout=120)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert user_version(path) == 2 and _rows(path) == before
+    with Store(path) as store:
+        assert store.schema_version() == SCHEMA_VERSION and store.integrity_ok()
+        assert {(p.kind, p.name) for p in store.players()} == {
+            ("human", "h1"), ("computer", "greedy"), ("human", "best 2s"),
+            ("computer", "h2"), ("human", "ann"), ("human", "h2")}
+
+
 def test_a_newer_schema_is_refused_and_left_alone(tmp_path: Path) -> None:
     path = tmp_path / "future.db"
     Store(path).close()
@@ -175,7 +302,7 @@ def test_players_are_got_or_created(tmp_path: Path) -> None:
         h3 = store.player("h3", kind="computer", level="h3")
         assert (h3.name, h3.kind, h3.level, h3.rating) == ("h3", "computer", "h3", 1500.0)
         assert (h3.games, h3.wins, h3.losses, h3.draws) == (0, 0, 0, 0)
-        assert store.player("h3") == h3  # the existing player, kind and level as stored
+        assert store.player("h3", kind="computer", level="h3") == h3  # the existing player
         you = store.player("you")
         assert you.id != h3.id and you.kind == "human" and you.level is None
         assert store.get_player(h3.id) == h3 and store.get_player(999) is None
@@ -184,6 +311,10 @@ def test_players_are_got_or_created(tmp_path: Path) -> None:
             store.player("robot", kind="robot")
         with pytest.raises(RacketyError, match="player name"):
             store.player("  ")
+        with pytest.raises(RacketyError, match="a computer player has a level"):
+            store.player("robot", kind="computer")
+        with pytest.raises(RacketyError, match="a computer player has a level"):
+            store.player("ann", level="h1")
         assert len(store.players()) == 2
 
 
@@ -263,7 +394,7 @@ def test_a_two_player_win_by_hand(tmp_path: Path) -> None:
                              Standing(0, "alice", 30, 2, 1500.0, 1484.0)]
         game = store.game(game_id)
         assert game is not None and game.status == "over" and game.standings == standings
-        alice, bob = store.player("alice"), store.player("bob")
+        alice, bob = store.player("alice"), store.player("bob", kind="computer", level="h3")
         assert (bob.rating, bob.games, bob.wins, bob.losses, bob.draws) == (1516.0, 1, 1, 0, 0)
         assert (alice.rating, alice.games, alice.wins, alice.losses, alice.draws) == \
             (1484.0, 1, 0, 1, 0)
@@ -275,7 +406,9 @@ def test_a_two_player_win_by_hand(tmp_path: Path) -> None:
         assert len(store.actions(game_id)) == 2
 
         # a rematch from 1516 / 1484 that alice wins
-        standings = finish(store, ["alice", "bob"], [400, 300])
+        rematch = store.create_game({}, [alice.id, bob.id])
+        standings = store.add_action(rematch, 0, {}, gcg="", scores=[400, 300], turn=0,
+                                     over=True)
         expected_alice = 1 / (1 + 10 ** ((1516 - 1484) / 400))
         assert standings[0].rating_after == pytest.approx(1484 + 32 * (1 - expected_alice))
         assert standings[1].rating_after == pytest.approx(1516 - 32 * (1 - expected_alice))
@@ -409,6 +542,38 @@ def test_ratings_are_zero_sum_and_counters_add_up(games: list) -> None:
         assert sum(p.games for p in players) == seats
         assert sum(p.wins for p in players) == sum(
             sorted(scores)[-1] != sorted(scores)[-2] for _, scores in games)
+
+
+SEATS = [("human", "h1"), ("computer", "h1"), ("human", "greedy"), ("computer", "greedy"),
+         ("human", "ann")]
+KIND_GAME = st.integers(2, 4).flatmap(lambda n: st.tuples(
+    st.permutations(SEATS).map(lambda seats: seats[:n]),
+    st.lists(st.integers(0, 3), min_size=n, max_size=n)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(KIND_GAME, min_size=1, max_size=6))
+def test_a_person_and_a_level_of_one_name_are_rated_apart(games: list) -> None:
+    """Ratings by (kind, name), against Elo worked out here from the ratings
+    before each game: the person "h1" and the level h1 never share one."""
+    with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "r.db") as store:
+        want: dict[tuple[str, str], float] = {}
+        for seats, scores in games:
+            ids = [store.player(name, kind=kind, level=name if kind == "computer" else None).id
+                   for kind, name in seats]
+            game_id = store.create_game({}, ids)
+            before = [want.get(seat, 1500.0) for seat in seats]
+            n = len(seats)
+            for a, seat in enumerate(seats):
+                want[seat] = before[a] + 32.0 / (n - 1) * sum(
+                    (1.0 if scores[a] > scores[b] else 0.5 if scores[a] == scores[b] else 0.0)
+                    - 1.0 / (1.0 + 10.0 ** ((before[b] - before[a]) / 400.0))
+                    for b in range(n) if b != a)
+            store.add_action(game_id, 0, {}, gcg="", scores=scores, turn=0, over=True)
+        got = {(p.kind, p.name): p.rating for p in store.players()}
+        assert got.keys() == want.keys()
+        for seat, rating in want.items():
+            assert got[seat] == pytest.approx(rating)
 
 
 CRASH_WRITER = """

@@ -297,6 +297,206 @@ def test_three_opponents_and_names(client: TestClient) -> None:
         assert words in response.json()["detail"].lower(), (payload, response.text)
 
 
+# ------------------------------------------- people and computer levels apart
+# every level the server offers, with its seat's name; a timed level at both
+# bounds of its budget
+LEVEL_SEATS = [("static", None, "static"), ("greedy", None, "greedy"), ("h1", None, "h1"),
+               ("h2", None, "h2"), ("h3", None, "h3"), ("sim", None, "sim 2s"),
+               ("best", None, "best 2s"), ("sim", 0.1, "sim 0.1s"), ("best", 30, "best 30s"),
+               ("leaves:mine", None, "leaves:mine")]
+
+
+def _levels_client(tmp_path: Path, db: str = "names.sqlite") -> TestClient:
+    from rackety.lexicon.klv import Klv
+
+    table = tmp_path / "mine.klv2"
+    if not table.exists():
+        Klv.from_values("english", {"S": 8.0, "?": 25.0}).save(table)
+    return TestClient(create_app(tmp_path / db, leaves={"mine": str(table)}, warm=False))
+
+
+def _every_level_plays(client: TestClient) -> None:
+    """A new game against each level starts, the level in a computer seat."""
+    for level, seconds, name in LEVEL_SEATS:
+        response = client.post("/api/games", json={
+            "seed": 1, "human": "Pat", "opponents": [{"level": level, "seconds": seconds}]})
+        assert response.status_code == 201, (level, response.text)
+        seat = response.json()["players"][1]
+        assert (seat["name"], seat["kind"], seat["level"]) == (name, "computer", level)
+
+
+def _record_gcg(players: list[tuple[str, str]]) -> str:
+    lines = [f"#player{i} {nick} {name}" for i, (nick, name) in enumerate(players, 1)]
+    return "\n".join(["#character-encoding UTF-8", *lines, "#lexicon TWL06",
+                      f">{players[0][0]}: ADEHLRT 8D HALTED +28 28"]) + "\n"
+
+
+def test_a_record_s_players_called_like_levels_take_no_seat(tmp_path: Path) -> None:
+    """The attack of issue 33: records whose players are called h1, best 2s ...
+    imported first, then games against those levels, and the other way round."""
+    names = [name for _, _, name in LEVEL_SEATS]
+    with _levels_client(tmp_path) as client:
+        for name in names:  # before any game against the level: nothing of it exists yet
+            gcg = _record_gcg([("p1", name), ("p2", "Xavier")])
+            response = client.post("/api/gcg/import", json={"gcg": gcg})
+            assert response.status_code == 201, response.text
+            assert response.json()["players"][0] == {"seat": 0, "name": name, "kind": "human",
+                                                     "level": None, "score": 28}
+        # nicknames that are levels' ids, and the other seats of a game gone on with
+        gcg = _record_gcg([("h1", "h1"), ("greedy", "greedy"), ("ann", "Ann")])
+        assert client.post("/api/gcg/import", json={"gcg": gcg}).status_code == 201
+        gcg = _record_gcg([("ann", "Ann"), ("h2", "h2"), ("b", "best 2s")])
+        response = client.post("/api/gcg/import", json={
+            "gcg": gcg, "play_as": "ann", "opponents": [{"level": "h3"}, {"level": "greedy"}]})
+        assert response.status_code == 201, response.text
+        seats = [(p["name"], p["kind"], p["level"]) for p in response.json()["players"]]
+        assert seats == [("Ann", "human", None), ("h2", "computer", "h3"),
+                         ("best 2s", "computer", "greedy")]
+        _every_level_plays(client)
+        # and records imported after the levels have played take no level's row either
+        for name in names:
+            gcg = _record_gcg([("p1", "Yolanda"), ("p2", name)])
+            assert client.post("/api/gcg/import", json={"gcg": gcg}).status_code == 201
+        _every_level_plays(client)
+        players = client.get("/api/players").json()["players"]
+        kinds = {(p["kind"], p["name"]) for p in players}
+        assert len(kinds) == len(players)
+        for name in names:
+            assert {("human", name), ("computer", name)} <= kinds
+        for game in client.get("/api/games", params={"limit": 500}).json()["games"]:
+            state = client.get(f"/api/games/{game['id']}").json()
+            if state["status"] == "record":
+                assert {p["kind"] for p in state["players"]} == {"human"}
+    with _levels_client(tmp_path) as client:  # and after a restart
+        _every_level_plays(client)
+
+
+@pytest.mark.parametrize("name", [
+    "h1", "h2", "h3", "static", "greedy", "sim", "best", "sim 2s", "best 2s", "best 0.1s",
+    "best 30s", "best 0.099s", "sim 30.5s", "greedy #2", "h3 #3", "leaves:mine", "leaves:x",
+    "H1", " h1 ", "Ｈ１", "𝐡𝟏", "h\u200b1", "BEST 2S", "best  2s", "best\u00a02s", "best 2 s",
+    "beſt 2ſ", "ｇｒｅｅｄｙ", "stat\u00adic", "sim\t2s", "Leaves:mine"])
+def test_no_person_is_called_like_a_level(tmp_path: Path, name: str) -> None:
+    with _levels_client(tmp_path) as client:
+        detail = _error(client.post("/api/games", json={"human": name, "seed": 1}), 400)
+        assert "name of a computer player" in detail
+        gcg = _record_gcg([("p1", name), ("p2", "Ann")])
+        detail = _error(client.post("/api/gcg/import", json={
+            "gcg": gcg, "play_as": "p1", "opponents": [{"level": "greedy"}]}), 400)
+        assert "computer" in detail
+        _every_level_plays(client)
+
+
+@pytest.mark.parametrize(("name", "shown"), [
+    ("h4", "h4"), ("simon", "simon"), ("best -1s", "best -1s"), ("greedy2", "greedy2"),
+    ("Sim City", "Sim City"), ("y" * 40, "y" * 40), ("a\x85b", "a b"),
+    ("Robert'); DROP TABLE players;--", "Robert'); DROP TABLE players;--"),
+    ("  José\t Zoë ", "José Zoë"), ("Jose\u0301", "José"), ("👩\u200d💻", "👩\u200d💻")])
+def test_people_s_names_are_taken_as_written(tmp_path: Path, name: str, shown: str) -> None:
+    """Names that are not a level's are people's: spaces collapsed, NFC (the same
+    person however the name was typed), one player."""
+    import unicodedata
+
+    with _levels_client(tmp_path) as client:
+        for form in ("NFC", "NFD"):
+            state = _new(client, human=unicodedata.normalize(form, name))
+            assert state["players"][0]["name"] == shown
+        people = [p for p in client.get("/api/players").json()["players"]
+                  if p["kind"] == "human"]
+        assert [p["name"] for p in people] == [shown]
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("", "at least 1 character"), ("   ", "give a name"), ("\u200b", "give a name"),
+    ("\u200b\u2060\u00ad", "give a name"), ("a\x00b", "control characters"),
+    ("x\x1b[31m", "control characters"), ("\u202eevil", "control characters"),
+    ("a\u2066b", "control characters"), ("y" * 41, "40 characters"), ("ann\ud800", "unicode")])
+def test_no_name_is_refused_in_one_line(client: TestClient, name: str, words: str) -> None:
+    response = client.post("/api/games", content=json.dumps({"human": name, "seed": 1}),
+                           headers={"content-type": "application/json"})
+    assert response.status_code in (400, 422), response.text
+    assert words in _error(response, response.status_code).lower()
+
+
+def test_timed_levels_keep_their_bounds(client: TestClient) -> None:
+    for level in ("sim", "best"):
+        for seconds in (0.1, 30):
+            state = _new(client, opponents=[{"level": level, "seconds": seconds}])
+            assert state["players"][1]["name"] == f"{level} {seconds:g}s"
+        for seconds in (0.0999, 30.001, 0, -1, 1e308):
+            response = client.post("/api/games", json={
+                "seed": 1, "opponents": [{"level": level, "seconds": seconds}]})
+            assert "seconds" in _error(response, 400)
+
+
+def test_an_old_store_with_people_called_like_levels_works_again(tmp_path: Path) -> None:
+    """A store of schema version 2 in the state the attack left it: people called
+    h1 and best 2s (h1 with a rated game against greedy), and a record whose
+    player took the computer level h2's row. Opened by this rackety: games against
+    every level start, each person keeps their rating and games, each level its
+    own, and the record's player is a person."""
+    import sqlite3
+
+    from rackety.frontends.web.store import MIGRATIONS, SCHEMA_VERSION
+
+    path = tmp_path / "names.sqlite"
+    db = sqlite3.connect(path)
+    for script in MIGRATIONS[:2]:
+        db.executescript(script)
+    db.execute("PRAGMA user_version=2")
+    created = "'2024-01-01T00:00:00Z'"
+    db.execute("INSERT INTO players (id, name, kind, level, rating, games, wins, losses,"
+               f" created) VALUES (1, 'h1', 'human', NULL, 1516, 1, 1, 0, {created}),"
+               f" (2, 'greedy', 'computer', 'greedy', 1484, 1, 0, 1, {created}),"
+               f" (3, 'best 2s', 'human', NULL, 1500, 0, 0, 0, {created}),"
+               f" (4, 'h2', 'computer', 'h2', 1530, 3, 2, 1, {created}),"
+               f" (5, 'Ann', 'human', NULL, 1500, 0, 0, 0, {created})")
+    seats = [{"name": "h1", "kind": "human", "level": None, "seconds": None, "player": None},
+             {"name": "greedy", "kind": "computer", "level": "greedy", "seconds": None,
+              "player": "greedy"}]
+    config = json.dumps({"lexicon": "TWL06", "layout": "standard15", "seed": 1,
+                         "challenge": "double", "human": 0, "seats": seats})
+    db.execute("INSERT INTO games (created, updated, status, config, gcg, turn) VALUES"
+               f" ({created}, {created}, 'over', ?, '', 0), ({created}, {created}, 'record',"
+               f" '{{}}', '', 0), ({created}, {created}, 'record', '{{}}', '', 0)", (config,))
+    db.execute("INSERT INTO game_players (game_id, seat, player_id, score, rank, rating_before,"
+               " rating_after) VALUES (1, 0, 1, 400, 1, 1500, 1516), (1, 1, 2, 300, 2, 1500,"
+               " 1484), (2, 0, 5, 28, 1, NULL, NULL), (2, 1, 4, 0, 2, NULL, NULL),"
+               " (3, 0, 3, 10, 2, NULL, NULL), (3, 1, 5, 20, 1, NULL, NULL)")
+    db.commit()
+    db.close()
+
+    with _levels_client(tmp_path) as client:
+        assert client.app.state.service.store.schema_version() == SCHEMA_VERSION
+        _every_level_plays(client)
+        players = {(p["kind"], p["name"]): p for p in client.get("/api/players").json()["players"]}
+        assert (players[("human", "h1")]["rating"], players[("human", "h1")]["games"]) == \
+            (1516, 1)
+        assert (players[("computer", "greedy")]["rating"],
+                players[("computer", "greedy")]["games"]) == (1484, 1)
+        assert (players[("computer", "h2")]["rating"], players[("computer", "h2")]["games"]) \
+            == (1530, 3)
+        for level in ("h1", "best 2s"):  # the levels, new beside the people of their names
+            assert players[("computer", level)]["rating"] == INITIAL_RATING
+        assert players[("human", "h2")]["games"] == 0  # the record's player, a person now
+        assert players[("human", "best 2s")]["rating"] == INITIAL_RATING
+        rankings = client.get("/api/rankings").json()
+        assert [[(s["name"], s["rating_after"]) for s in g["standings"]]
+                for g in rankings["games"] if g["id"] == 1] == [[("h1", 1516), ("greedy", 1484)]]
+    store = Store(path)
+    try:
+        assert store.integrity_ok()
+        for game_id, names in ((2, ["Ann", "h2"]), (3, ["best 2s", "Ann"])):
+            game = store.game(game_id)
+            assert game is not None and game.players == names
+        kinds = sqlite3.connect(path).execute(
+            "SELECT DISTINCT p.kind FROM game_players gp JOIN players p ON p.id = gp.player_id"
+            " WHERE gp.game_id IN (2, 3)").fetchall()
+        assert kinds == [("human",)]
+    finally:
+        store.close()
+
+
 def _phony(state: dict[str, Any], twl06: Any) -> str:
     letters = [t["letter"] for t in state["rack"] if not t["blank"]]
     for i, a in enumerate(letters):
@@ -901,3 +1101,24 @@ def test_a_lexicon_not_offered_is_refused(languages: TestClient) -> None:
     for name in (str(SPANISH_WORDS), "SPANISH_SMALL", "../es.txt"):
         detail = _error(languages.post("/api/games", json={"lexicon": name}), 400)
         assert "not offered here" in detail and "ES" in detail
+
+
+def test_the_page_runs_only_the_server_s_own_script(client: Any) -> None:
+    """The app's page is sent with a Content-Security-Policy: scripts from this
+    server only, never inline ones (the page has none: each names its file),
+    nothing from another site, no framing."""
+    import re
+
+    response = client.get("/")
+    assert response.status_code == 200
+    policy = {part.split()[0]: part.split()[1:]
+              for part in response.headers["content-security-policy"].split(";") if part.split()}
+    assert policy["script-src"] == ["'self'"] and policy["default-src"] == ["'self'"]
+    assert policy["frame-ancestors"] == ["'none'"] and policy["object-src"] == ["'none'"]
+    assert all(("*" not in s and ":" not in s.strip("'")) or s == "data:"
+               for sources in policy.values() for s in sources)
+    scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", response.text, re.S | re.I)
+    assert scripts and all('src="/static/' in attrs and not body.strip()
+                           for attrs, body in scripts)
+    assert not re.search(r"\son[a-z]+\s*=", response.text, re.I)  # no inline handlers
+    assert response.headers.get("x-content-type-options") == "nosniff"

@@ -73,6 +73,9 @@ def page(browser: Any) -> Iterator[Any]:
     page.set_default_timeout(30_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # what the page's Content-Security-Policy blocks is said on the console
+    page.on("console", lambda message: errors.append(message.text)
+            if "Content Security Policy" in message.text else None)
     yield page
     context.close()
     assert errors == [], f"uncaught errors in the page: {errors}"
@@ -549,6 +552,8 @@ def test_open_a_game_report(page: Any, server: ServerHandle, tmp_path: Path) -> 
     report = opened.value
     errors: list[str] = []
     report.on("pageerror", lambda exc: errors.append(str(exc)))
+    report.on("console", lambda message: errors.append(message.text)
+              if "Content Security Policy" in message.text else None)
     report.wait_for_load_state()
 
     def drawn(target: Any) -> dict[str, Any]:

@@ -13,11 +13,16 @@ the web app serves it for a stored game (``GET /api/games/{id}/report``).
 The page loads nothing: its CSS, SVG and the few lines of script are inline,
 and it names no URL (the SVG namespace is left out, as HTML allows). Everything
 that comes from the record (names, racks, moves as written, notes, the file
-name) is escaped.
+name) is escaped, and the page's Content-Security-Policy (`CSP`, in a meta
+element so that a saved file keeps it; the web app also sends it as a header)
+runs only the page's own script, named by its SHA-256: a script that got into
+the page some other way would not run.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import math
 from collections.abc import Collection
 from html import escape
@@ -95,6 +100,19 @@ _SCRIPT = """
 """
 
 
+def script_hash(script: str) -> str:
+    """The CSP source that allows one inline script: ``'sha256-BASE64'`` of its
+    text as UTF-8 (CSP Level 2, "hash-source")."""
+    digest = hashlib.sha256(script.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+#: the page's Content-Security-Policy: nothing loaded, inline styles, and the one
+#: script of the page by its hash (no 'unsafe-inline' for scripts)
+CSP = (f"default-src 'none'; style-src 'unsafe-inline'; script-src {script_hash(_SCRIPT)}; "
+       "base-uri 'none'; form-action 'none'")
+
+
 def game_report_html(analysis: RecordAnalysis, replayed: Replay, *,
                      players: Collection[str] | None = None, title: str | None = None) -> str:
     """The report of ``analysis`` (of the record ``replayed`` plays) as one
@@ -114,8 +132,7 @@ def game_report_html(analysis: RecordAnalysis, replayed: Replay, *,
             _turns(turns, replayed, seat_colour)]
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-            "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n"
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n"
             f"<title>{escape(heading)}</title>\n<style>{_CSS}</style>\n</head>\n"
             "<body>\n" + "\n".join(body) + f"\n<script>{_SCRIPT}</script>\n</body>\n</html>\n")
 
@@ -343,4 +360,4 @@ def _turns(turns: list[TurnAnalysis], replayed: Replay, seat_colour: dict[int, s
     return "\n".join(out)
 
 
-__all__ = ["BOARD_PIXELS", "MISTAKE", "game_report_html"]
+__all__ = ["BOARD_PIXELS", "CSP", "MISTAKE", "game_report_html", "script_hash"]

@@ -28,9 +28,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rackety.errors import RacketyError, clip, one_line
+from rackety.frontends.report import CSP
 from rackety.frontends.web.service import ConflictError, Lexicons, NotFoundError, Service
 from rackety.frontends.web.store import Store
 
+#: the app's page: its script and styles come from this server only (no inline
+#: script runs), it talks to this server only, and no other site may frame it
+PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; "
+                               "style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                               "object-src 'none'; base-uri 'none'; form-action 'self'; "
+                               "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff"}
 MAX_BODY = 1_000_000  # bytes of a request body
 MAX_CGP = 4_000
 MAX_GCG = 500_000
@@ -332,7 +341,7 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         page = Path(str(static)) / "index.html"
         if not page.exists():
             return PlainTextResponse("rackety: the page is not installed", status_code=404)
-        return FileResponse(page, media_type="text/html")
+        return FileResponse(page, media_type="text/html", headers=PAGE_HEADERS)
 
     if Path(str(static)).is_dir():
         app.mount("/static", StaticFiles(directory=str(static)), name="static")
@@ -455,7 +464,11 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         """The game's report to look at: one self-contained HTML page with the
         board after every turn, the move played against the best with the equity
         lost, a chart of the equity lost and each player's totals."""
-        return Response(service.report(game_id), media_type="text/html; charset=utf-8")
+        # the page's policy (its one script by hash) as a header too, with what a
+        # meta element cannot say: no framing
+        return Response(service.report(game_id), media_type="text/html; charset=utf-8",
+                        headers={"Content-Security-Policy": f"{CSP}; frame-ancestors 'none'",
+                                 "X-Content-Type-Options": "nosniff"})
 
     @app.get("/api/players", tags=["rankings"])
     def players() -> dict[str, Any]:

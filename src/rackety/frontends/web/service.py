@@ -17,13 +17,14 @@ from __future__ import annotations
 import random
 import re
 import threading
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rackety.alphabet import Alphabet
-from rackety.errors import RacketyError
+from rackety.errors import RacketyError, clip
 from rackety.frontends.analysis import analyze_record
 from rackety.frontends.common import (
     Lexicons,
@@ -92,21 +93,45 @@ class Seat:
     player: str | None = None  # the rated player, when not ``name`` ("greedy" for "greedy #2")
 
 
+# What the computer seats are called (`Service._opponent`): a level, a time
+# budget ("sim 2s", "best 0.5s"), a leave table's name, a number for a second seat.
+_LEVEL_NAME = re.compile(r"(?:static|greedy|h[1-3]|sim|best)(?: ?[0-9.][0-9.e+-]* ?s"
+                         r"(?:ec|ecs|econds?)?)?(?: ?#[0-9]+)?|leaves ?:.*")
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
 def _person(name: str) -> str:
-    """A person's name, checked."""
-    name = " ".join(name.split())
-    if not name:
+    """A person's name, checked: NFC, its spaces collapsed, something visible in
+    it, no control characters (line breaks, escapes, text direction) and not
+    the name of a computer seat in any spelling (`_level_like`)."""
+    name = unicodedata.normalize("NFC", " ".join(name.split()))
+    if not _name_key(name).replace(" ", ""):
         raise RacketyError("human: give a name")
-    if _computer_name(name):
-        raise RacketyError(f"human: {name!r} is the name of a computer player; choose another")
+    if any(unicodedata.category(ch) == "Cc" for ch in name) or _BIDI.search(name):
+        raise RacketyError(f"human: {clip(name, 40)!r} has control characters; choose another")
+    if _level_like(name):
+        raise RacketyError(f"human: {clip(name, 40)!r} is the name of a computer player; "
+                           "choose another")
     return name
 
 
-def _computer_name(name: str) -> bool:
-    """Whether a person's name would pass for a computer player's."""
-    key = name.strip().lower()
-    return bool(key in LEVELS or key.startswith("leaves:")
-                or re.fullmatch(r"(static|greedy|h[123]|sim [0-9.]+s)( #\d+)?", key))
+def _name_key(name: str) -> str:
+    """A name as it reads: compatibility forms folded (NFKC: full-width "ｈ１" is
+    "h1"), case folded, invisible format characters (zero-width spaces) left
+    out and spaces collapsed."""
+    text = unicodedata.normalize("NFKC", name)
+    text = unicodedata.normalize("NFKC", text.casefold())
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    return " ".join(text.split())
+
+
+def _level_like(name: str) -> bool:
+    """Whether a name reads as a computer seat's ("H1", "best 2s", "ｇｒｅｅｄｙ",
+    "sim 2 s", "h1" with a zero-width space): a person may not take it, so no
+    game shows a person and a computer level by one name. (The store keeps
+    people and levels apart whatever their names: this is for the people
+    reading the names.)"""
+    return bool(_LEVEL_NAME.fullmatch(_name_key(name)))
 
 
 @dataclass
@@ -209,13 +234,9 @@ class Service:
     def _start(self, config: dict[str, Any], seats: list[Seat], lexicon: Any,
                game: Game) -> dict[str, Any]:
         """Store a new game in play and let the computers move up to the person."""
-        ids = []
-        for seat in seats:
-            row = self.store.player(seat.player or seat.name, kind=seat.kind, level=seat.level)
-            if row.kind != seat.kind:
-                raise RacketyError(f"player {row.name!r} is a {row.kind} player, not a "
-                                   f"{seat.kind} one")
-            ids.append(row.id)
+        # people by name, computer levels by their label ("sim 2s"), apart in the store
+        ids = [self.store.player(seat.player or seat.name, kind=seat.kind, level=seat.level).id
+               for seat in seats]
         # where the game starts (a record's scores and player to move), so the games
         # list shows what the game shows before anyone moves
         game_id = self.store.create_game(config, ids, gcg=gcg_of(game),
@@ -535,7 +556,7 @@ class Service:
         if human is None:
             raise RacketyError(f"play_as: no player {play_as!r} in the record; players: "
                                f"{', '.join(p.nickname for p in record.players)}")
-        if _computer_name(game.players[human]):
+        if _level_like(game.players[human]):
             raise RacketyError(f"play_as: {game.players[human]!r} is the name of a computer "
                                "player")
         others = len(game.players) - 1

@@ -5,7 +5,11 @@ One file, opened in WAL mode with ``synchronous=FULL``; every change is one
 crash leaves the database as it was after the last change that returned.
 
 The schema grows by `MIGRATIONS`: script ``i`` brings ``PRAGMA user_version``
-from ``i`` to ``i + 1``, each in its own transaction.
+from ``i`` to ``i + 1``, each in its own transaction (foreign keys checked
+before it commits), so a crash in the middle of one leaves the version before.
+
+A player is a kind and a name: the person "h1" (a name a record may give) and
+the computer level "h1" are two players, each with its own rating.
 
 Ratings are Elo (Elo 1978) made pairwise for 2 to 4 players: every pair of
 seats in a finished game is one result (1 a win, 0.5 a tie, 0 a loss), and a
@@ -88,6 +92,42 @@ MIGRATIONS: list[str] = [
     ALTER TABLE game_players ADD COLUMN rating_after REAL;
     CREATE INDEX games_by_status ON games (status, id);
     CREATE INDEX game_players_by_player ON game_players (player_id);
+    CREATE INDEX players_by_rating ON players (rating DESC, name)
+    """,
+    # 3: people and computer levels apart: a player is (kind, name), so a person
+    # or a record's player called "h1" is not the computer level h1. The table is
+    # rebuilt (a column's UNIQUE cannot be dropped) with its ids, so every seat
+    # keeps its player. A record's seat held by a computer row (version 2 let a
+    # record's "h1" take the level's row) goes to a person of that name: records
+    # are people's games, and they are not rated.
+    """
+    CREATE TABLE players_v3 (
+        id      INTEGER PRIMARY KEY,
+        name    TEXT NOT NULL,
+        kind    TEXT NOT NULL CHECK (kind IN ('human', 'computer')),
+        level   TEXT,
+        rating  REAL NOT NULL DEFAULT 1500,
+        games   INTEGER NOT NULL DEFAULT 0,
+        wins    INTEGER NOT NULL DEFAULT 0,
+        losses  INTEGER NOT NULL DEFAULT 0,
+        draws   INTEGER NOT NULL DEFAULT 0,
+        created TEXT NOT NULL,
+        UNIQUE (kind, name)
+    );
+    INSERT INTO players_v3 (id, name, kind, level, rating, games, wins, losses, draws, created)
+        SELECT id, name, kind, level, rating, games, wins, losses, draws, created FROM players;
+    INSERT OR IGNORE INTO players_v3 (name, kind, level, rating, created)
+        SELECT DISTINCT p.name, 'human', NULL, 1500, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+        FROM game_players gp JOIN games g ON g.id = gp.game_id
+        JOIN players p ON p.id = gp.player_id
+        WHERE g.status = 'record' AND p.kind = 'computer';
+    UPDATE game_players SET player_id = (
+            SELECT h.id FROM players_v3 h JOIN players p ON p.name = h.name
+            WHERE h.kind = 'human' AND p.id = game_players.player_id)
+        WHERE game_id IN (SELECT id FROM games WHERE status = 'record')
+        AND player_id IN (SELECT id FROM players WHERE kind = 'computer');
+    DROP TABLE players;
+    ALTER TABLE players_v3 RENAME TO players;
     CREATE INDEX players_by_rating ON players (rating DESC, name)
     """,
 ]
@@ -221,7 +261,15 @@ class Store:
         db.execute("PRAGMA busy_timeout=5000")
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
+        # Off while migrating (a table is rebuilt: SQLite's way, each migration
+        # checked by foreign_key_check before it commits); it cannot change in a
+        # transaction.
+        db.execute("PRAGMA foreign_keys=OFF")
+        self._migrate()
         db.execute("PRAGMA foreign_keys=ON")
+
+    def _migrate(self) -> None:
+        db = self._db
         start = self.schema_version()
         self._check_version(start)
         for version in range(start, SCHEMA_VERSION):
@@ -239,6 +287,11 @@ class Store:
                                        f"(it has other tables: {', '.join(sorted(tables))})")
                 for statement in _statements(MIGRATIONS[version]):
                     db.execute(statement)
+                broken = db.execute("PRAGMA foreign_key_check").fetchone()
+                if broken is not None:
+                    raise RacketyError(f"{self.path}: cannot migrate to schema version "
+                                       f"{version + 1}: table {broken[0]} row {broken[1]} "
+                                       f"refers to a missing {broken[2]} row")
                 db.execute(f"PRAGMA user_version={version + 1}")
 
     def _check_version(self, version: int) -> None:
@@ -301,16 +354,25 @@ class Store:
     # players
 
     def player(self, name: str, *, kind: str = "human", level: str | None = None) -> PlayerRow:
-        """The player called ``name``, created with ``kind`` and ``level`` if new."""
+        """The player of ``kind`` called ``name`` (a person, or a computer level
+        by its label: "h3", "sim 2s"), created with ``level`` if new. People and
+        computer levels are apart: the person "h3" is not the level h3."""
         if not isinstance(name, str) or not name.strip():
             raise RacketyError("player name: must not be empty")
         if kind not in KINDS:
             raise RacketyError(f"player kind: {kind!r} is not one of {', '.join(KINDS)}")
+        if (kind == "computer") != bool(level):
+            raise RacketyError(f"player {name!r}: a computer player has a level, a person none")
         with self._transaction() as db:
-            db.execute(
-                "INSERT INTO players (name, kind, level, rating, created) VALUES (?, ?, ?, ?, ?)"
-                " ON CONFLICT (name) DO NOTHING", (name, kind, level, INITIAL_RATING, _now()))
-            row = db.execute(f"{_PLAYER_SELECT} WHERE name = ?", (name,)).fetchone()
+            return self._player(db, name, kind, level)
+
+    @staticmethod
+    def _player(db: sqlite3.Connection, name: str, kind: str, level: str | None) -> PlayerRow:
+        db.execute(
+            "INSERT INTO players (name, kind, level, rating, created) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (kind, name) DO NOTHING", (name, kind, level, INITIAL_RATING, _now()))
+        row = db.execute(f"{_PLAYER_SELECT} WHERE kind = ? AND name = ?",
+                         (kind, name)).fetchone()
         return PlayerRow(*row)
 
     def get_player(self, player_id: int) -> PlayerRow | None:
@@ -320,9 +382,10 @@ class Store:
         return PlayerRow(*row) if row else None
 
     def players(self) -> list[PlayerRow]:
-        """Every player, by rating (highest first), then name."""
+        """Every player, by rating (highest first), then name (then kind)."""
         with self._lock:
-            rows = self._db.execute(f"{_PLAYER_SELECT} ORDER BY rating DESC, name").fetchall()
+            rows = self._db.execute(
+                f"{_PLAYER_SELECT} ORDER BY rating DESC, name, kind").fetchall()
         return [PlayerRow(*row) for row in rows]
 
     # games
@@ -510,15 +573,8 @@ class Store:
             if not isinstance(name, str) or not name.strip():
                 raise RacketyError("record: a player name is empty")
         with self._transaction() as db:
-            now = _now()
-            ids = []
-            for name in player_names:
-                db.execute(
-                    "INSERT INTO players (name, kind, level, rating, created)"
-                    " VALUES (?, 'human', NULL, ?, ?) ON CONFLICT (name) DO NOTHING",
-                    (name, INITIAL_RATING, now))
-                ids.append(db.execute("SELECT id FROM players WHERE name = ?",
-                                      (name,)).fetchone()[0])
+            # a record's players are people, whatever they are called ("h1" too)
+            ids = [self._player(db, name, "human", None).id for name in player_names]
             game_id = self._insert_game(db, config, ids, gcg, "record")
             db.executemany(
                 "UPDATE game_players SET score = ?, rank = ? WHERE game_id = ? AND seat = ?",
