@@ -1654,8 +1654,9 @@ def serve_command(host: str, port: int, db_path: str | None, extra: tuple[str, .
 @cli.command("ucgi")
 @click.option("--player", default="static", show_default=True, metavar="PLAYER",
               help="What the engine plays by: static, greedy, h1, h2, h3, leaves:FILE.klv2 "
-                   "(answer at once), sim or sim:N (simulate for the move time), any of "
-                   "them +endgame. UCGI: setoption name Player value PLAYER.")
+                   "(answer at once), sim or sim:N (simulate for the move time), best or "
+                   "best:SECONDS (search for the seconds or the move time), any of them "
+                   "+endgame. UCGI: setoption name Player value PLAYER.")
 @click.option("--lexicon", "source", default=None, metavar="SOURCE",
               help="A built-in name, a word list or a .kwg file; wins over a position's lex "
                    "(default: the position's lex if built in, else TWL06). UCGI: setoption "
@@ -1668,7 +1669,8 @@ def ucgi_command(player: str, source: str | None) -> None:
     (across), h8.WORD (down), ex.ABC, pass."""
     from rackety.frontends.ucgi import serve
 
-    serve(_lexicons(source), player=player, stdin=sys.stdin.buffer, stdout=sys.stdout)
+    serve(_lexicons(source), player=player, stdin=sys.stdin.buffer, stdout=sys.stdout,
+          end_process=True)
 
 
 # ------------------------------------------------------------------- main

@@ -19,7 +19,10 @@
 Every player has ``decide(board, lexicon)``, which returns a `Decision`: the
 move and what the player found (the top placement score, the endgame
 solver's or the simulation's result), and ``choose(board, lexicon)``, the
-decision's move.
+decision's move. The computer players but `UcgiPlayer` keep to a
+`rackety.search.control.Control` (a deadline and a stop signal) given to
+``decide`` as ``control=``, and say so (``controlled``;
+`rackety.players.base.decide_under`).
 
 `make_player` makes one from a short spec (``static``, ``greedy``, ``h1``,
 ``h2``, ``h3``, ``leaves:FILE.klv2``, ``sim``, ``best``, ``human``, ``ucgi:COMMAND``; a

@@ -1,5 +1,12 @@
 """What every player shares: the `Player` protocol, the `Decision` a player
-returns, and `PlayerBase`, which gives a player ``choose`` from its ``decide``."""
+returns, and `PlayerBase`, which gives a player ``choose`` from its ``decide``.
+
+A player that keeps to a `rackety.search.control.Control` (a deadline and a
+stop signal) says so with ``controlled``: its ``decide`` then takes
+``control=`` and ends by the deadline, and soon after the stop, with the best
+move it found so far (the static best at least). `decide_under` asks a player
+for its move under a control, and refuses a player that does not keep to one
+(a person, another engine): the UCGI engine plays by controlled players only."""
 
 from __future__ import annotations
 
@@ -7,11 +14,13 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from rackety.errors import RacketyError, clip
 from rackety.game.move import Move
 
 if TYPE_CHECKING:
     from rackety.game.board import Board
     from rackety.lexicon import Lexicon
+    from rackety.search.control import Control
     from rackety.search.endgame import EndgameResult
     from rackety.search.simulation import SimResult
 
@@ -61,9 +70,12 @@ class Player(Protocol):
 
 
 class PlayerBase(ABC):
-    """A player from its ``decide``: ``choose`` is the decision's move."""
+    """A player from its ``decide``: ``choose`` is the decision's move.
+    ``controlled``: whether ``decide`` takes ``control=`` and keeps to it (the
+    module docstring)."""
 
     name: str
+    controlled: bool = False
 
     @abstractmethod
     def decide(self, board: Board, lexicon: Lexicon) -> Decision:
@@ -75,6 +87,21 @@ class PlayerBase(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
+
+
+def is_controlled(player: Player) -> bool:
+    """Whether ``player`` keeps to a `Control` given to its ``decide``."""
+    return getattr(player, "controlled", False) is True
+
+
+def decide_under(player: Player, board: Board, lexicon: Lexicon, control: Control
+                 ) -> Decision:
+    """``player``'s decision under ``control``; a `RacketyError` for a player
+    that does not keep to one."""
+    if not is_controlled(player):
+        raise RacketyError(f"player {clip(player.name)!r} cannot be stopped or given a "
+                           "deadline")
+    return player.decide(board, lexicon, control=control)  # type: ignore[call-arg]
 
 
 def whole_rack_or_pass(board: Board) -> Move:

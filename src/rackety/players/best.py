@@ -13,6 +13,11 @@ Quackle's Championship Player and Macondo's BestBot do:
   kept (`rackety.search.inference`) when that is cheap to work out;
 - whatever fails or finds nothing falls back to the static player's move.
 
+It keeps to a `rackety.search.control.Control` (``controlled``): the budget
+ends at the control's deadline if that comes first, and a stop ends whichever
+search runs within a slice (each looks at the control between slices of its
+work), the move then the best found so far, or the static player's.
+
 The player follows the game from what it sees: the tiles the opponent added
 to the board since its own last move are their play, and the position
 before it is the board without them, with this player's rack (which it held
@@ -36,6 +41,7 @@ from rackety.players.static import static_decision
 if TYPE_CHECKING:
     from rackety.game.board import Board
     from rackety.lexicon import Lexicon
+    from rackety.search.control import Control
 
 #: the most tiles in the bag the pre-endgame takes the decision at
 PEG_TILES = 1
@@ -54,6 +60,8 @@ class BestPlayer(PlayerBase):
     ``leave`` the static evaluation's leave model (``static``: the lexicon's
     trained table), ``candidates`` simulated for ``plies`` plies."""
 
+    controlled = True
+
     def __init__(self, seconds: float = 2.0, *, leave: str = "static", candidates: int = 10,
                  plies: int = 2, seed: int = 0, infer: bool = True,
                  name: str | None = None) -> None:
@@ -68,12 +76,16 @@ class BestPlayer(PlayerBase):
         self.name = name or f"best:{seconds:g}"
         self._after: Board | None = None  # the board after this player's last move
         self._turn = 0
+        self._control: Control | None = None  # the control of the decision under way
         self.last_phase = ""  # what decided the last move (for reports and tests)
 
-    def decide(self, board: Board, lexicon: Lexicon) -> Decision:
-        """The move of the phase the position is in (module docstring)."""
+    def decide(self, board: Board, lexicon: Lexicon, *, control: Control | None = None
+               ) -> Decision:
+        """The move of the phase the position is in (module docstring), within
+        the budget and ``control``."""
         started = time.perf_counter()
         self._turn += 1
+        self._control = control
         model = leave_model(self.leave, lexicon)
         static = static_decision(board, lexicon, model)
         decision = static
@@ -99,14 +111,15 @@ class BestPlayer(PlayerBase):
                 return static
             from rackety.search.endgame import solve
 
-            result = solve(position, lexicon, seconds=self._left(started))
+            result = solve(position, lexicon, seconds=self._left(started),
+                           control=self._control)
             self.last_phase = "endgame"
             return Decision(result.pv[0], endgame=result) if result.pv else static
         if bag <= PEG_TILES:
             from rackety.search.preendgame import preendgame
 
             peg = preendgame(board, lexicon, candidates=self.candidates, leave=self.leave,
-                             seconds=self._left(started), jobs=1)
+                             seconds=self._left(started), jobs=1, control=self._control)
             if peg.outcomes:
                 self.last_phase = "preendgame"
                 return Decision(peg.best.move, best_score=static.best_score)
@@ -117,16 +130,20 @@ class BestPlayer(PlayerBase):
         result = simulate(board, lexicon, leave=self.leave, candidates=self.candidates,
                           plies=self.plies, seconds=0.9 * self._left(started),
                           seed=self.seed * 7919 + self._turn, jobs=1, batch=SIM_BATCH,
-                          opponent_leaves=kept)
+                          opponent_leaves=kept, control=self._control)
         best = result.best.move
-        if best.kind == "pass" and static.move.kind != "pass":
+        if result.iterations == 0 or (best.kind == "pass" and static.move.kind != "pass"):
             return static
         self.last_phase = "simulation, inferred" if kept else "simulation"
         return Decision(best, best_score=static.best_score, simulation=result)
 
     def _left(self, started: float) -> float:
-        """What is left of the move's budget (a sliver at least)."""
-        return max(0.05, self.seconds - (time.perf_counter() - started))
+        """What is left of the move's budget, and of the control's time (a
+        sliver at least)."""
+        left = self.seconds - (time.perf_counter() - started)
+        if self._control is not None:
+            left = self._control.left(left) or 0.0
+        return max(0.05, left)
 
     # ------------------------------------------------------------ inference
     def opponent_play(self, board: Board) -> tuple[Board, Move] | None:
@@ -199,10 +216,14 @@ class BestPlayer(PlayerBase):
             return []
         from rackety.search.inference import infer
 
+        control = self._control
+        check = None if control is None else (lambda _done, _total: control.check())
         try:
             result = infer(position, lexicon, move, leave=self.leave, jobs=1,
-                           max_racks=_max_racks(self.seconds * INFER_SHARE))
-        except RacketyError:
+                           max_racks=_max_racks(INFER_SHARE * (
+                               self.seconds if control is None else self._left(started))),
+                           progress=check)
+        except RacketyError:  # too many racks, or stopped (`Control.check`)
             return []
         if time.perf_counter() - started > self.seconds * 0.5:
             return []

@@ -10,6 +10,7 @@ from rackety.players.base import Decision, PlayerBase, whole_rack_or_pass
 if TYPE_CHECKING:
     from rackety.game.board import Board
     from rackety.lexicon import Lexicon
+    from rackety.search.control import Control
 
 
 class GreedyPlayer(PlayerBase):
@@ -20,9 +21,13 @@ class GreedyPlayer(PlayerBase):
         self.name = name
         self.generator = generator
 
-    def decide(self, board: Board, lexicon: Lexicon) -> Decision:
+    controlled = True  # one move generation: done before any deadline matters
+
+    def decide(self, board: Board, lexicon: Lexicon, *, control: Control | None = None
+               ) -> Decision:
         """The top-scoring placement (ties: the first in move-list order), with
-        the top score as ``best_score``."""
+        the top score as ``best_score``. A ``control`` changes nothing: the
+        answer comes at once."""
         moves = generate(board, lexicon, mode="best", exchanges=False,
                          generator=self.generator)
         best = moves.best()

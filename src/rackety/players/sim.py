@@ -11,6 +11,7 @@ from rackety.players.static import static_decision
 if TYPE_CHECKING:
     from rackety.game.board import Board
     from rackety.lexicon import Lexicon
+    from rackety.search.control import Control
 
 
 class SimPlayer(PlayerBase):
@@ -18,7 +19,10 @@ class SimPlayer(PlayerBase):
     (`rackety.search.simulation.simulate`, by the leave model of ``leave``:
     ``static``, ``h1``, ``h2``, ``h3`` or ``leaves:FILE.klv2``) and plays the best by simulated
     equity; with an empty bag it plays its static move. Each turn's
-    simulation is seeded from ``seed`` and the turn's number."""
+    simulation is seeded from ``seed`` and the turn's number. It keeps to a
+    control (``controlled``): the simulation ends at its deadline or stop."""
+
+    controlled = True
 
     def __init__(self, leave: str = "static", *, candidates: int = 10, plies: int = 2,
                  iterations: int = 100, seconds: float | None = None, seed: int = 0,
@@ -32,10 +36,12 @@ class SimPlayer(PlayerBase):
         self.name = name
         self._turn = 0
 
-    def decide(self, board: Board, lexicon: Lexicon) -> Decision:
+    def decide(self, board: Board, lexicon: Lexicon, *, control: Control | None = None
+               ) -> Decision:
         """The best candidate by simulated equity (``simulation`` the result),
         with the static player's ``best_score``; never a pass the static player
-        would not make."""
+        would not make. Under ``control``, the best of the rollouts run by its
+        deadline or stop (`rackety.search.simulation.simulate`)."""
         from rackety.search.simulation import simulate
 
         static = static_decision(board, lexicon, leave_model(self.leave, lexicon))
@@ -44,7 +50,7 @@ class SimPlayer(PlayerBase):
         self._turn += 1
         result = simulate(board, lexicon, leave=self.leave, candidates=self.candidates,
                           plies=self.plies, iterations=self.iterations, seconds=self.seconds,
-                          seed=self.seed * 7919 + self._turn, jobs=1)
+                          seed=self.seed * 7919 + self._turn, jobs=1, control=control)
         best = result.best.move
         move = best if best.kind != "pass" or static.move.kind == "pass" else static.move
         return Decision(move, best_score=static.best_score, simulation=result)

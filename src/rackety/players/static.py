@@ -14,6 +14,7 @@ from rackety.players.base import Decision, PlayerBase
 if TYPE_CHECKING:
     from rackety.game.board import Board
     from rackety.lexicon import Lexicon
+    from rackety.search.control import Control
 
 
 def static_choice(board: Board, lexicon: Lexicon, leave: LeaveModel, *,
@@ -63,8 +64,11 @@ class StaticPlayer(PlayerBase):
         self.name = name
         self.generator = generator
 
-    def decide(self, board: Board, lexicon: Lexicon) -> Decision:
+    controlled = True  # one move generation: done before any deadline matters
+
+    def decide(self, board: Board, lexicon: Lexicon, *, control: Control | None = None
+               ) -> Decision:
         """The best move by equity (see `static_choice`), with the top placement
         score as ``best_score`` (a play scoring less is a sacrifice, in Gordon's
-        tables)."""
+        tables). A ``control`` changes nothing: the answer comes at once."""
         return static_decision(board, lexicon, self.leave_model, generator=self.generator)

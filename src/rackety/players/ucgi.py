@@ -41,7 +41,7 @@ import threading
 import time
 import weakref
 from collections import Counter, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING
 
@@ -55,7 +55,10 @@ if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
 
 UCGI_PREFIX = "ucgi:"  # the player spec ucgi:COMMAND
+MAX_LINE = 1 << 20  # bytes of a line of the protocol, either way; a longer one is refused
 MAX_CHALLENGE_POINTS = 10_000
+MAX_QUEUED = 64  # lines from an engine not read yet, at most (its output then waits)
+MAX_STDERR = 300  # characters of each of an engine's last lines on stderr kept
 _FORMAT = "pos.WORD[.RACK[.CHALLPTS[.TURNLOSS]]], ex.TILES, ex.N, pass or rack.TILES"
 
 
@@ -161,6 +164,60 @@ def find_moves(moves: Iterable[Move], wanted: Iterable[Move]) -> list[Move]:
     return found
 
 
+# ------------------------------------------------------------------ lines
+def read_lines(stream: IO[bytes]) -> Iterator[str | None]:
+    """The lines of ``stream`` as text (bad UTF-8 replaced), each with its end;
+    None for a line longer than `MAX_LINE` bytes, as soon as it is (the rest of
+    it is read and dropped: the memory held stays below `MAX_LINE`). Read in
+    chunks as they come (``read1``, or a raw stream's ``read``), never a whole
+    line at once.
+
+    >>> import io
+    >>> list(read_lines(io.BytesIO(b"isready\\n" + b"x" * (MAX_LINE + 1) + b"\\nquit")))
+    ['isready\\n', None, 'quit']
+    """
+    read = _reader(stream)
+    line = bytearray()
+    dropping = False
+    while True:
+        chunk = read(1 << 16)
+        if not chunk:
+            break
+        start = 0
+        while start < len(chunk):
+            end = chunk.find(b"\n", start)
+            stop = len(chunk) if end < 0 else end + 1
+            if not dropping:
+                line += chunk[start:stop]
+                if len(line) > MAX_LINE:
+                    dropping = True
+                    line.clear()
+                    yield None
+            if end >= 0:
+                if dropping:
+                    dropping = False
+                else:
+                    yield line.decode("utf-8", "replace")
+                    line.clear()
+            start = stop
+    if line:
+        yield line.decode("utf-8", "replace")
+
+
+def _reader(stream: IO[bytes]) -> Callable[[int], bytes]:
+    """A function that reads at most n bytes of ``stream`` as soon as there
+    are some (b"" at the end, or when reading fails, the stream closed)."""
+    read = getattr(stream, "read1", None) or stream.read
+
+    def safe(n: int) -> bytes:
+        try:
+            return read(n) or b""
+        except (OSError, ValueError):
+            return b""
+
+    return safe
+
+
 # ------------------------------------------------------------------ player
 def split_command(command: str) -> list[str]:
     """The words of an engine's command line (`shlex`, no shell), its program
@@ -180,22 +237,45 @@ def split_command(command: str) -> list[str]:
     return argv
 
 
-def _pump(stream: IO[bytes], lines: queue.Queue[str | None] | deque[str]) -> None:
-    """Read ``stream`` line by line into ``lines`` (None at the end, for a queue)."""
-    with contextlib.suppress(OSError, ValueError):
-        for raw in stream:
-            line = raw.decode("utf-8", "replace").rstrip("\r\n")
-            if isinstance(lines, deque):
-                lines.append(line)
-            else:
-                lines.put(line)
-    if not isinstance(lines, deque):
-        lines.put(None)
+TOO_LONG = object()  # in a queue of lines: the engine sent a line longer than MAX_LINE
+END = object()  # in a queue of lines: the engine's output ended
 
 
-def _stop_process(process: subprocess.Popen[bytes]) -> None:
-    """Ask the engine to quit, then terminate it, then kill it."""
-    if process.poll() is None:
+def _pump(stream: IO[bytes], lines: queue.Queue[object], done: threading.Event) -> None:
+    """Put the lines of an engine's output into ``lines`` (without their
+    ends), waiting while `MAX_QUEUED` are there; a line longer than
+    `MAX_LINE` is `TOO_LONG`, and the last thing put (the engine is then
+    ended); `END` at the end. Stops once ``done`` is set."""
+
+    def put(item: object) -> bool:
+        while not done.is_set():
+            try:
+                lines.put(item, timeout=0.25)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    for line in read_lines(stream):
+        if line is None:
+            put(TOO_LONG)
+            return
+        if not put(line.rstrip("\r\n")):
+            return
+    put(END)
+
+
+def _drain(stream: IO[bytes], lines: deque[str]) -> None:
+    """Read an engine's stderr to its end, keeping its last lines (each cut to
+    `MAX_STDERR` characters; a line too long kept as a note)."""
+    for line in read_lines(stream):
+        lines.append(clip(line.rstrip("\r\n"), MAX_STDERR) if line is not None else
+                     f"(a line longer than {MAX_LINE:,} bytes)")
+
+
+def _stop_process(process: subprocess.Popen[bytes], *, polite: bool = True) -> None:
+    """Ask the engine to quit (``polite``), then terminate it, then kill it."""
+    if polite and process.poll() is None:
         with contextlib.suppress(OSError, ValueError):
             assert process.stdin is not None
             process.stdin.write(b"quit\n")
@@ -203,7 +283,9 @@ def _stop_process(process: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(OSError, ValueError):
         assert process.stdin is not None
         process.stdin.close()
-    for signal, seconds in ((None, 1.0), (process.terminate, 2.0), (process.kill, 2.0)):
+    steps = ((None, 1.0), (process.terminate, 2.0), (process.kill, 2.0)) if polite else \
+        ((process.terminate, 0.5), (process.kill, 2.0))
+    for signal, seconds in steps:
         if signal is not None:
             with contextlib.suppress(OSError):
                 signal()
@@ -224,10 +306,13 @@ class UcgiPlayer(PlayerBase):
     then each turn it gets ``position cgp ...`` (the player's view, with the
     lexicon's name as ``lex`` when the position has none) and ``go movetime
     MOVETIME`` (milliseconds), and its ``bestmove`` must be one of the
-    position's legal moves. An engine that says nothing for ``timeout`` seconds
-    (beyond the move time), exits, or reports an error (``info string error:
-    ...``) ends the decision with one `RacketyError`. `close` (also at the
-    interpreter's exit) says ``quit`` and ends the process."""
+    position's legal moves. An engine that does not answer within ``timeout``
+    seconds (beyond the move time), whatever else it says, sends a line longer
+    than `MAX_LINE` bytes (refused as soon as it is, the memory held below
+    it), exits, or reports an error (``info string error: ...``) ends the
+    decision with one `RacketyError`, and its process is ended at once
+    (terminated, then killed). `close` (also at the interpreter's exit) says
+    ``quit`` and ends the process."""
 
     def __init__(self, command: str, *, name: str = "ucgi", movetime: int = 1000,
                  timeout: float = 60.0) -> None:
@@ -237,7 +322,8 @@ class UcgiPlayer(PlayerBase):
         self.movetime = movetime
         self.timeout = timeout
         self._process: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.Queue[object] = queue.Queue(MAX_QUEUED)
+        self._done = threading.Event()  # the readers of the process stop
         self._stderr: deque[str] = deque(maxlen=5)
         self._finalizer: weakref.finalize[..., None] | None = None
         self._readers: list[threading.Thread] = []
@@ -262,12 +348,14 @@ class UcgiPlayer(PlayerBase):
             raise RacketyError(f"{self._where()}: cannot start it ({exc.strerror or exc})") \
                 from None
         self._process = process
-        self._lines = queue.Queue()
+        self._lines = queue.Queue(MAX_QUEUED)
+        self._done = threading.Event()
         self._stderr = deque(maxlen=5)
         assert process.stdout is not None and process.stderr is not None
-        self._readers = [threading.Thread(target=_pump, args=(stream, sink), daemon=True)
-                         for stream, sink in ((process.stdout, self._lines),
-                                              (process.stderr, self._stderr))]
+        self._readers = [
+            threading.Thread(target=_pump, args=(process.stdout, self._lines, self._done),
+                             daemon=True),
+            threading.Thread(target=_drain, args=(process.stderr, self._stderr), daemon=True)]
         for reader in self._readers:
             reader.start()
         self._finalizer = weakref.finalize(self, _stop_process, process)
@@ -276,16 +364,23 @@ class UcgiPlayer(PlayerBase):
         self._send("isready")
         self._expect("readyok", self.timeout)
 
-    def close(self) -> None:
-        """Say ``quit`` to the engine and end its process (if it runs)."""
-        if self._finalizer is not None:
-            self._finalizer()
-        self._finalizer = None
+    def close(self, *, polite: bool = True) -> None:
+        """Say ``quit`` to the engine and end its process (if it runs); not
+        ``polite``: terminate it at once."""
+        self._done.set()
+        finalizer, self._finalizer = self._finalizer, None
+        if finalizer is not None:
+            if polite:
+                finalizer()
+            else:
+                found = finalizer.detach()
+                if found is not None:
+                    _stop_process(found[2][0], polite=False)
         self._process = None
 
     def _fail(self, message: str) -> RacketyError:
-        """The error for an engine that failed; the engine is ended."""
-        self.close()
+        """The error for an engine that failed; the engine is ended at once."""
+        self.close(polite=False)
         return RacketyError(f"{self._where()}: {message}")
 
     def _send(self, line: str) -> None:
@@ -316,12 +411,17 @@ class UcgiPlayer(PlayerBase):
         while True:
             left = deadline - time.monotonic()
             try:
-                line = self._lines.get(timeout=max(0.0, left))
+                if left <= 0:  # whatever else the engine says
+                    raise queue.Empty
+                line = self._lines.get(timeout=left)
             except queue.Empty:
                 raise self._fail(f"no {word!r} within {seconds:g} s; stopped it") from None
-            if line is None:
+            if line is END:
                 raise self._exited(f"before {word!r}")
-            tokens = line.split()
+            if line is TOO_LONG or not isinstance(line, str):
+                raise self._fail(f"sent a line longer than {MAX_LINE:,} bytes before {word!r}; "
+                                 "stopped it")
+            tokens = line.split(maxsplit=3)
             if tokens[:1] == [word]:
                 return line
             if tokens[:3] == ["info", "string", "error:"]:
@@ -338,7 +438,7 @@ class UcgiPlayer(PlayerBase):
         self._send(f"position cgp {position.cgp()}")
         self._send(f"go movetime {self.movetime}")
         line = self._expect("bestmove", self.movetime / 1000 + self.timeout)
-        words = line.split()
+        words = line.split(maxsplit=2)
         if len(words) < 2:
             raise self._fail("'bestmove' without a move")
         try:

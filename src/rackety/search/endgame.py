@@ -44,7 +44,11 @@ self-recursive numba function (NUMBA.md, trap 2):
 
 Anytime: with a time limit, the result is the one of the last iteration that
 finished (its depth and ``exact=False`` unless it was exact). numba has no
-clock, so each iteration gets a node budget from the measured node rate.
+clock, so each iteration gets a node budget from the measured node rate. With
+a stop signal (a `rackety.search.control.Control`), the budgets are of about
+`SLICE` seconds: an iteration that spends one is taken up again, unless
+stopped, from the root with the table as it left it (what it searched in full
+is found there), so a stop is seen within a slice.
 
 The kernels call the move generator's (`movegen.kernels`, `movegen.crosssets`):
 numba's cache watches only this file (NUMBA.md, trap 5), so after changing one
@@ -53,6 +57,7 @@ of those in development, clear ``__pycache__``.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -93,11 +98,13 @@ from rackety.kernels.fields import (
 from rackety.kernels.generate import generate_gaddag, load_rack, scratch
 from rackety.kernels.jit import njit
 from rackety.kernels.rules import place, recross
+from rackety.search.control import SLICE
 
 if TYPE_CHECKING:
     from rackety.alphabet import Alphabet
     from rackety.game.board import Board
     from rackety.lexicon import Lexicon
+    from rackety.search.control import Control
 
 # ctl: int64 control and statistics of a solve
 C_NODES = 0  # nodes searched (all iterations)
@@ -534,7 +541,8 @@ def check_position(board: Board) -> None:
 
 
 def solve(board: Board, lexicon: Lexicon, *, seconds: float | None = None,
-          tt_bits: int = 22, max_depth: int | None = None) -> EndgameResult:
+          tt_bits: int = 22, max_depth: int | None = None,
+          control: Control | None = None) -> EndgameResult:
     """Solve the endgame of ``board`` (two players, both racks known, the bag
     empty; ``racks[0]`` is the player to move; ``zero_turns`` > 0 means the
     last move was a pass, so passing now ends the game): iterative deepening
@@ -542,18 +550,21 @@ def solve(board: Board, lexicon: Lexicon, *, seconds: float | None = None,
     line of the last iteration that finished), or to ``max_depth`` plies. The
     transposition table has at most ``2 ** tt_bits`` entries of 16 bytes (it
     starts at 2^16 and grows with the nodes searched) and is freed after the
-    solve. The first iteration always finishes."""
+    solve. The first iteration always finishes. ``control`` (a
+    `rackety.search.control.Control`): its deadline bounds ``seconds``, and a
+    stop ends the solve within a slice (the module docstring)."""
     check_position(board)
     if lexicon.alphabet.identity != board.alphabet.identity:
         raise RacketyError(f"lexicon {lexicon.name} is in alphabet {lexicon.alphabet.name}, "
                            f"the position in {board.alphabet.name}")
     return solve_state(state_of(board, lexicon), board_consts(board), board.alphabet, lexicon,
-                       seconds=seconds, tt_bits=tt_bits, max_depth=max_depth)
+                       seconds=seconds, tt_bits=tt_bits, max_depth=max_depth, control=control)
 
 
 def solve_state(gs: GameState, consts: tuple[np.ndarray, ...], alphabet: Alphabet,
                 lexicon: Lexicon, *, seconds: float | None = None, tt_bits: int = 22,
-                max_depth: int | None = None) -> EndgameResult:
+                max_depth: int | None = None, control: Control | None = None
+                ) -> EndgameResult:
     """`solve` on a game state of the rules' kernels (two seats, the bag empty,
     the seat to move ``ints[GS_TURN]``; ``consts`` its `kernel_consts`), as the
     pre-endgame hands it over after a play."""
@@ -570,7 +581,7 @@ def solve_state(gs: GameState, consts: tuple[np.ndarray, ...], alphabet: Alphabe
         rack = gs.racks[seat, :int(gs.ints[GS_RACK + seat])]
         if len(rack) and np.bincount(rack).max() > MAX_COUNT:
             raise RacketyError(f"endgame: more than {MAX_COUNT} copies of a tile on a rack")
-    return _Solver(gs, consts, alphabet, lexicon, tt_bits).run(seconds, max_depth)
+    return _Solver(gs, consts, alphabet, lexicon, tt_bits).run(seconds, max_depth, control)
 
 
 @lru_cache(maxsize=4)
@@ -691,31 +702,54 @@ class _Solver:
                 return None
             return int(value), bool(ctl[C_CUTS] == 0)
 
+    def _deepen(self, depth: int, start: float, deadline: float | None,
+                stop: Control | None) -> tuple[int, bool] | None:
+        """One iteration, within the deadline: a node budget from the node rate
+        so far (none for the first). With ``stop``, budgets of about `SLICE`
+        seconds, the iteration taken up again after each (its table grown for
+        the nodes searched) until it ends, is stopped, or the deadline passes."""
+        if depth == 1 or (deadline is None and stop is None):
+            return self.iteration(depth, 1 << 62)
+        first = int(self.ctl[C_NODES])
+        while True:
+            now = time.perf_counter()
+            if deadline is not None and now >= deadline:
+                return None
+            nodes = int(self.ctl[C_NODES])
+            rate = nodes / max(now - start, 1e-6)
+            span = math.inf if deadline is None else deadline - now
+            if stop is not None:
+                span = min(span, SLICE)
+            found = self.iteration(depth, nodes + max(1, int(rate * span)))
+            if found is not None or stop is None or stop.stopped():
+                return found
+            self._grow_table(int(self.ctl[C_NODES]) - first)
+
     def pv(self) -> list[Move]:
         return [move_of_row(self.pv_meta[0, t], self.pv_tiles[0, t], self.alphabet)
                 for t in range(int(self.pv_len[0]))]
 
-    def run(self, seconds: float | None, max_depth: int | None) -> EndgameResult:
+    def run(self, seconds: float | None, max_depth: int | None,
+            control: Control | None = None) -> EndgameResult:
         # a call that stops at once loads (or compiles) the kernels before the clock starts
         self.iteration(1, 0)
         self.ctl[C_NODES] = self.ctl[C_GENS] = self.ctl[C_TTHITS] = 0
         start = time.perf_counter()
         deadline = None if seconds is None else start + seconds
+        stop = None
+        if control is not None:
+            if control.deadline is not None:
+                deadline = min(deadline or control.deadline, control.deadline)
+            stop = control if control.stoppable else None
         last = max(1, self.bound)
         if max_depth is not None:
             last = max(1, min(last, max_depth))
         value, pv, reached, exact = 0, [], 0, False
         for depth in range(1, last + 1):
             nodes = int(self.ctl[C_NODES])
-            if deadline is None or depth == 1:
-                budget = 1 << 62
-            else:
-                now = time.perf_counter()
-                if now >= deadline:
-                    break
-                rate = nodes / max(now - start, 1e-6)
-                budget = nodes + max(1, int(rate * (deadline - now)))
-            found = self.iteration(depth, budget)
+            if depth > 1 and stop is not None and stop.stopped():
+                break
+            found = self._deepen(depth, start, deadline, stop)
             if found is None:
                 break
             self._grow_table(int(self.ctl[C_NODES]) - nodes)

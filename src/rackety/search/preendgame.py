@@ -73,6 +73,13 @@ budget ends before every endgame was searched once, a candidate is valued over
 the worlds searched (every candidate has one at least: its first endgame is
 searched whatever the clock says). Without ``seconds`` every endgame is solved
 exactly, and the result does not depend on ``jobs``.
+
+Under a `rackety.search.control.Control` (the UCGI engine's ``movetime`` and
+``stop``), no endgame is started once it is stopped or past its deadline (the
+first of each line included), an endgame searched in this process is stopped
+within a slice with the rest (`rackety.search.endgame`), and one in a worker
+process gets at most the time to the deadline; a candidate with no world
+searched then is left out of the result (``stopped``).
 """
 
 from __future__ import annotations
@@ -94,12 +101,14 @@ from rackety.game.heuristics import leave_model
 from rackety.game.state import board_consts, rows_of, set_bag, set_rack, state_of
 from rackety.kernels.rules import end_turn, pass_turn, play
 from rackety.lexicon import Lexicon
+from rackety.search.control import SLICE
 from rackety.search.endgame import solve_state
 from rackety.search.peg_draws import count_submultisets, sample, submultisets
 from rackety.search.peg_lines import EmptyingLine, Found, Line, Spec, reply_line
 
 if TYPE_CHECKING:
     from rackety.game.move import Move
+    from rackety.search.control import Control
 
 #: the most tiles in the bag a pre-endgame may have (the least is one)
 MAX_BAG = 6
@@ -151,6 +160,7 @@ class PreEndgameResult:
     seconds: float = 0.0  # wall time
     budget: float | None = None  # the time budget given (None: every endgame exact)
     bag: int = 1  # tiles in the bag
+    stopped: bool = False  # cut short by its control (the candidates searched only)
 
     @property
     def best(self) -> Outcome:
@@ -172,8 +182,8 @@ class _Setup:
         self.consts = board_consts(board)
         self.root = state_of(board, lexicon)
 
-    def solve(self, spec: Spec, seconds: float | None,
-              max_depth: int | None = None) -> tuple[int, bool, int]:
+    def solve(self, spec: Spec, seconds: float | None, max_depth: int | None = None,
+              control: Control | None = None) -> tuple[int, bool, int]:
         """Give the opponent its rack and the bag its tiles (drawn from the end),
         play the moves (a row each, None a pass) by the rules' kernels, and solve
         the endgame that follows: (its value for the side then to move, exact,
@@ -191,7 +201,7 @@ class _Setup:
                 play(nodes, gaddag, self.consts, gs, action[0], action[1], 0, True)
                 end_turn(self.consts, gs, True, True)
         result = solve_state(gs, self.consts, self.alphabet, self.lexicon, seconds=seconds,
-                             max_depth=max_depth)
+                             max_depth=max_depth, control=control)
         return result.value, bool(result.exact), result.depth
 
 
@@ -200,22 +210,25 @@ class _Setup:
 _worker: dict[str, Any] = {}
 
 
-def _solve_task(task: tuple[Any, ...]) -> tuple[int, bool, int]:
-    """One endgame, in this process or a worker: (position key, spec, seconds)."""
+def _solve_task(task: tuple[Any, ...], control: Control | None = None
+                ) -> tuple[int, bool, int]:
+    """One endgame, in this process (under ``control``) or a worker: (position
+    key, spec, seconds)."""
     key, spec, seconds = task
     if _worker.get("key") != key:
         source, alphabet, layout, cgp = key
         lexicon = Lexicon.load(source, alphabet)
         board = Board.from_cgp(cgp, alphabet=alphabet, layout=layout)
         _worker.update(key=key, setup=_Setup(board, lexicon))
-    return _worker["setup"].solve(spec, seconds)
+    return _worker["setup"].solve(spec, seconds, control=control)
 
 
 def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10,
                leave: str = "static", seconds: float | None = None, jobs: int | None = 1,
                source: str | None = None, draws: int = MAX_DRAWS, rollouts: int = ROLLOUTS,
                seed: int = 0, moves: list[Move] | None = None,
-               progress: Callable[[int, int, str], None] | None = None) -> PreEndgameResult:
+               progress: Callable[[int, int, str], None] | None = None,
+               control: Control | None = None) -> PreEndgameResult:
     """Solve the position (1 to `MAX_BAG` tiles in the bag) for its best
     ``candidates`` tile placements by static equity (``leave``: as `simulate`'s),
     as the module docstring says.
@@ -230,7 +243,7 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10,
     those of a candidate that leaves tiles in a bag of three or more.
     ``moves``: the candidates (legal placements) instead of the best static ones.
     ``progress(done, total, what)`` is called as endgames finish, ``what``
-    saying what is being waited for."""
+    saying what is being waited for. ``control``: the module docstring."""
     started = time.perf_counter()
     if len(board.racks) != 2:
         raise RacketyError("a pre-endgame is between two players")
@@ -278,10 +291,13 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10,
     if estimated:
         share = None if seconds is None else (ROLLOUT_SHARE if lines else 1.0) * seconds
         simulated = _rollouts(board, lexicon, [moves[i] for i in estimated], leave, rollouts,
-                              share, seed, jobs, source, progress)
+                              share, seed, jobs, source, progress, control)
         if budget is not None:
             budget = max(MIN_SOLVE_SECONDS, seconds - (time.perf_counter() - started))
     found: dict[Hashable, Found] = {}
+    stopped = False
+    if lines and control is not None and control.stopped():
+        lines, stopped = [], True
     if lines:
         key = (source or lexicon.source, board.alphabet.name, board.layout.name, board.cgp())
         jobs = jobs or os.cpu_count() or 1
@@ -296,15 +312,19 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10,
         _worker.update(key=key, setup=setup)
         try:
             by_index = {line.index: line for line in lines}
-            _Schedule(lines, found, board, budget, jobs, progress, k, len(moves)).run(
-                lambda task, limit: (key, by_index[task[1]].spec(task), limit))
+            schedule = _Schedule(lines, found, board, budget, jobs, progress, k, len(moves))
+            schedule.run(lambda task, limit: (key, by_index[task[1]].spec(task), limit),
+                         control)
+            stopped = control is not None and control.stopped()
+            if stopped:  # the candidates with a world searched
+                lines = [line for line in lines if line.index in schedule.valued]
         finally:
             _worker.clear()
     outcomes = _outcomes(lines, found, board) + simulated
     outcomes.sort(key=lambda o: (-o.win_pct, -o.spread))
     exact = sum(1 for value in found.values() if value[1])
     return PreEndgameResult(outcomes, len(found), exact, time.perf_counter() - started,
-                            seconds, k)
+                            seconds, k, stopped)
 
 
 def _emptying(index: int, move: Move, row: tuple[np.ndarray, np.ndarray],
@@ -327,7 +347,8 @@ def _emptying(index: int, move: Move, row: tuple[np.ndarray, np.ndarray],
 
 def _rollouts(board: Board, lexicon: Lexicon, moves: list[Move], leave: str, rollouts: int,
               seconds: float | None, seed: int, jobs: int | None, source: str | None,
-              progress: Callable[[int, int, str], None] | None) -> list[Outcome]:
+              progress: Callable[[int, int, str], None] | None,
+              control: Control | None = None) -> list[Outcome]:
     """The candidates that leave tiles in a bag of three or more, estimated by
     rollouts to the end of the game (`simulate`, no candidate dropped)."""
     from rackety.search.simulation import simulate
@@ -344,7 +365,7 @@ def _rollouts(board: Board, lexicon: Lexicon, moves: list[Move], leave: str, rol
         progress(0, rollouts, what)
     result = simulate(board, lexicon, leave=leave, plies=ROLLOUT_PLIES, iterations=rollouts,
                       seconds=seconds, seed=seed, jobs=jobs, drop=False, moves=moves,
-                      source=source or lexicon.source, progress=report)
+                      source=source or lexicon.source, progress=report, control=control)
     by_move = {c.move: c for c in result.candidates}
     return [Outcome(move, by_move[move].win_pct, by_move[move].equity, [], "rollouts", 0,
                     by_move[move].iterations) for move in moves]
@@ -385,6 +406,7 @@ class _Schedule:
         self.busy: set[Hashable] = set()
         self.valued: set[int] = set()  # the lines with a value found
         self.deadline = math.inf
+        self.control: Control | None = None
         if bag == 1:
             draws = max((line.count for line in lines), default=0)
             self.what = f"endgames solved ({len(lines)} candidates x {draws} draws)"
@@ -409,6 +431,8 @@ class _Schedule:
 
     def next(self) -> tuple[Hashable, float | None] | None:
         """The next endgame to search and its time limit; None: none for now."""
+        if self.control is not None and self.control.stopped():
+            return None
         now = time.perf_counter()
         if now >= self.deadline:
             return self._late()
@@ -452,11 +476,15 @@ class _Schedule:
                           f"endgames solved exactly; the other {len(self.found) - exact} "
                           f"searched again, longer{budget}")
 
-    def run(self, task: Callable[[Hashable, float | None], tuple[Any, ...]]) -> None:
-        """Search until nothing is left to search; ``task`` makes the worker's
-        task of an endgame and a time limit."""
+    def run(self, task: Callable[[Hashable, float | None], tuple[Any, ...]],
+            control: Control | None = None) -> None:
+        """Search until nothing is left to search, or ``control`` says stop;
+        ``task`` makes the worker's task of an endgame and a time limit."""
         if self.seconds is not None:
             self.deadline = time.perf_counter() + self.seconds
+        self.control = control
+        if control is not None and control.deadline is not None:
+            self.deadline = min(self.deadline, control.deadline)
         self.report()
         pool = ProcessPoolExecutor(self.jobs) if self.jobs > 1 and self.known > 1 else None
         running: dict[Future[tuple[int, bool, int]], tuple[Hashable, float | None]] = {}
@@ -471,14 +499,19 @@ class _Schedule:
                     if limit is not None:
                         self.given[endgame] = limit
                     if pool is not None:
+                        if control is not None:
+                            limit = control.left(limit)
                         future = pool.submit(_solve_task, task(endgame, limit))
                     else:
                         future = Future()
-                        future.set_result(_solve_task(task(endgame, limit)))
+                        future.set_result(_solve_task(task(endgame, limit), control))
                     running[future] = picked
                 if not running:
                     break
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                done, _ = wait(running, timeout=None if control is None else SLICE,
+                               return_when=FIRST_COMPLETED)
+                if not done and control is not None and control.stopped():
+                    break
                 for future in done:
                     endgame, _ = running.pop(future)
                     value, exact, depth = future.result()

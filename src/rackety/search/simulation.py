@@ -57,6 +57,7 @@ from rackety.lexicon import Lexicon
 
 if TYPE_CHECKING:
     from rackety.game.move import Move
+    from rackety.search.control import Control
 
 #: what the opponent kept: (tile codes, weight) pairs
 OpponentLeaves = Sequence[tuple[Sequence[int], float]]
@@ -96,7 +97,7 @@ class SimResult:
     candidates: list[Candidate]  # best first
     iterations: int  # rollouts run by the candidates that ran longest
     seconds: float
-    stopped: str = "iterations"  # why: "iterations", "seconds" or "one candidate left"
+    stopped: str = "iterations"  # why: "iterations", "seconds", "one candidate left" or "stopped"
 
     @property
     def rollouts(self) -> int:
@@ -221,7 +222,8 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
              drop: bool = True, batch: int = 64, moves: list[Move] | None = None,
              progress: Callable[[int, int], None] | None = None,
              source: str | None = None, backend: str = "local",
-             address: str | None = None, opponent_leaves: OpponentLeaves = ()) -> SimResult:
+             address: str | None = None, opponent_leaves: OpponentLeaves = (),
+             control: Control | None = None) -> SimResult:
     """Simulate the position's best ``candidates`` static moves (by ``leave``:
     ``static``, the lexicon's shipped table or H3 where there is none, ``h1``,
     ``h2``, ``h3`` or ``leaves:FILE.klv2``, also the players' policy in
@@ -237,7 +239,10 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
     pairs, what the opponent kept of their last rack (an inference,
     `rackety.search.inference.Inference.kept`); each rollout then draws one by
     weight and fills the opponent's rack from the unseen tiles, instead of
-    drawing the whole rack at random."""
+    drawing the whole rack at random. ``control`` (a
+    `rackety.search.control.Control`): its deadline bounds ``seconds``, and the
+    simulation ends between two batches once it is stopped (``stopped``:
+    "stopped"; before any rollout, the candidates keep their static order)."""
 
     if plies < 0:
         raise RacketyError("plies: 0 or more")
@@ -251,6 +256,8 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
     if not moves:
         raise RacketyError("no move to simulate")
     cands = [Candidate(m, float(m.equity or 0.0)) for m in moves]
+    if control is not None:
+        seconds = control.left(seconds)
     limit = iterations if iterations is not None else (None if seconds else 1000)
     ray = backend == "ray"
     jobs = jobs or (8 if ray else os.cpu_count() or 1)
@@ -271,6 +278,10 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
             active = np.array([not c.dropped for c in cands])
             step = batch if limit is None else min(batch, limit - done)
             if step <= 0 or active.sum() == 0:
+                break
+            if control is not None and control.stopped():
+                stopped = "seconds" if control.deadline is not None and \
+                    time.perf_counter() >= control.deadline else "stopped"
                 break
             if setup is not None:
                 values, wins = setup.run(plies, seed, done, done + step, active)

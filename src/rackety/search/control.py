@@ -1,0 +1,88 @@
+"""`Control`: what the caller of a search holds over it while it runs, a
+deadline and a stop signal (the UCGI engine's ``go movetime`` and ``stop``).
+
+A search given a control looks at it between bounded slices of its work, at
+the Python level, never inside a compiled kernel: the simulation between two
+batches of rollouts, the endgame solver between node budgets of about `SLICE`
+seconds (an iteration cut short is taken up again where the transposition
+table left it), the pre-endgame between two endgames, the inference between
+two chunks of racks. Stopped or out of time, it ends with the best it found so
+far (the static best when it found nothing yet), within about a slice. A
+player that keeps to a control says so (`rackety.players.base.PlayerBase.controlled`).
+
+>>> import threading
+>>> stop = threading.Event()
+>>> control = Control(stop=stop)
+>>> control.stopped(), control.left(), control.left(2.0)
+(False, None, 2.0)
+>>> stop.set()
+>>> control.stopped(), control.left(2.0)
+(True, 0.0)
+>>> Control.within(None).left(), Control.within(0.0).stopped()
+(None, True)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+from rackety.errors import RacketyError
+
+#: seconds of work between two looks at a control, about
+SLICE = 0.25
+
+
+class StoppedError(RacketyError):
+    """A search that was stopped or ran out of time, raised where it cannot
+    return what it found (a step whose result is then not used)."""
+
+
+@dataclass(frozen=True)
+class Control:
+    """A ``deadline`` (a `time.perf_counter` instant; None: none) and a
+    ``stop`` signal (an event another thread sets; None: none)."""
+
+    deadline: float | None = None
+    stop: threading.Event | None = None
+
+    @classmethod
+    def within(cls, seconds: float | None, stop: threading.Event | None = None) -> Control:
+        """A control whose deadline is ``seconds`` from now (None: no deadline)."""
+        deadline = None if seconds is None else time.perf_counter() + max(0.0, seconds)
+        return cls(deadline, stop)
+
+    @property
+    def stoppable(self) -> bool:
+        """Whether a stop signal may end the search before its deadline."""
+        return self.stop is not None
+
+    def stopped(self) -> bool:
+        """Whether the search should end now: stopped, or past its deadline."""
+        return (self.stop is not None and self.stop.is_set()) or \
+            (self.deadline is not None and time.perf_counter() >= self.deadline)
+
+    def left(self, seconds: float | None = None) -> float | None:
+        """The seconds the search may still take: the least of ``seconds`` and
+        the time to the deadline, 0 once stopped; None when neither bounds it."""
+        if self.stop is not None and self.stop.is_set():
+            return 0.0
+        if self.deadline is not None:
+            until = max(0.0, self.deadline - time.perf_counter())
+            seconds = until if seconds is None else min(seconds, until)
+        return seconds
+
+    def slice(self) -> float:
+        """The seconds of the next slice of work: `SLICE`, or less before the
+        deadline."""
+        left = self.left(SLICE)
+        return SLICE if left is None else left
+
+    def check(self) -> None:
+        """Raise `StoppedError` if the search should end now."""
+        if self.stopped():
+            raise StoppedError("the search was stopped")
+
+
+__all__ = ["SLICE", "Control", "StoppedError"]
