@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from task_counting import EnoughError, counting
 
 from rackety import Lexicon
 from rackety.experiments.autoplay import (
@@ -245,10 +246,6 @@ def test_compiled_and_python_tournaments_agree(twl06: Lexicon) -> None:
         [(p.wins, p.sacrifices, p.exchanges, p.bingos, p.moves) for p in slow.players]
 
 
-class _EnoughError(Exception):
-    """Raised by a progress callback: the caller has seen enough games."""
-
-
 def test_a_long_tournament_makes_its_batches_as_they_are_played(twl06: Lexicon,
                                                                 monkeypatch) -> None:
     """A million games, stopped after the first batch: only the batches a
@@ -258,27 +255,15 @@ def test_a_long_tournament_makes_its_batches_as_they_are_played(twl06: Lexicon,
     from rackety.experiments import autoplay
 
     made: list[int] = []
-    real = autoplay.imap_tasks
 
-    def counting(func, tasks, **kwargs):
-        if hasattr(tasks, "__len__"):  # a list: every batch made up front
-            made.extend([1] * len(tasks))
-            return real(func, tasks, **kwargs)
-
-        def drawn():
-            for task in tasks:
-                made.append(1)
-                yield task
-        return real(func, drawn(), **kwargs)
-
-    monkeypatch.setattr(autoplay, "imap_tasks", counting)
+    monkeypatch.setattr(autoplay, "imap_tasks", counting(autoplay.imap_tasks, made))
     games: list[int] = []
 
     def progress(k: int) -> None:
         games.append(k)
-        raise _EnoughError
+        raise EnoughError
 
-    with pytest.raises(_EnoughError):
+    with pytest.raises(EnoughError):
         tournament("TWL06", ["greedy", "greedy"], 10**6, seed=3, jobs=1, progress=progress,
                    keep_results=False)
     assert games and 1 <= len(made) <= 1 + WINDOW_PER_WORKER

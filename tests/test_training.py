@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from task_counting import EnoughError, counting
 
 from rackety import Alphabet, Lexicon
 from rackety.errors import RacketyError
@@ -505,10 +506,6 @@ def test_word_features_share_is_the_tiles_a_bingo_plays_through() -> None:
     assert min(share) > 0 and max(share) <= 1
 
 
-class _EnoughError(Exception):
-    """Raised by a progress callback: the caller has seen enough games."""
-
-
 @pytest.mark.parametrize("method", ["td", "racks"])
 def test_a_long_training_makes_its_tasks_as_they_are_played(tmp_path: Path, monkeypatch,
                                                             method: str) -> None:
@@ -520,25 +517,13 @@ def test_a_long_training_makes_its_tasks_as_they_are_played(tmp_path: Path, monk
     words = tmp_path / "words.txt"
     words.write_text("AA AB AD AE AT BA TA QI ZA ET TE EAT TEA ATE".replace(" ", "\n"))
     made: list[int] = []
-    real = training.imap_tasks
-
-    def counting(func, tasks, **kwargs):
-        if hasattr(tasks, "__len__"):  # a list: every task made up front
-            made.extend([1] * len(tasks))
-            return real(func, tasks, **kwargs)
-
-        def drawn():
-            for task in tasks:
-                made.append(1)
-                yield task
-        return real(func, drawn(), **kwargs)
 
     def progress(generation: int, done: int, total: int) -> None:
         if done:
-            raise _EnoughError
+            raise EnoughError
 
-    monkeypatch.setattr(training, "imap_tasks", counting)
-    with pytest.raises(_EnoughError):
+    monkeypatch.setattr(training, "imap_tasks", counting(training.imap_tasks, made))
+    with pytest.raises(EnoughError):
         train(str(words), 10**7, 3, seed=2, jobs=1, method=method, progress=progress)
     assert 1 <= len(made) <= 1 + WINDOW_PER_WORKER
 
