@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rackety import Board, Lexicon
 from rackety.frontends.cli import main
-from rackety.search.simulation import simulate
+from rackety.search.simulation import Candidate, simulate
 
 # Column A holds A (row 3) and B (row 4). D above them makes DAB (6 points) and
 # lets the opponent, who holds the Q, play QDAB on the triple-word square A1
@@ -42,6 +44,46 @@ def test_the_open_lane_loses_to_the_safe_play(small: tuple[Lexicon, str]) -> Non
     assert not result.best.dropped
 
 
+def _totals(c: Candidate, dropped: bool | None = None) -> tuple:
+    """What a candidate's rollouts came to (exactly, floats and all)."""
+    return (c.move, c.iterations, c.mean, c.m2, c.win_total,
+            c.dropped if dropped is None else dropped)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.floats(-300, 300), st.sampled_from([0.0, 0.5, 1.0])),
+                         max_size=20), max_size=8),
+       st.integers(0, 7))
+def test_running_totals_are_the_rollouts_statistics(batches, cut) -> None:
+    """Batches folded into a candidate (`add`), or into two that are then
+    merged, give the mean, standard error and win share of all the rollouts
+    together (numpy's, the reference), whatever the batches' sizes."""
+    import math
+
+    import numpy as np
+
+    move = Board.from_cgp(CGP).parse_move("pass")
+    one, first, second = (Candidate(move, 7.0) for _ in range(3))
+    for k, batch in enumerate(batches):
+        values = np.array([v for v, _ in batch], dtype=float)
+        wins = np.array([w for _, w in batch], dtype=float)
+        one.add(values, wins)
+        (first if k < cut else second).add(values, wins)
+    first.merge(second)
+    rollouts = [r for batch in batches for r in batch]
+    values = np.array([v for v, _ in rollouts], dtype=float)
+    for c in (one, first):
+        assert c.iterations == len(rollouts)
+        if not rollouts:
+            assert (c.equity, c.win_pct, c.stderr) == (7.0, 50.0, math.inf)
+            continue
+        assert math.isclose(c.equity, float(np.mean(values)), rel_tol=1e-9, abs_tol=1e-9)
+        assert math.isclose(c.win_pct, 100 * sum(w for _, w in rollouts) / len(rollouts))
+        if len(rollouts) > 1:
+            reference = float(np.std(values, ddof=1) / math.sqrt(len(values)))
+            assert math.isclose(c.stderr, reference, rel_tol=1e-6, abs_tol=1e-9)
+
+
 def test_candidates_by_static_equity_and_reproducible(small: tuple[Lexicon, str]) -> None:
     lexicon, source = small
     board = Board.from_cgp(CGP)
@@ -49,9 +91,9 @@ def test_candidates_by_static_equity_and_reproducible(small: tuple[Lexicon, str]
     again = simulate(board, lexicon, candidates=5, iterations=128, seed=11)
     two = simulate(board, lexicon, candidates=5, iterations=128, seed=11, jobs=2,
                    source=source)
-    key = [(c.move, c.values, c.dropped) for c in one.candidates]
-    assert key == [(c.move, c.values, c.dropped) for c in again.candidates]
-    assert key == [(c.move, c.values, c.dropped) for c in two.candidates]
+    key = [_totals(c) for c in one.candidates]
+    assert key == [_totals(c) for c in again.candidates]
+    assert key == [_totals(c) for c in two.candidates]
     assert all(0.0 <= c.win_pct <= 100.0 for c in one.candidates)
 
 
@@ -65,10 +107,13 @@ def test_no_drop_keeps_every_candidate_to_the_end(small: tuple[Lexicon, str]) ->
     assert kept.stopped == "iterations" and kept.iterations == 400
     assert all(c.iterations == 400 and not c.dropped for c in kept.candidates)
     assert kept.rollouts == 1200
-    # the same numbered rollouts: a dropped candidate's values begin its full run
-    full = {c.move: c.values for c in kept.candidates}
+    # the same numbered rollouts: a dropped candidate's are the first of its full
+    # run, the same as a run of that many rollouts without dropping
     for c in pruned.candidates:
-        assert c.values == full[c.move][:c.iterations]
+        short = simulate(board, lexicon, moves=moves, iterations=c.iterations, seed=3,
+                         drop=False)
+        same = next(d for d in short.candidates if d.move == c.move)
+        assert _totals(c, dropped=False) == _totals(same)
     alive = [c for c in pruned.candidates if not c.dropped]
     if pruned.stopped == "one candidate left":
         assert len(alive) == 1

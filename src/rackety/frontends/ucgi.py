@@ -103,6 +103,7 @@ if TYPE_CHECKING:
     from rackety.frontends.common import Lexicons
     from rackety.lexicon import Lexicon
     from rackety.players import Player
+    from rackety.search.simulation import Candidate
 
 COMMANDS = ("ucgi", "debug", "isready", "setoption", "register", "ucginewgame", "position",
             "go", "stop", "quit")
@@ -765,7 +766,7 @@ class Engine:
         control says stop (``movetime``, ``stop``), or the player's rollouts
         (or seconds) without a move time; the candidates are the player's best
         static moves, or ``searchmoves``, and ``alsosearchmoves``."""
-        from rackety.search.simulation import simulate
+        from rackety.search.simulation import Candidate, simulate
 
         board, lexicon, go, control = job.board, job.lexicon, job.go, job.control
         model = leave_model(player.leave, lexicon)
@@ -791,8 +792,8 @@ class Engine:
             if player.seconds is not None:
                 own = job.t0 + player.seconds
         index = {move_key(m): i for i, m in enumerate(candidates)}
-        values: list[list[float]] = [[] for _ in candidates]
-        wins: list[list[float]] = [[] for _ in candidates]
+        # each candidate's rollouts of every slice, as running totals
+        totals = [Candidate(m, float(m.equity or 0.0)) for m in candidates]
         done = 0
         for k in itertools.count():
             seconds = control.slice()
@@ -807,20 +808,19 @@ class Engine:
                               drop=False, batch=BATCH, moves=candidates, control=control)
             for c in result.candidates:
                 i = index[move_key(c.move)]
-                values[i].extend(c.values)
-                wins[i].extend(c.wins)
+                totals[i].merge(c)
             done += result.iterations
-            best = max(range(len(candidates)), key=lambda i: _mean(values[i]))
-            self._info(job, plies, _with_equity(candidates[best], _mean(values[best])),
-                       win=100 * _mean(wins[best]), nodes=done * len(candidates))
+            best = max(range(len(candidates)), key=lambda i: _mean(totals[i]))
+            self._info(job, plies, _with_equity(candidates[best], _mean(totals[best])),
+                       win=totals[best].win_pct, nodes=done * len(candidates))
         if done == 0:
             ranked = list(range(len(candidates)))  # the static order
         else:
-            ranked = sorted(range(len(candidates)), key=lambda i: -_mean(values[i]))
+            ranked = sorted(range(len(candidates)), key=lambda i: -_mean(totals[i]))
             for n, i in enumerate(ranked, 1):
                 self.send(f"info currmove {move_text(candidates[i], board.alphabet)} "
-                          f"currmovenumber {n} score eq {_mean(values[i]):.3f} "
-                          f"wp {100 * _mean(wins[i]):.2f} nodes {len(values[i])}")
+                          f"currmovenumber {n} score eq {_mean(totals[i]):.3f} "
+                          f"wp {totals[i].win_pct:.2f} nodes {totals[i].iterations}")
         order = [candidates[i] for i in ranked]
         best_move = next((m for m in order if m.kind != "pass"), order[0])
         if not wanted and best_move.kind == "pass" and static.kind != "pass":
@@ -828,8 +828,9 @@ class Engine:
         return best_move
 
 
-def _mean(values: list[float]) -> float:
-    return sum(values) / len(values) if values else float("-inf")
+def _mean(total: Candidate) -> float:
+    """A candidate's mean value, below every other when it has no rollout."""
+    return total.mean if total.iterations else float("-inf")
 
 
 def _with_equity(move: Move, equity: float) -> Move:

@@ -66,30 +66,60 @@ OpponentLeaves = Sequence[tuple[Sequence[int], float]]
 # ------------------------------------------------------------------ Python side
 @dataclass
 class Candidate:
-    """One simulated move: its static equity and what the rollouts said."""
+    """One simulated move: its static equity and what the rollouts said, kept as
+    running totals (so a simulation of any length holds a few numbers a
+    candidate, never its rollouts): ``iterations`` rollouts, their ``mean``
+    value and ``m2``, the sum of their squared deviations from it, and
+    ``win_total``, the wins (a tie half a win)."""
 
     move: Move
     static_equity: float
-    values: list[float] = field(default_factory=list, repr=False)
-    wins: list[float] = field(default_factory=list, repr=False)
+    iterations: int = 0
+    mean: float = 0.0
+    m2: float = field(default=0.0, repr=False)
+    win_total: float = field(default=0.0, repr=False)
     dropped: bool = False
 
-    @property
-    def iterations(self) -> int:
-        return len(self.values)
+    def add(self, values: np.ndarray, wins: np.ndarray) -> None:
+        """Fold a batch of rollouts (their values and wins) into the totals:
+        the batch's own mean and squared deviations, combined with the totals'
+        by Chan, Golub and LeVeque's pairwise update (1979), exact for any
+        batch sizes and the same whatever the batches were computed on."""
+        n = len(values)
+        if n == 0:
+            return
+        mean = float(np.mean(values))
+        m2 = float(np.sum(np.square(values - mean)))
+        total = self.iterations + n
+        delta = mean - self.mean
+        self.mean += delta * n / total
+        self.m2 += m2 + delta * delta * self.iterations * n / total
+        self.iterations = total
+        self.win_total += float(np.sum(wins))
+
+    def merge(self, other: Candidate) -> None:
+        """Fold another simulation's rollouts of the same move into these."""
+        if other.iterations == 0:
+            return
+        total = self.iterations + other.iterations
+        delta = other.mean - self.mean
+        self.mean += delta * other.iterations / total
+        self.m2 += other.m2 + delta * delta * self.iterations * other.iterations / total
+        self.iterations = total
+        self.win_total += other.win_total
 
     @property
     def equity(self) -> float:
-        return float(np.mean(self.values)) if self.values else self.static_equity
+        return self.mean if self.iterations else self.static_equity
 
     @property
     def stderr(self) -> float:
-        n = len(self.values)
-        return float(np.std(self.values, ddof=1) / math.sqrt(n)) if n > 1 else math.inf
+        n = self.iterations
+        return math.sqrt(max(0.0, self.m2) / (n - 1) / n) if n > 1 else math.inf
 
     @property
     def win_pct(self) -> float:
-        return 100.0 * float(np.mean(self.wins)) if self.wins else 50.0
+        return 100.0 * self.win_total / self.iterations if self.iterations else 50.0
 
 
 @dataclass
@@ -301,8 +331,7 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
                 values = np.concatenate([p[0] for p in parts], axis=1)
                 wins = np.concatenate([p[1] for p in parts], axis=1)
             for row, i in enumerate(np.flatnonzero(active)):
-                cands[i].values.extend(values[row].tolist())
-                cands[i].wins.extend(wins[row].tolist())
+                cands[i].add(values[row], wins[row])
             done += step
             if progress is not None:
                 progress(done, int(active.sum()))
