@@ -39,6 +39,7 @@ from typing import Any
 
 import fuzzing
 from fuzzing import Context, ContractError, RandomChooser, check_http, clip
+from web_server import version_2_store
 
 from rackety.frontends.web.service import MAX_SIM_SECONDS
 
@@ -472,8 +473,6 @@ def _write_old_store(path: Any, payload: dict[str, Any]) -> list[list[Any]]:
     """A store of schema version 2 (the one before people and levels were apart)
     at ``path`` holding the payload's rows (the first of each name, UTF-8 ones)
     and a record between the first two of them; returns the rows."""
-    from rackety.frontends.web.store import MIGRATIONS
-
     rows, seen = [], set()
     for row in payload.get("rows", ()):
         name, kind, rating = ([*row, None, None, None] if isinstance(row, list) else
@@ -488,15 +487,9 @@ def _write_old_store(path: Any, payload: dict[str, Any]) -> list[list[Any]]:
         seen.add(name)
         rows.append([name, kind, float(rating) if isinstance(rating, int | float) and
                      abs(rating) < 1e9 else 1500.0])
-    db = sqlite3.connect(path)
+    db = version_2_store(path, [(k + 1, name, kind, name if kind == "computer" else None,
+                                 rating, 0, 0, 0) for k, (name, kind, rating) in enumerate(rows)])
     try:
-        for script in MIGRATIONS[:2]:
-            db.executescript(script)
-        db.execute("PRAGMA user_version=2")
-        for name, kind, rating in rows:
-            db.execute("INSERT INTO players (name, kind, level, rating, created)"
-                       " VALUES (?, ?, ?, ?, '2024-01-01T00:00:00Z')",
-                       (name, kind, name if kind == "computer" else None, rating))
         if len(rows) >= 2:
             db.execute("INSERT INTO games (created, updated, status, config, gcg, turn) VALUES"
                        " ('2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z', 'record',"

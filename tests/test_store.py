@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from web_server import LEVELS_AS_PEOPLE, OLD, version_2_store
 
 from rackety.errors import RacketyError
 from rackety.frontends.web import store as store_module
@@ -124,17 +125,8 @@ def _version_2_with_levels_as_people(path: Path) -> None:
     """A store as version 2 left it after the attack of issue 33: people called
     h1 (rated once against greedy) and best 2s, and a record whose player "h2"
     took the computer level h2's row."""
-    db = sqlite3.connect(path)
-    for script in MIGRATIONS[:2]:
-        db.executescript(script)
-    db.execute("PRAGMA user_version=2")
-    at = "'2024-01-01T00:00:00Z'"
-    db.execute("INSERT INTO players (id, name, kind, level, rating, games, wins, losses,"
-               f" created) VALUES (1, 'h1', 'human', NULL, 1516, 1, 1, 0, {at}),"
-               f" (2, 'greedy', 'computer', 'greedy', 1484, 1, 0, 1, {at}),"
-               f" (3, 'best 2s', 'human', NULL, 1500, 0, 0, 0, {at}),"
-               f" (4, 'h2', 'computer', 'h2', 1530, 3, 2, 1, {at}),"
-               f" (5, 'ann', 'human', NULL, 1500, 0, 0, 0, {at})")
+    db = version_2_store(path, [*LEVELS_AS_PEOPLE, (5, "ann", "human", None, 1500, 0, 0, 0)])
+    at = f"'{OLD}'"
     db.execute("INSERT INTO games (created, updated, status, config, gcg, turn) VALUES"
                f" ({at}, {at}, 'over', '{{}}', 'g1', 0), ({at}, {at}, 'record', '{{}}', 'g2', 0),"
                f" ({at}, {at}, 'playing', '{{}}', 'g3', 0)")

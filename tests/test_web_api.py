@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from static_reference import opening_penalty
-from web_server import multi_codes, opening
+from web_server import LEVELS_AS_PEOPLE, OLD, multi_codes, opening, version_2_store
 
 from rackety import Board, Leaves, Lexicon
 from rackety.alphabet import BLANK_FLAG
@@ -437,20 +437,11 @@ def test_an_old_store_with_people_called_like_levels_works_again(tmp_path: Path)
     own, and the record's player is a person."""
     import sqlite3
 
-    from rackety.frontends.web.store import MIGRATIONS, SCHEMA_VERSION
+    from rackety.frontends.web.store import SCHEMA_VERSION
 
     path = tmp_path / "names.sqlite"
-    db = sqlite3.connect(path)
-    for script in MIGRATIONS[:2]:
-        db.executescript(script)
-    db.execute("PRAGMA user_version=2")
-    created = "'2024-01-01T00:00:00Z'"
-    db.execute("INSERT INTO players (id, name, kind, level, rating, games, wins, losses,"
-               f" created) VALUES (1, 'h1', 'human', NULL, 1516, 1, 1, 0, {created}),"
-               f" (2, 'greedy', 'computer', 'greedy', 1484, 1, 0, 1, {created}),"
-               f" (3, 'best 2s', 'human', NULL, 1500, 0, 0, 0, {created}),"
-               f" (4, 'h2', 'computer', 'h2', 1530, 3, 2, 1, {created}),"
-               f" (5, 'Ann', 'human', NULL, 1500, 0, 0, 0, {created})")
+    db = version_2_store(path, [*LEVELS_AS_PEOPLE, (5, "Ann", "human", None, 1500, 0, 0, 0)])
+    created = f"'{OLD}'"
     seats = [{"name": "h1", "kind": "human", "level": None, "seconds": None, "player": None},
              {"name": "greedy", "kind": "computer", "level": "greedy", "seconds": None,
               "player": "greedy"}]

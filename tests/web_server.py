@@ -15,6 +15,7 @@ import os
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -183,3 +184,33 @@ def opening(lexicon: Any, wanted: Any) -> tuple[int, Any]:
             if move.kind == "place" and wanted(game, move):
                 return seed, move
     raise AssertionError("no seed found")
+
+
+#: the time every row of an old store is made at
+OLD = "2024-01-01T00:00:00Z"
+
+
+def version_2_store(path: str | Path,
+                    players: Sequence[tuple[Any, ...]] = ()) -> sqlite3.Connection:
+    """A new store file at ``path`` in schema version 2, as rackety made it
+    before issue 33 (one player per name, person or computer level), with
+    ``players`` rows (id, name, kind, level, rating, games, wins, losses),
+    open for the caller's other rows: the caller commits and closes it."""
+    from rackety.frontends.web.store import MIGRATIONS
+
+    db = sqlite3.connect(path)
+    for script in MIGRATIONS[:2]:
+        db.executescript(script)
+    db.execute("PRAGMA user_version=2")
+    db.executemany("INSERT INTO players (id, name, kind, level, rating, games, wins, losses,"
+                   " created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   [(*row, OLD) for row in players])
+    return db
+
+
+#: people called like computer levels, as version 2 let them be: h1 (rated once
+#: against greedy) and best 2s, and the level h2
+LEVELS_AS_PEOPLE = ((1, "h1", "human", None, 1516, 1, 1, 0),
+                    (2, "greedy", "computer", "greedy", 1484, 1, 0, 1),
+                    (3, "best 2s", "human", None, 1500, 0, 0, 0),
+                    (4, "h2", "computer", "h2", 1530, 3, 2, 1))
