@@ -3,10 +3,12 @@
 It knows the rules and nothing of the solver: a position's value for the player
 to move is the best, over every tile placement (`Board.moves`, trusted and
 tested elsewhere) and the pass, of the move's score plus what follows. A
-placement that uses the whole rack ends the game and gains twice the face value
-of the opponent's rack; otherwise the opponent moves next and its value is
-subtracted. A pass right after a pass ends the game, each player losing the face
-value of their own rack; any other pass hands the turn over. No depth limit,
+placement that uses the whole rack ends the game and gains what the position's
+rules give for playing out (`Rules.end_points`: twice the face value of the
+opponent's rack in spread); otherwise the opponent moves next and its value is
+subtracted. A pass right after a pass, or one that reaches the rules' scoreless
+turns, ends the game, each player losing the face value of their own rack; any
+other pass hands the turn over. No depth limit,
 no pruning, a dictionary of positions already valued.
 
 Also here: a tiny alphabet (six letters, counts chosen per position so that the
@@ -18,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from rackety import Alphabet, Board, Layout, Lexicon, Move
+from rackety.game.rules import END_OUT, END_SCORELESS
 
 LETTERS = "AEINST"
 POINTS = {"A": 1, "E": 1, "I": 2, "N": 2, "S": 3, "T": 4}
@@ -71,6 +74,28 @@ def face(board: Board, rack: tuple[int, ...]) -> int:
     return sum(board.alphabet.tiles[c].points for c in rack if c)
 
 
+def out_value(board: Board) -> int:
+    """The spread the player to move gains by going out: the rules' play-out
+    points (`Rules.end_points`) for it, less the opponent's."""
+    gained = board.rules.end_points(0, [0, face(board, board.racks[1])], END_OUT)
+    return gained[0] - gained[1]
+
+
+def pass_ends(board: Board) -> bool:
+    """Whether a pass by the player to move ends the game: the rules'
+    scoreless turns are reached (`Rules.ending`), or it follows a pass (the
+    position would only repeat)."""
+    return board.zero_turns > 0 or board.rules.ending(
+        went_out=False, scoreless=board.zero_turns + 1) == END_SCORELESS
+
+
+def scoreless_value(board: Board) -> int:
+    """The spread change for the player to move when the game ends by
+    scoreless turns: each side loses its own rack (`Rules.end_points`)."""
+    lost = board.rules.end_points(0, [face(board, r) for r in board.racks], END_SCORELESS)
+    return lost[0] - lost[1]
+
+
 def minimax(board: Board, lexicon: Lexicon, memo: dict[Any, int] | None = None) -> int:
     """The exact value of ``board`` (both racks known, bag empty) for the player
     to move; the last move was a pass when ``board.zero_turns`` > 0."""
@@ -83,11 +108,11 @@ def minimax(board: Board, lexicon: Lexicon, memo: dict[Any, int] | None = None) 
     values = []
     for move in board.moves(lexicon, exchanges=False).placements():
         if move.n_placed == len(mine):
-            values.append(move.score + 2 * face(board, theirs))
+            values.append(move.score + out_value(board))
         else:
             values.append(move.score - minimax(board.play(move), lexicon, memo))
-    if board.zero_turns > 0:
-        values.append(face(board, theirs) - face(board, mine))
+    if pass_ends(board):
+        values.append(scoreless_value(board))
     else:
         values.append(-minimax(board.play(Move("pass", score=0)), lexicon, memo))
     memo[key] = max(values)
@@ -101,19 +126,19 @@ def line_value(board: Board, lexicon: Lexicon, line: list[Move]) -> int:
     sign = 1
     total = 0
     for i, move in enumerate(line):
-        mine, theirs = board.racks
+        mine = board.racks[0]
         if move.kind == "place":
             legal = {m: m.score for m in board.moves(lexicon, exchanges=False).placements()}
             assert legal.get(move) == move.score, f"move {i + 1} {move} is not legal here"
             total += sign * move.score
             if move.n_placed == len(mine):
                 assert i == len(line) - 1, "the line goes on after a player went out"
-                return total + sign * 2 * face(board, theirs)
+                return total + sign * out_value(board)
         else:
             assert move.kind == "pass" and move.score == 0
-            if board.zero_turns > 0:
-                assert i == len(line) - 1, "the line goes on after two passes"
-                return total + sign * (face(board, theirs) - face(board, mine))
+            if pass_ends(board):
+                assert i == len(line) - 1, "the line goes on after the game ended"
+                return total + sign * scoreless_value(board)
         board = board.play(move)
         sign = -sign
     raise AssertionError("the line stops before the end of the game")

@@ -170,8 +170,8 @@ def test_ops_keep_order_and_spelling_and_accessors():
     assert board.cgp() == cgp
     assert list(board.options) == ["gid", "bb", "lex", "cr", "tmr", "x"]
     assert board.options["x"] == "" and board.zero_turns == 3
-    assert board.bingo_bonus == 35 and board.lexicon_name == "CSW19"
-    assert Board.from_cgp(EMPTY15 + " / 0/0 0").bingo_bonus == 50
+    assert board.rules.bingo_bonus == 35 and board.lexicon_name == "CSW19"
+    assert Board.from_cgp(EMPTY15 + " / 0/0 0").rules.bingo_bonus == 50
     assert Board.from_cgp(EMPTY15 + " / 0/0 0").lexicon_name is None
     # non-canonical spacing reads, and is written canonically
     loose = Board.from_cgp(f"  {EMPTY15}   A/B   1/-2  0  lex  TWL06;bb 50 ;  ")
@@ -510,12 +510,15 @@ def test_play_places_scores_and_passes_the_turn():
     assert child.unseen_count == board.unseen_count  # the tiles came from a known rack
 
 
-def test_play_uses_a_given_score_and_removes_blanks_as_question_marks():
+def test_play_scores_every_move_and_removes_blanks_as_question_marks():
     board = Board.from_cgp(EMPTY15 + " ?ADNPUY/ 0/0 0")
     move = board.parse_move("8H pANDY")
+    with pytest.raises(RacketyError, match=r"^move '8H pANDY' scores 24 here, not 99$"):
+        board.play(Move(move.kind, move.row, move.col, move.down, move.tiles, move.through,
+                        score=99))
     child = board.play(Move(move.kind, move.row, move.col, move.down, move.tiles,
-                            move.through, score=99))
-    assert child.scores == [0, 99] and child.racks == [(), (16, 21)]  # the ? left, P kept
+                            move.through, score=24))
+    assert child.scores == [0, 24] and child.racks == [(), (16, 21)]  # the ? left, P kept
     assert child.grid[7, 7] == BLANK_FLAG | 16
     assert board.play(move).scores == [0, 2 * (0 + 1 + 1 + 2 + 8)]
 

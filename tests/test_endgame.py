@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from rackety import Board, Move, RacketyError
 from rackety.frontends.cli import main
+from rackety.game.rules import Rules
 from rackety.players import EndgamePlayer, GreedyPlayer, make_player
 from rackety.search import endgame as eg
 from rackety.search.endgame import solve
@@ -123,6 +124,26 @@ def test_matches_plain_minimax(tiny, data):
     event("a pass in it" if any(m.kind == "pass" for m in result.pv) else "no pass in it")
     # a table of 1,024 entries (every slot fought over) changes nothing
     assert solve(position, tiny, tt_bits=10).value == result.value
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), limit=st.sampled_from([1, 2, 3]),
+       playout=st.sampled_from(["twice", "subtract"]))
+def test_the_solver_plays_by_the_positions_rules(tiny, data, limit, playout):
+    """Another scoreless limit or play-out rule (a CGP's ``mcnz``, `Board.rules`)
+    reaches the solver as it reaches the plain minimax, which values the end of
+    the game by `Rules.ending` and `Rules.end_points`."""
+    board = data.draw(tiny_endgames(tiny))
+    board.rules = Rules(max_scoreless=limit, playout=playout)
+    position = with_empty_bag(board)
+    assert position.rules.max_scoreless == limit
+    position.rules = Rules(max_scoreless=limit, playout=playout)
+    result = solve(position, tiny)
+    assert result.exact
+    assert result.value == minimax(position, tiny)
+    assert line_value(position, tiny, result.pv) == result.value
+    if limit == 1:  # a pass ends the game at once
+        assert all(m.kind != "pass" for m in result.pv[:-1])
 
 
 def test_two_passes_end_the_game(tiny):

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackety import Lexicon, Move, RacketyError
-from rackety.game.referee import CHALLENGE_RULES, Game, IllegalMoveError, Rules, placement
+from rackety.game.referee import Game, IllegalMoveError, placement
+from rackety.game.rules import CHALLENGE_RULES, Rules
 
 
 def _random_turn(game: Game, rng: random.Random) -> None:
@@ -57,7 +58,7 @@ def test_random_games_keep_the_invariants(twl06: Lexicon, seed: int, players: in
 
 
 def test_illegal_moves_say_why(twl06: Lexicon) -> None:
-    game = Game(twl06, ["Ann", "Ben"], seed=94)
+    game = Game(twl06, ["Ann", "Ben"], seed=94, rules=Rules(challenge="void"))
     assert game.alphabet.format(game.racks[0]) == "ITLPOAG"
     cases = {"8H ZA": "tile Z is not on the rack AGILOPT",
              "8A TOLA": "the first play must cover the start square 8H",
@@ -287,17 +288,20 @@ def test_a_record_game_follows_its_replay(twl06: Lexicon) -> None:
 
 
 def test_the_checker_finds_what_does_not_add_up(twl06: Lexicon) -> None:
-    # a score the rules do not give, as a record may write it
+    # a score the rules do not give, written into an event (the referee gives none)
     game = Game(twl06, ["Ann", "Ben"], seed=3)
     best = game.view().moves(twl06, mode="best").best()
     assert best is not None and best.kind == "place" and best.score is not None
-    game.play(replace(best, score=best.score + 1), check=False)
+    event = game.play(best, check=False)
+    game.amend(event, score=best.score + 1)
+    event.adjustment = 0  # as a bug would leave it: the difference unexplained
+    assert game.scores[0] == best.score + 1
     name = best.notation(game.alphabet)
     assert game.problems() == [f"event 1 ({name}): scored {best.score + 1}, the plain "
                                f"scorer says {best.score}"]
     # a phony let through unchecked under the void rule
     words = Lexicon.from_words(["TAIL", "TALE", "LATE", "ZA", "AI", "TA", "AT"])
-    game = Game(words, ["Ann", "Ben"], seed=94)
+    game = Game(words, ["Ann", "Ben"], seed=94, rules=Rules(challenge="void"))
     game.play(game.parse("8H PO"), check=False)
     assert game.problems() == ["event 1 (8H PO): PO is not in words"]
     # a play off its own board: the checker names it and does not crash

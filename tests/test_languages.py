@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from rackety import Alphabet, Game, Lexicon, RacketyError
 from rackety.frontends.cli import main
-from rackety.game.referee import Rules
+from rackety.game.rules import Rules
 from rackety.lexicon import languages
 from rackety.lexicon.cache import cache_key
 
@@ -311,15 +311,15 @@ def test_the_data_files_are_what_the_tool_writes():
 def test_the_referee_takes_the_scoreless_limit_from_the_alphabet():
     spanish = Lexicon.from_words(["chico", "[ch]a"], "spanish", skip_invalid=True)
     game = Game(spanish, ["a", "b"], seed=1)
-    assert game.max_scoreless == 12
-    assert Game(spanish, ["a", "b"], seed=1, rules=Rules(max_scoreless=4)).max_scoreless == 4
+    assert game.rules.max_scoreless == 12
+    assert Game(spanish, ["a", "b"], seed=1, rules=Rules(max_scoreless=4)).rules.max_scoreless == 4
     for _ in range(11):
         game.play("pass")
     assert not game.over and game.zero_turns == 11
     game.play("pass")
     assert game.over
     english = Game(Lexicon.from_words(["cat"]), ["a", "b"], seed=1)
-    assert english.max_scoreless == 6
+    assert english.rules.max_scoreless == 6
     with pytest.raises(RacketyError):
         Rules(max_scoreless=0)
 

@@ -15,7 +15,8 @@ from rackety.errors import RacketyError  # noqa: E402
 from rackety.game.board import Board, Layout  # noqa: E402
 from rackety.game.leaves import Leaves  # noqa: E402
 from rackety.game.move import Move  # noqa: E402
-from rackety.game.referee import Game, IllegalMoveError, Rules  # noqa: E402
+from rackety.game.referee import Game, IllegalMoveError  # noqa: E402
+from rackety.game.rules import Rules  # noqa: E402
 from rackety.lexicon import Hooks, Lexicon  # noqa: E402
 
 __all__ = ["Alphabet", "Board", "Game", "Hooks", "IllegalMoveError", "Layout", "Leaves", "Lexicon",

@@ -43,7 +43,8 @@ from rackety.errors import RacketyError
 from rackety.experiments.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY, Compiled
 from rackety.files import writable_folder, write_atomic
 from rackety.game.gcg import gcg_of
-from rackety.game.referee import Game, Rules
+from rackety.game.referee import Game
+from rackety.game.rules import Rules
 from rackety.lexicon import Lexicon
 from rackety.players import Player, make_player
 

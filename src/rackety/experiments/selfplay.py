@@ -25,7 +25,8 @@ import numpy as np
 from rackety.game.leaves import Bank, as_table
 from rackety.game.move import Move
 from rackety.game.movegen import Work
-from rackety.game.referee import Game, Rules
+from rackety.game.referee import Game
+from rackety.game.rules import Rules
 from rackety.game.state import kernel_consts, move_of_row, multipliers, points_of
 from rackety.kernels.fields import M_LEN, META, GameState
 from rackety.kernels.selfplay import (
@@ -137,7 +138,7 @@ class Compiled:
         self.best_scores = best_scores
         probe = Game(lexicon, [f"p{i}" for i in range(len(players))], seed=0, rules=rules,
                      layout=layout, alphabet=alphabet)
-        self.rules = rules or Rules()
+        self.rules = probe.rules  # resolved for the game's tiles
         self.alphabet = probe.alphabet
         board = probe.position
         lay = board.layout
@@ -146,13 +147,10 @@ class Compiled:
         self.lm2, self.wm2 = multipliers(lay)
         self.points = points_of(self.alphabet)
         self.start = lay.start
-        self.bingo = probe.bingo_bonus
-        self.exchange_min = probe.exchange_min_bag
-        self.twice = self.rules.playout == "twice" and len(players) == 2
-        self.consts = kernel_consts(self.alphabet, lay, bingo=self.bingo,
-                                    exchange_min=self.exchange_min,
-                                    max_scoreless=probe.max_scoreless, twice=self.twice,
-                                    players=len(players))
+        self.bingo = self.rules.bingo_bonus
+        self.exchange_min = self.rules.exchange_min_bag
+        self.twice = self.rules.twice(len(players))
+        self.consts = kernel_consts(self.alphabet, lay, self.rules, players=len(players))
         self.greedy, bank = seat_tables(players, self.alphabet)
         self.bank = (bank.nodes, bank.counts, bank.values)
         self.base, self.voff = bank.seat_base, bank.seat_voff

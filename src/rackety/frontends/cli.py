@@ -21,6 +21,7 @@ import click
 from rackety.backends import backend_options
 from rackety.errors import RacketyError, clip, one_line, parse_int
 from rackety.files import writable_file, writable_folder
+from rackety.game.rules import CHALLENGE_RULES, DEFAULT_CHALLENGE
 from rackety.lexicon.sources import DEFAULT_LEXICON, builtin_names
 
 _stderr_console = None
@@ -860,8 +861,8 @@ def _board_name(board: str | None) -> str | None:
               help="standard (default), super, or a layout name (super21, wwf15, ...).")
 @click.option("--alphabet", default=None, metavar="NAME",
               help="Alphabet of the lexicon and the tiles (default: english).")
-@click.option("--challenge", type=click.Choice(["void", "single", "double", "5pt", "10pt"]),
-              default="double", show_default=True, help="Challenge rule.")
+@click.option("--challenge", type=click.Choice(CHALLENGE_RULES), default=DEFAULT_CHALLENGE,
+              show_default=True, help="Challenge rule.")
 @click.option("--seed", type=SEED, default=None, help="Seed of the bag.")
 @click.option("--name", default="you", show_default=True, help="Your name in the game.")
 def play_command(source: str, opponent: str, players: int, board_name: str | None,
@@ -878,7 +879,7 @@ def play_command(source: str, opponent: str, players: int, board_name: str | Non
     spelled where that reads as the tile (Catalan CANYA), or by its digit
     (Spanish 1 2 3 for CH LL RR): "help" says which."""
     from rackety.frontends.terminal import TerminalGame
-    from rackety.game.referee import Rules
+    from rackety.game.rules import Rules
 
     source, alphabet = _lexicon_spec(source, alphabet)
     lexicon = _load(source, alphabet, False)

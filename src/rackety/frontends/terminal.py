@@ -34,7 +34,8 @@ from rackety.frontends.common import resolve_leave, tile_keys
 from rackety.game.gcg import game_of, read_gcg, record_of, save_gcg
 from rackety.game.heuristics import leave_label
 from rackety.game.move import format_leave
-from rackety.game.referee import Event, Game, IllegalMoveError, Rules, describe
+from rackety.game.referee import Event, Game, IllegalMoveError, describe
+from rackety.game.rules import Rules
 
 if TYPE_CHECKING:
     from rackety.alphabet import Alphabet
@@ -76,7 +77,7 @@ class TerminalGame:
         if len(set(names)) != len(names):
             names = [human_name] + [f"{n}-{i + 1}" for i, n in enumerate(names[1:])]
         self.game = Game(lexicon, names, seed=seed, layout=layout, alphabet=alphabet,
-                         rules=rules or Rules(challenge="double"))
+                         rules=rules)
         self.read_line = read_line
         self.write = write
         self.clear = clear

@@ -31,9 +31,10 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-from rackety.alphabet import BLANK_FLAG, MAX_BINGO_BONUS, Alphabet, normalize
+from rackety.alphabet import BLANK_FLAG, Alphabet, normalize
 from rackety.errors import RacketyError, clip, parse_int
 from rackety.game.move import Move, parse_move, square_name
+from rackety.game.rules import CGP_OPCODES, Rules
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -255,6 +256,7 @@ class Board:
         self.scores: list[int] = scores
         self.zero_turns: int = zero_turns
         self.options: dict[str, str] = options
+        self._rules: Rules | None = None  # rules set in code (their CGP operations in options)
         # Derived data of this position (cross-sets, anchors ...) kept by the move
         # generator; `play` hands the child what `_derive_child` puts there.
         self._derived: dict[str, Any] = {}
@@ -343,8 +345,7 @@ class Board:
         scores = [parse_int(s, f"{source}: score", -SCORE_LIMIT, SCORE_LIMIT)
                   for s in score_texts]
         zero_turns = parse_int(fields[3], f"{source}: zero-turns field", 0, ZERO_TURNS_LIMIT)
-        if "bb" in options:
-            parse_int(options["bb"], f"{source}: bb operand", 0, MAX_BINGO_BONUS)
+        Rules.from_options(options, source=source)  # the rules' operations, checked now
         self._set(alpha, lay, grid, racks, scores, zero_turns, options)
         self._check_counts(source)
 
@@ -487,6 +488,7 @@ class Board:
         board._set(self.alphabet, self.layout, self.grid.copy(),
                    list(self.racks) if racks is None else [tuple(r) for r in racks],
                    list(self.scores), self.zero_turns, dict(self.options))
+        board._rules = self._rules
         if racks is not None:
             board._derived = self._derived
         return board
@@ -563,12 +565,19 @@ class Board:
         return self.options.get("lex")
 
     @property
-    def bingo_bonus(self) -> int:
-        """The ``bb`` operation, or the alphabet's bingo bonus."""
-        bb = self.options.get("bb")
-        if bb is None:
-            return self.alphabet.bingo_bonus
-        return parse_int(bb, "bb operand", 0, MAX_BINGO_BONUS)
+    def rules(self) -> Rules:
+        """The rules of this position (`rackety.game.rules.Rules`, every field
+        a value): its CGP operations (``cr``, ``bb``, ``etl``, ``mcnz``, ``var``)
+        over the rules set on it, over the alphabet's. Setting them writes the
+        operations that differ from the alphabet's."""
+        return Rules.from_options(self.options, base=self._rules).of(self.alphabet)
+
+    @rules.setter
+    def rules(self, rules: Rules) -> None:
+        for opcode in CGP_OPCODES:
+            self.options.pop(opcode, None)
+        self.options.update(rules.options(self.alphabet))
+        self._rules = rules
 
     # --------------------------------------------------------------- moves
     def parse_move(self, text: str) -> Move:
@@ -656,21 +665,24 @@ class Board:
                 crosses += (side + value) * square_mult
         total = crosses + (main * word_mult if len(move.tiles) > 1 else 0)
         if move.n_placed == self.alphabet.rack_size:
-            total += self.bingo_bonus
+            total += self.rules.bingo_bonus or 0
         return total
 
     def play(self, move: Move) -> Board:
         """The position after ``move``: tiles placed, the mover's score raised by
-        ``move.score`` (or `score`), the placed tiles taken from a known rack, the
-        turn passed on (racks and scores rotate). Exchanges and passes change only
-        the turn and the scoreless-turn count; nothing is drawn (there is no bag)."""
+        the move's score on this board (`score`, always computed: a move whose
+        stated ``score`` differs is refused), the placed tiles taken from a
+        known rack, the turn passed on (racks and scores rotate). Exchanges and
+        passes change only the turn and the scoreless-turn count; nothing is
+        drawn (there is no bag)."""
         grid = self.grid
         rack = self.racks[0]
         points = 0
         if move.kind == "place":
-            points = move.score if move.score is not None else self.score(move)
-            if move.score is not None:
-                self.check_shape(move)
+            points = self.score(move)
+            if move.score is not None and move.score != points:
+                raise RacketyError(f"move {move.notation(self.alphabet)!r} scores {points} "
+                                   f"here, not {move.score}")
             grid = grid.copy()
             for (r, c), tile in zip(move.placed_squares(), move.placed, strict=True):
                 grid[r, c] = tile
@@ -694,6 +706,7 @@ class Board:
         child = object.__new__(Board)
         child._set(self.alphabet, self.layout, grid, racks, scores, zero_turns,
                    dict(self.options))
+        child._rules = self._rules
         self._derive_child(child, move)
         return child
 

@@ -66,7 +66,8 @@ from rackety.files import read_bytes, write_atomic
 from rackety.game.board import MAX_PLAYERS, SCORE_LIMIT, Board, Layout
 from rackety.game.move import Move, format_leave
 from rackety.game.referee import Event as GameEvent
-from rackety.game.referee import Game, Rules, alphabet_for
+from rackety.game.referee import Game, alphabet_for
+from rackety.game.rules import END_OUT, Rules
 
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
@@ -95,7 +96,6 @@ _PARENS = re.compile(r"\(([^()]*)\)")
 _PLAYER = re.compile(r"player([0-9]+)", re.IGNORECASE)
 _RACK = re.compile(r"rack([0-9]+)", re.IGNORECASE)
 MAX_GCG = 16 << 20  # bytes of a GCG file
-MAX_SCORELESS = 6  # consecutive scoreless turns that end a game (FORMATS.md section 7)
 _WENT_OUT = "a player went out with the bag empty"
 #: codecs Python knows that are not character sets a file can be written in
 _NOT_CHARSETS = frozenset({"undefined", "punycode", "idna", "unicode_escape",
@@ -824,7 +824,7 @@ def _board_notes(record: GcgRecord) -> list[tuple[str, str, Pragma]]:
 
 
 def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
-           layout: Layout | str | None = None) -> Replay:
+           layout: Layout | str | None = None, rules: Rules | None = None) -> Replay:
     """Play the record on a board, re-scoring every play (see `Replay`).
 
     The board: ``layout`` when given, else the one the record names
@@ -843,10 +843,11 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
     (``>NICK: TILES (TILES) -N``: each side gains or loses the rack once).
     Words are not checked against a lexicon.
 
-    The game ends as the rules say (FORMATS.md section 7): after the alphabet's
-    consecutive scoreless turns (`Alphabet.max_scoreless`, `MAX_SCORELESS` = 6
-    in most sets), or when a play empties its player's rack with
-    the bag empty (the tiles on each rack are counted, as the bag deals them),
+    The game ends as ``rules`` say (`rackety.game.rules.Rules.ending`; default:
+    the alphabet's, FORMATS.md section 7): after the rules' consecutive
+    scoreless turns (``max_scoreless``, 6 in most sets), or when a play
+    empties its player's rack with the bag empty (the tiles on each rack are
+    counted, as the bag deals them),
     or at the play-out bonus or a rack's end-of-game penalty (a record that
     writes them ends there); after the end only end-of-game events follow
     (end-of-rack points and penalties, time penalties, a challenge bonus; a
@@ -863,19 +864,19 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
             alpha = alphabet_for(alpha, chosen)
     else:
         alpha = alphabet if isinstance(alphabet, Alphabet) else Alphabet.load(alphabet)
-    return _replay_on(record, alpha, chosen, variants=alphabet is None)
+    return _replay_on(record, alpha, chosen, variants=alphabet is None, rules=rules)
 
 
 def _replay_on(record: GcgRecord, alpha: Alphabet, layout: Layout | str | None,
-               variants: bool) -> Replay:
+               variants: bool, rules: Rules | None = None) -> Replay:
     """`replay` on ``layout``; with no layout, on the alphabet's board, and a record
     that does not fit it is refused saying which layout it fits (the alphabet
     made for that layout when ``variants``, else ``alpha`` itself)."""
     if layout is not None:
-        return _replay(record, alpha, layout)
+        return _replay(record, alpha, layout, rules)
     implied = Layout.load(alpha.board)
     try:
-        done = _replay(record, alpha, implied)
+        done = _replay(record, alpha, implied, rules)
     except RacketyError as exc:
         fits = _fits_elsewhere(record, alpha, implied, variants, clean=False)
         if fits is None:
@@ -921,11 +922,15 @@ def _fits_elsewhere(record: GcgRecord, alpha: Alphabet, implied: Layout, variant
     return best[1] if best else None
 
 
-def _replay(record: GcgRecord, alpha: Alphabet, layout: Layout | str) -> Replay:
-    """`replay` with its alphabet and board decided."""
+def _replay(record: GcgRecord, alpha: Alphabet, layout: Layout | str,
+            rules: Rules | None = None) -> Replay:
+    """`replay` with its alphabet, board and rules decided."""
     source = record.source
     n = max(len(record.players), 2)  # a game has two players at least (and CGP needs two)
     base = Board.empty(alpha, layout, players=n)
+    if rules is not None:
+        base.rules = rules
+    game_rules = base.rules
     lexicon = (record.lexicon or "").strip()
     if re.fullmatch(r"[^\s;]+", lexicon):
         base.options = {"lex": lexicon, **base.options}
@@ -1024,7 +1029,7 @@ def _replay(record: GcgRecord, alpha: Alphabet, layout: Layout | str) -> Replay:
             held[seat] -= len(tiles)
             bag = sum(distribution) - sum(on_board) - sum(held)
             held[seat] += min(rack_size - held[seat], bag)
-            if held[seat] == 0:
+            if game_rules.ending(went_out=held[seat] == 0, scoreless=0) == END_OUT:
                 ended = (_WENT_OUT, event.line_number, index)
         elif event.kind == "withdrawn":
             if previous is None:
@@ -1082,8 +1087,8 @@ def _replay(record: GcgRecord, alpha: Alphabet, layout: Layout | str) -> Replay:
         if event.kind in TURN_KINDS:
             last_turn, bonus_given, between = event.kind, False, 0
             to_move = (seat + 1) % n
-            if zero_turns >= alpha.max_scoreless and ended is None:
-                ended = (f"{alpha.max_scoreless} scoreless turns in a row", event.line_number,
+            if ended is None and game_rules.ending(went_out=False, scoreless=zero_turns):
+                ended = (f"{game_rules.max_scoreless} scoreless turns in a row", event.line_number,
                          index)
         else:
             # a bonus, then each player's end-of-game points and time: no more than
@@ -1236,10 +1241,10 @@ def game_of(record: GcgRecord, lexicon: Lexicon, *, rules: Rules | None = None,
         name = player.name or player.nickname
         names.append(name if name not in names else f"{name}-{len(names) + 1}")
     chosen = layout if layout is not None else record_layout(record)
-    game = Game(lexicon, names, rules=rules or Rules(challenge="double"), layout=chosen,
-                seed=seed)
+    game = Game(lexicon, names, rules=rules, layout=chosen, seed=seed)
     replayed = _replay_on(record, game.alphabet,
-                          None if chosen is None else game.position.layout, variants=True)
+                          None if chosen is None else game.position.layout, variants=True,
+                          rules=game.rules)
     board_notes = {id(p) for _, _, p in _board_notes(record)}
     game.pragmata = [p for p in record.pragmata
                      if p.name.lower() not in ("lexicon", "incomplete")
@@ -1308,9 +1313,8 @@ def _apply(game: Game, step: Step, ev: Event) -> GameEvent:
     if step.kind == "play":
         assert step.move is not None
         game.hold(seat, step.rack, step.tiles)
-        by_rules = game.position.score(step.move)  # the game's rules (its bingo bonus)
-        event = game.play(replace(step.move, score=step.score), check=False)
-        event.adjustment = step.score - by_rules
+        event = game.play(replace(step.move, score=None), check=False)
+        game.amend(event, score=step.score)  # a score the record wrote otherwise: kept
         return event
     if step.kind in ("exchange", "pass"):
         game.hold(seat, step.rack, step.tiles)

@@ -417,8 +417,9 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
     zero by default. Equity = score + leave value, and with ``static`` (the
     default; it needs a leave) full static equity, as the static players
     count it (`rackety.kernels.generate.static_equity`): once the bag is empty
-    the leave's value is what the endgame makes of it (twice the other racks'
-    points for going out, minus twice the points kept and 10 otherwise), and an
+    the leave's value is what the endgame makes of it (the play-out's spread
+    for going out, `rackety.kernels.rules.out_spread` of the other racks'
+    points; that of the points kept, and 10 more, otherwise), and an
     opening pays for its vowels beside premium squares. ``exact_best_score``
     makes ``best_score`` exact in the top and best modes too (it always is in
     the others), at the price of searching the anchors that might hold it."""
@@ -441,7 +442,7 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
     else:
         kind, tables, given = _k.LEAVES_GIVEN, _NO_TABLE, _given_values(alphabet, rack, leave)
     can_exchange = exchanges and len(rack) > 0 and kernel_mode != _f.MODE_COUNT and \
-        board.bag_count >= alphabet.exchange_min_bag
+        board.rules.may_exchange(board.bag_count)
     exchange_bag = board.bag_count if can_exchange else 0  # no trade of more tiles
     topn = 1 if mode == "best" else max(1, top)
     bag, other = static_terms(board) if static and leave is not None else (-1, 0)

@@ -4,14 +4,16 @@ challenges, the end of the game and a history that can be undone.
 The rules are those of FORMATS.md section 7: a play lies in one line, touches
 the tiles on the board (or covers the start square on the first move), and
 every word it forms is in the lexicon; an exchange needs a full enough bag
-(per alphabet); the alphabet's scoreless turns in a row (six, twelve in Spanish:
-``Alphabet.max_scoreless``) end the game, each player then
+(per the rules); the rules' scoreless turns in a row (six, twelve in Spanish:
+``Rules.max_scoreless``) end the game, each player then
 losing the value of their rack; a player who plays out with the bag empty ends
 it, gaining twice the value of the other racks (or, with ``playout="subtract"``,
 their sum while each other player loses their own).
 
-Under the ``void`` challenge rule a phony is refused outright. Under the others
-(``single``, ``double``, ``5pt``, ``10pt``) a play whose words are not all in
+The rules are the game's `rackety.game.rules.Rules` (``Game.rules``, made for
+its tiles; every position of the game carries them). Under the ``void``
+challenge rule a phony is refused outright. Under the others (``single``,
+``double``, the default, ``5pt``, ``10pt``) a play whose words are not all in
 the lexicon is accepted, and the next player may `Game.challenge` it: a phony
 comes off the board (its tiles go back on the rack, its score is taken back,
 the turn is lost); a good play costs the challenger their turn (``double``),
@@ -19,7 +21,7 @@ nothing (``single``), or gives the challenged player 5 or 10 points.
 
 >>> from rackety import Lexicon
 >>> lexicon = Lexicon.from_words(["TAIL", "TALE", "LATE", "ZA", "AI", "TA", "AT"])
->>> game = Game(lexicon, ["Ann", "Ben"], seed=94)
+>>> game = Game(lexicon, ["Ann", "Ben"], seed=94, rules=Rules(challenge="void"))
 >>> game.alphabet.format(game.racks[0])
 'ITLPOAG'
 >>> for text in ["8H ZA", "8A TAIL", "8H TAIO", "8H TAIL"]:
@@ -34,7 +36,7 @@ TAIO is not in words
 >>> game
 <Game Ann 8, Ben 0; 82 in the bag; Ben to move>
 >>> game.position.cgp()
-'15/15/15/15/15/15/15/7TAIL4/15/15/15/15/15/15/15 UELJUEH/POGNORD 0/8 0'
+'15/15/15/15/15/15/15/7TAIL4/15/15/15/15/15/15/15 UELJUEH/POGNORD 0/8 0 cr void;'
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError
 from rackety.game.board import Board, Layout
 from rackety.game.move import Move, format_leave, square_name
+from rackety.game.rules import Rules
 from rackety.game.state import (
     CrossSets,
     bag_of,
@@ -64,7 +67,6 @@ from rackety.game.state import (
 from rackety.kernels.fields import (
     END_OUT,
     END_SCORELESS,
-    G_TWICE,
     GS_OVER,
     GS_SCORE,
     GS_TURN,
@@ -77,33 +79,8 @@ from rackety.lexicon.kwg import DAWG_ROOT
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
 
-CHALLENGE_RULES = ("void", "single", "double", "5pt", "10pt")
-PLAYOUT_RULES = ("twice", "subtract")
-
-
 class IllegalMoveError(RacketyError):
     """A move the rules refuse, with the reason a player needs."""
-
-
-@dataclass(frozen=True)
-class Rules:
-    """What the referee enforces. ``None`` takes the alphabet's own value."""
-
-    challenge: str = "void"
-    bingo_bonus: int | None = None
-    exchange_min_bag: int | None = None
-    max_scoreless: int | None = None
-    playout: str = "twice"
-
-    def __post_init__(self) -> None:
-        if self.challenge not in CHALLENGE_RULES:
-            raise RacketyError(f"challenge rule {self.challenge!r}: expected one of "
-                               f"{', '.join(CHALLENGE_RULES)}")
-        if self.playout not in PLAYOUT_RULES:
-            raise RacketyError(f"play-out rule {self.playout!r}: expected one of "
-                               f"{', '.join(PLAYOUT_RULES)}")
-        if self.max_scoreless is not None and self.max_scoreless < 1:
-            raise RacketyError("max_scoreless must be at least 1")
 
 
 @dataclass
@@ -157,16 +134,10 @@ class Game:
                                f"{lexicon.alphabet.name}, the game in {alpha.name}")
         self.lexicon = lexicon
         self.players = list(players)
-        self.rules = rules or Rules()
+        self.rules = (rules or Rules()).of(alpha)
         self.alphabet = alpha
         empty = Board.empty(alpha, layout, players=len(players))
-        if self.rules.bingo_bonus is not None:
-            empty.options["bb"] = str(self.rules.bingo_bonus)
-        self.bingo_bonus = empty.bingo_bonus
-        self.exchange_min_bag = (alpha.exchange_min_bag if self.rules.exchange_min_bag is None
-                                 else self.rules.exchange_min_bag)
-        self.max_scoreless = (alpha.max_scoreless if self.rules.max_scoreless is None
-                              else self.rules.max_scoreless)
+        empty.rules = self.rules  # every position of the game carries its rules
         # the bag's shuffles come from splitmix64 (`rackety.kernels.rules.shuffle`), the
         # compiled self-play's too: same seed, same game
         rng = (random.SystemRandom().getrandbits(63) if seed is None else int(seed)) & MASK64
@@ -185,10 +156,7 @@ class Game:
         self._board: Board | None = None  # the position, made from the state when asked
         # the compiled game (`rackety.kernels.rules` plays on it): board, cross sets,
         # racks, bag, scores, turn, scoreless turns
-        self._consts = kernel_consts(
-            alpha, empty.layout, bingo=self.bingo_bonus, exchange_min=self.exchange_min_bag,
-            max_scoreless=self.max_scoreless,
-            twice=self.rules.playout == "twice" and len(players) == 2, players=len(players))
+        self._consts = kernel_consts(alpha, empty.layout, self.rules, players=len(players))
         self._state = GameState.allocate(empty.size, len(players), len(tiles))
         self._row = np.zeros((1, META), np.int32)  # a placement as the kernels read it
         self._word = np.zeros((1, empty.size), np.uint8)
@@ -400,7 +368,9 @@ class Game:
 
     def play(self, move: Move | str, *, check: bool = True) -> Event:
         """Play a move for the player to move and draw. ``check=False`` skips the
-        legality check, for moves that come from the move generator."""
+        legality check (the words, the line, the start square), for moves that
+        come from the move generator; the score is always the rules' own, and a
+        move that states another is refused."""
         if self.over:
             raise IllegalMoveError("the game is over")
         if isinstance(move, str):
@@ -412,9 +382,11 @@ class Game:
             words = self.check_placement(move) if check else []
             if words and self.rules.challenge == "void":
                 raise IllegalMoveError(_not_words(words, self.lexicon))
-            score = self.position.score(move) if check or move.score is None else move.score
-            if move.score != score:
-                move = replace(move, score=score)
+            score = self.position.score(move)  # the rules' score, whatever the move says
+            if move.score is not None and move.score != score:
+                raise IllegalMoveError(f"{move.notation(self.alphabet)} scores {score} here, "
+                                       f"not {move.score}")
+            move = replace(move, score=score)
             if not check:  # a move taken as given still fits the board and the rack
                 self.position.check_shape(move)
                 self._on_rack(move, [0 if t & BLANK_FLAG else t for t in move.placed], rack)
@@ -456,7 +428,7 @@ class Game:
         after = self.scores
         others = [s for s in range(len(self.players)) if s != seat]
         if ended == END_OUT:
-            twice = bool(self._consts[3][G_TWICE])
+            twice = self.rules.twice(len(self.players))
             self._scored(seat, "end_points", after[seat] - before[seat], [],
                          tiles=[t for s in others for t in racks[s]])
             if not twice:
@@ -471,9 +443,9 @@ class Game:
     def _check_exchange(self, move: Move, rack: list[int]) -> None:
         if not move.tiles:
             raise IllegalMoveError("an exchange needs at least one tile")
-        if len(self.bag) < max(self.exchange_min_bag, len(move.tiles)):
+        if not self.rules.may_exchange(len(self.bag), len(move.tiles)):
             raise IllegalMoveError(f"no exchange of {len(move.tiles)} with {len(self.bag)} tiles "
-                              f"in the bag ({self.exchange_min_bag} needed)")
+                                   f"in the bag ({self.rules.exchange_min_bag} needed)")
         missing = Counter(move.tiles) - Counter(rack)
         if missing:
             raise IllegalMoveError(f"tiles {self.alphabet.format(sorted(missing.elements()))} "
@@ -624,7 +596,7 @@ class Game:
             write_row(event.move, meta, word)
             code, score, words = verify.check_play(
                 self.lexicon.nodes, board, lm2[0], wm2[0], points, start_row, start_col,
-                self.alphabet.rack_size, self.bingo_bonus, empty, meta, word, 0)
+                self.alphabet.rack_size, self.rules.bingo_bonus, empty, meta, word, 0)
             if code:
                 out.append(f"{name}: {verify.CHECKS[int(code)]}")
                 continue

@@ -24,6 +24,7 @@ import numpy as np
 
 from rackety.errors import RacketyError
 from rackety.game.move import Move
+from rackety.game.rules import Rules
 from rackety.kernels.fields import (
     G_BINGO,
     G_BOTH_DIRS,
@@ -139,26 +140,30 @@ def multipliers(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
     return hit
 
 
-@lru_cache(maxsize=256)
-def kernel_consts(alphabet: Alphabet, layout: Layout, *, bingo: int, exchange_min: int = 0,
-                  max_scoreless: int | None = None, twice: bool = True,
+def kernel_consts(alphabet: Alphabet, layout: Layout, rules: Rules | None = None, *,
                   players: int = 2) -> Consts:
     """The one set-up of a game's constants for the kernels (``consts``): the
     letter and word multipliers in both orientations, the points of every
-    code and the rules array (`rackety.kernels.fields`, ``G_*``). Made once
-    per set of rules and shared: the arrays are read-only. ``max_scoreless``:
-    the scoreless turns that end a game (default: the alphabet's rules)."""
+    code and the rules array (`rackety.kernels.fields`, ``G_*``) made from
+    ``rules`` (`rackety.game.rules.Rules`, default: the alphabet's) for
+    ``players``. Made once per set of rules and shared: the arrays are
+    read-only."""
+    return _kernel_consts(alphabet, layout, (rules or Rules()).of(alphabet), players)
+
+
+@lru_cache(maxsize=256)
+def _kernel_consts(alphabet: Alphabet, layout: Layout, game_rules: Rules, players: int) -> Consts:
     lm2, wm2 = multipliers(layout)
     rules = np.zeros(G_SIZE, np.int64)
     rules[G_N] = layout.size
     rules[G_RACK_SIZE] = alphabet.rack_size
-    rules[G_BINGO] = bingo
+    rules[G_BINGO] = game_rules.bingo_bonus or 0
     rules[G_START_ROW], rules[G_START_COL] = layout.start
     rules[G_BOTH_DIRS] = 0 if layout.symmetric else 1
     rules[G_FULL_MASK] = full_mask(alphabet)
-    rules[G_EXCHANGE_MIN] = exchange_min
-    rules[G_MAX_SCORELESS] = alphabet.max_scoreless if max_scoreless is None else max_scoreless
-    rules[G_TWICE] = 1 if twice else 0
+    rules[G_EXCHANGE_MIN] = game_rules.exchange_min_bag or 0
+    rules[G_MAX_SCORELESS] = game_rules.max_scoreless or 0
+    rules[G_TWICE] = 1 if game_rules.twice(players) else 0
     rules[G_PLAYERS] = players
     for tile in alphabet.tiles:
         if tile.vowel and 0 < tile.code < 64:
@@ -199,22 +204,21 @@ def opening_penalties(layout: Layout) -> np.ndarray:
     return out
 
 
-_board_consts: dict[tuple[int, int, int, int], tuple[Alphabet, Layout, Consts]] = {}
+_board_consts: dict[tuple[int, int, Rules, int], tuple[Alphabet, Layout, Consts]] = {}
 
 
 def board_consts(board: Board) -> Consts:
-    """`kernel_consts` of a position (its bingo bonus, the alphabet's exchange rule),
-    found by the identity of its alphabet and layout (held, so never reused)."""
+    """`kernel_consts` of a position (its rules, `Board.rules`), found by the
+    identity of its alphabet and layout (held, so never reused)."""
     alphabet, layout = board.alphabet, board.layout
-    bingo, players = board.bingo_bonus, max(2, len(board.racks))
-    key = (id(alphabet), id(layout), bingo, players)
+    rules, players = board.rules, max(2, len(board.racks))
+    key = (id(alphabet), id(layout), rules, players)
     hit = _board_consts.get(key)
     if hit is None:
         if len(_board_consts) >= 256:
             _board_consts.clear()
         hit = _board_consts[key] = (alphabet, layout, kernel_consts(
-            alphabet, layout, bingo=bingo, exchange_min=alphabet.exchange_min_bag,
-            players=players))
+            alphabet, layout, rules, players=players))
     return hit[2]
 
 

@@ -135,6 +135,7 @@ from rackety.kernels.raw import (
     store_i32,
     store_u8,
 )
+from rackety.kernels.rules import out_spread
 
 _I = types.int64
 # The recursion takes the addresses of its arrays (`rackety.kernels.raw`): the
@@ -328,9 +329,9 @@ def static_equity(st, fs, rules, points, counts, bag, other_points) -> None:
             if counts[c] > 0:
                 kept += (i // st[R_PLACE + c]) % (counts[c] + 1) * points[c]
         if i == 0:
-            fs[lv] = 2.0 * other_points
-        else:
-            fs[lv + i] = -2.0 * kept - 10.0
+            fs[lv] = float(out_spread(other_points))
+        else:  # the other player goes out next: the rack kept counts against it
+            fs[lv + i] = -float(out_spread(kept)) - 10.0
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")

@@ -93,6 +93,26 @@ def rack_value(rack, rn, points) -> int:
     return value
 
 
+@njit(cache=True, nogil=True, inline="always")
+def out_spread(left: int) -> int:
+    """What playing out with the bag empty moves a two-player spread by, the
+    other rack's face value being ``left``: twice it under both play-out rules
+    (``G_TWICE``: the player gains ``2 left``; otherwise the player gains
+    ``left`` and the other loses ``left``). The endgame and static equity value
+    going out by it; `end_turn` writes the scores."""
+    return 2 * left
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pass_ends(rules: np.ndarray, passes: int) -> bool:
+    """Whether a pass ends a two-player endgame after ``passes`` (0 or 1)
+    passes in a row: the rules' scoreless turns are reached
+    (``G_MAX_SCORELESS``), or it is the second pass in a row, after which the
+    position only repeats (so the searches take it as the scoreless end, each
+    player losing their rack's face value, as the oracle's endgames do)."""
+    return passes >= 1 or passes + 1 >= rules[G_MAX_SCORELESS]
+
+
 # ------------------------------------------------------------- the state
 @njit(cache=True, nogil=True)
 def draw(gs, seat, rack_size) -> int:

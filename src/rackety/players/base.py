@@ -106,6 +106,6 @@ def decide_under(player: Player, board: Board, lexicon: Lexicon, control: Contro
 
 def whole_rack_or_pass(board: Board) -> Move:
     """Exchange every tile if the bag allows it, else pass."""
-    if board.rack and board.bag_count >= board.alphabet.exchange_min_bag:
+    if board.rack and board.rules.may_exchange(board.bag_count, len(board.rack)):
         return Move("exchange", tiles=tuple(board.rack), score=0, alphabet=board.alphabet)
     return Move("pass", score=0, alphabet=board.alphabet)

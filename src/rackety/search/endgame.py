@@ -4,10 +4,13 @@
 The value of a position is the change in spread for the player to move, from
 here to the end of the game under best play by both sides (the oracle's
 ``value``, ../shared/oracle/README.md, "Endgames"): every score, plus the
-end-of-game adjustments. A player who goes out gains twice the face value of
-the opponent's rack (blanks 0) and the game ends; a pass is always legal and
-two passes in a row end the game, each player then losing the face value of
-their own rack (the same value as the six-zero rule here).
+end-of-game adjustments, by the game's rules (`rackety.game.rules.Rules`, the
+kernels' `rackety.kernels.rules.out_spread` and `pass_ends`): a player who
+goes out moves the spread by twice the face value of the opponent's rack
+(blanks 0) under either play-out rule, and the game ends; a pass is always
+legal, and a pass that reaches the rules' scoreless turns, or the second pass
+in a row (the position then only repeats), ends the game, each player losing
+the face value of their own rack.
 
 The search is the one of MAGPIE's ``endgame.c``, Macondo's ``negamax`` and
 wolges' ``endgame.rs`` (FAST-MOVEGEN.md section 6), over flat arrays in one
@@ -97,7 +100,7 @@ from rackety.kernels.fields import (
 )
 from rackety.kernels.generate import generate_gaddag, load_rack, scratch
 from rackety.kernels.jit import njit
-from rackety.kernels.rules import place, recross
+from rackety.kernels.rules import out_spread, pass_ends, place, recross
 from rackety.search.control import SLICE
 
 if TYPE_CHECKING:
@@ -346,7 +349,7 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
                                               meta[out, M_SCORE]):
             out = i
     if out >= 0:
-        v = meta[out, M_SCORE] + 2 * opp_face
+        v = meta[out, M_SCORE] + out_spread(opp_face)
         best = v
         best_mv = out - off
         if v > alpha:
@@ -354,7 +357,7 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
             if pvnode:
                 _pv_set(pv_len, pv_meta, pv_tiles, ply, meta, otiles, out, False)
         done = alpha >= beta
-    if not done and passes == 1:  # a second pass ends the game
+    if not done and pass_ends(rules, passes):  # a pass that ends the game
         v = opp_face - own_face
         if v > best:
             best = v
@@ -376,7 +379,7 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
                                                                           points)
             order[off + k] = i
             k += 1
-        if passes == 0:
+        if not pass_ends(rules, passes):
             est[end] = BIG if tt_mv == MV_PASS else -BIG
             order[off + k] = end
             k += 1

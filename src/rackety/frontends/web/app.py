@@ -31,6 +31,7 @@ from rackety.errors import RacketyError, clip, one_line
 from rackety.frontends.report import CSP
 from rackety.frontends.web.service import ConflictError, Lexicons, NotFoundError, Service
 from rackety.frontends.web.store import Store
+from rackety.game.rules import DEFAULT_CHALLENGE, ChallengeRule
 
 #: the app's page: its script and styles come from this server only (no inline
 #: script runs), it talks to this server only, and no other site may frame it
@@ -174,7 +175,7 @@ class NewGame(Strict):
     human: str = Field("you", min_length=1, max_length=40)
     opponents: list[Opponent] = Field(default_factory=lambda: [Opponent()], min_length=1,
                                       max_length=3)
-    challenge: Literal["void", "single", "double", "5pt", "10pt"] = "double"
+    challenge: ChallengeRule = DEFAULT_CHALLENGE
     seed: int | None = Field(None, ge=0, le=2**62)
     human_first: bool = True
 
@@ -198,7 +199,7 @@ class ImportRequest(Strict):
     opponents: list[Opponent] | None = Field(None, max_length=3,
                                              description="Levels of the other players "
                                                          "(default h3 each), with play_as.")
-    challenge: Literal["void", "single", "double", "5pt", "10pt"] = "double"
+    challenge: ChallengeRule = DEFAULT_CHALLENGE
 
 
 GameId = Annotated[int, PathParam(ge=1, le=2**62, description="A game's id.")]

@@ -43,7 +43,8 @@ from rackety.game.gcg import game_of, gcg_of, read_gcg, record_of, replay, write
 from rackety.game.heuristics import leave_label, leave_model
 from rackety.game.move import Move, format_leave
 from rackety.game.movegen import generate, static_note
-from rackety.game.referee import Game, IllegalMoveError, Rules, describe, placement
+from rackety.game.referee import Game, IllegalMoveError, describe, placement
+from rackety.game.rules import CHALLENGE_RULES, DEFAULT_CHALLENGE, Rules
 from rackety.players import BestPlayer, make_player
 from rackety.players.sim import SimPlayer
 from rackety.search.simulation import simulate
@@ -182,7 +183,8 @@ class Service:
                 "layouts": [{"name": n, "description": Layout.load(n).description}
                             for n in Layout.names()],
                 "levels": levels, "default_level": DEFAULT_LEVEL,
-                "challenge_rules": ["void", "single", "double", "5pt", "10pt"]}
+                "challenge_rules": list(CHALLENGE_RULES),
+                "default_challenge": DEFAULT_CHALLENGE}
 
     # ---------------------------------------------------------- players
     def _computer(self, seat: Seat, lexicon: Any, seed: int) -> Any:
@@ -525,7 +527,7 @@ class Service:
 
     def import_gcg(self, text: str, lexicon: str | None, *, play_as: str | None = None,
                    opponents: Sequence[tuple[str, float | None]] = (),
-                   challenge: str = "double") -> dict[str, Any]:
+                   challenge: str = DEFAULT_CHALLENGE) -> dict[str, Any]:
         """Store a GCG record: as a record to view and analyse, or, with
         ``play_as`` (a player's nickname or name), as a game to go on with, the
         other seats taken by computer levels (``opponents``, H3 by default)."""
@@ -634,7 +636,7 @@ class Service:
             "bag": len(game.bag),
             "can_challenge": can_challenge,
             "can_exchange": human is not None and not game.over
-            and len(game.bag) >= game.exchange_min_bag,
+            and game.rules.may_exchange(len(game.bag)),
             "challenge": game.rules.challenge,
             "alphabet": alphabet_json(alphabet), "alphabet_name": alphabet.name,
             "keys": tile_keys(alphabet),

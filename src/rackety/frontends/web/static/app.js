@@ -553,7 +553,7 @@
           value: l.name, label: l.description ? `${l.name}: ${l.description}` : l.name,
         })), "standard15");
         const rules = options.challenge_rules || [];
-        fillSelect($("opt-challenge"), rules, rules.includes("double") ? "double" : rules[0]);
+        fillSelect($("opt-challenge"), rules, options.default_challenge || rules[0]);
         setup.levels = options.levels || [];
         const ids = setup.levels.map((l) => l.id);
         for (const opp of setup.opponents) {
@@ -594,7 +594,7 @@
         level: o.level,
         seconds: levelInfo(o.level).seconds ? Number(o.seconds || 2) : null,
       })),
-      challenge: $("opt-challenge").value || "double",
+      challenge: $("opt-challenge").value || undefined,  // the server's default
       human_first: $("opt-first").value !== "computer",
     };
     const seed = $("opt-seed").value.trim();
