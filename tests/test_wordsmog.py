@@ -155,16 +155,22 @@ def show(grid: np.ndarray) -> str:
                      for row in grid)
 
 
-def check(grid, rack, words, letter_mult, word_mult, start) -> None:
-    note(f"words: {sorted(ref.word_text(w) for w in words)}")
+def check(grid, rack, words, letter_mult, word_mult, start, lexicon=None) -> None:
+    """The generator's moves and scores are the reference's; ``lexicon``: the
+    words in another alphabet (English by default, points from it)."""
+    from rackety.game.state import points_of
+
+    lexicon = lexicon or lexicon_of(words)
+    text = lexicon.alphabet.format
+    note(f"words: {sorted(text(w) for w in words)}")
     note(f"board:\n{show(grid)}")
-    note(f"rack: {ref.word_text([t for t in rack if t])}{'?' * rack.count(0)}")
-    expected = wref.reference_moves(grid, rack, words, ref.ENGLISH_POINTS, letter_mult,
-                                    word_mult, start, BINGO, RACK_SIZE)
-    got = generate_from_arrays(grid, rack, lexicon_of(words), letter_mult=letter_mult,
+    note(f"rack: {text([t for t in rack if t])}{'?' * rack.count(0)}")
+    expected = wref.reference_moves(grid, rack, words, points_of(lexicon.alphabet),
+                                    letter_mult, word_mult, start, BINGO, RACK_SIZE)
+    got = generate_from_arrays(grid, rack, lexicon, letter_mult=letter_mult,
                                word_mult=word_mult, start=start)
-    missing = {ref.word_text(m[3]): m for m in expected if m not in got}
-    extra = {ref.word_text(m[3]): m for m in got if m not in expected}
+    missing = {text(m[3]): m for m in expected if m not in got}
+    extra = {text(m[3]): m for m in got if m not in expected}
     wrong = {m: (got[m], s) for m, s in expected.items() if m in got and got[m] != s}
     assert (missing, extra, wrong) == ({}, {}, {})
 
@@ -191,6 +197,26 @@ def test_generator_matches_reference_with_seven_tiles(seed):
                                      rack_blanks=rng.choice([None, 0, 1]))
     letter_mult, word_mult, start = ref.premiums(grid.shape[0], rng)
     check(grid, rack, words, letter_mult, word_mult, start)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=seeds)
+def test_generator_matches_reference_with_multi_letter_tiles(seed):
+    """Spanish: the words' codes include CH, LL and RR, one tile each."""
+    rng = random.Random(seed)
+    codes = [1, 4, 6, 13, 17, 21, 3, 12]  # A CH E LL O RR C L
+    words = {tuple(codes[c - 1] for c in w)
+             for w in ref.random_lexicon(rng, max_words=rng.randint(20, 80))}
+    flat = np.array([c for w in sorted(words) for c in w], np.uint8)
+    lexicon = Lexicon.from_tiles(flat, np.array([len(w) for w in sorted(words)]), "spanish")
+    from rackety.game.state import points_of
+
+    grid, rack = ref.random_position(rng, words, size=rng.randint(5, 9),
+                                     rack_size=rng.randint(3, 5),
+                                     rack_blanks=rng.choice([None, 1]),
+                                     points=points_of(lexicon.alphabet))
+    letter_mult, word_mult, start = ref.premiums(grid.shape[0], rng)
+    check(grid, rack, words, letter_mult, word_mult, start, lexicon)
 
 
 @settings(max_examples=25, deadline=None)
