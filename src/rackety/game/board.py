@@ -591,15 +591,17 @@ class Board:
     def moves(self, lexicon: Lexicon, *, mode: str = "all", top: int = 10,
               leave: LeaveFunction | None = None, generator: str = "gaddag",
               exchanges: bool = True, exact_best_score: bool = False,
-              static: bool = True) -> MoveList:
+              static: bool = True, variant: str | None = None) -> MoveList:
         """The legal moves of the player to move, by equity (`rackety.game.movegen.generate`:
         ``mode`` all, top, best or count; ``leave`` a `rackety.Leaves`, a heuristic,
         a function of the leave's text or a mapping; with a leave, ``static``
         counts full static equity: the empty bag's rack points and the
-        opening's vowel placement)."""
+        opening's vowel placement; ``variant`` classic or wordsmog, by default
+        the position's rules')."""
         return _movegen().generate(self, lexicon, mode=mode, top=top, leave=leave,
                                    generator=generator, exchanges=exchanges,
-                                   exact_best_score=exact_best_score, static=static)
+                                   exact_best_score=exact_best_score, static=static,
+                                   variant=variant)
 
     def check_shape(self, move: Move) -> None:
         """Check a placement's shape on this board: on it, each tile marked as

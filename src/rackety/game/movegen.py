@@ -27,10 +27,12 @@ import numpy as np
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError
 from rackety.game.move import Move, format_leave
+from rackety.game.rules import VARIANTS
 from rackety.game.state import CrossSets, board_consts, full_mask, move_of_row, points_of
 from rackety.kernels import crosssets as _cs
 from rackety.kernels import fields as _f
 from rackety.kernels import generate as _k
+from rackety.kernels import wordsmog as _ws
 from rackety.lexicon.klv import Klv
 
 if TYPE_CHECKING:
@@ -407,7 +409,7 @@ class MoveList(Sequence[Move]):
 def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10,
              leave: LeaveFunction | None = None, generator: str = "gaddag",
              exchanges: bool = True, exact_best_score: bool = False,
-             static: bool = True) -> MoveList:
+             static: bool = True, variant: str | None = None) -> MoveList:
     """The moves of the player to move.
 
     ``mode``: ``all`` every move; ``top`` the ``top`` best by equity (ties at the
@@ -422,15 +424,22 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
     points; that of the points kept, and 10 more, otherwise), and an
     opening pays for its vowels beside premium squares. ``exact_best_score``
     makes ``best_score`` exact in the top and best modes too (it always is in
-    the others), at the price of searching the anchors that might hold it."""
+    the others), at the price of searching the anchors that might hold it.
+    ``variant`` (default: the position's rules', `Board.rules`): ``classic``,
+    or ``wordsmog``, where every word a play forms
+    need only be an anagram of a word (`rackety.kernels.wordsmog`, over the
+    lexicon's alphagrams; ``generator`` is then not used, any lexicon
+    serves, and ``best_score`` is always exact)."""
     alphabet = board.alphabet
     kernel_mode = _KERNEL_MODES.get(mode)
     which = _WHICH.get(generator)
+    if variant is None:
+        variant = board.rules.variant
+    wordsmog = variant == "wordsmog"
     if kernel_mode is None or which is None or alphabet.size > 63 or \
-            lexicon.alphabet.identity != alphabet.identity or \
-            (which == _k.GADDAG and not lexicon.has_gaddag):
-        _refuse(board, lexicon, mode, generator)
-    xs = board.cross_sets(lexicon)
+            lexicon.alphabet.identity != alphabet.identity or variant not in VARIANTS or \
+            (which == _k.GADDAG and not lexicon.has_gaddag and not wordsmog):
+        _refuse(board, lexicon, mode, generator, variant)
     rack = board.rack
     if leave is None:
         kind, tables, given = _k.LEAVES_NONE, _NO_TABLE, _NONE
@@ -446,14 +455,28 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
     exchange_bag = board.bag_count if can_exchange else 0  # no trade of more tiles
     topn = 1 if mode == "best" else max(1, top)
     bag, other = static_terms(board) if static and leave is not None else (-1, 0)
-    n = xs.tiles.shape[1]
+    n = board.size
     st, fs, scratch, out = _buffers.of(topn, n, _INITIAL_CAP)
-    args = (lexicon.nodes, lexicon.word_multisets(), board_consts(board), (xs.tiles, xs.cross),
-            np.array(rack, np.int64), tables, kind, given, bag, other, kernel_mode, topn)
+    if wordsmog:
+        grid = np.asarray(board.grid, np.uint8)
+        smog = (lexicon.alphagrams().nodes, board_consts(board),
+                np.ascontiguousarray(np.stack([grid, grid.T])), np.array(rack, np.int64),
+                tables, kind, given, bag, other, kernel_mode, topn)
+        room = _ws.room(n)
+    else:
+        xs = board.cross_sets(lexicon)
+        args = (lexicon.nodes, lexicon.word_multisets(), board_consts(board),
+                (xs.tiles, xs.cross), np.array(rack, np.int64), tables, kind, given, bag, other,
+                kernel_mode, topn)
     while True:
         # the buffers grow and stay grown: use all of them
-        cut, c, lv, size, total, best, *stats = _k.moves_of(
-            *args, len(out[0]), exchange_bag, exact_best_score, which, st, fs, out, scratch)
+        if wordsmog:
+            cut, c, lv, size, total, best, *stats = _ws.moves_of(
+                *smog, len(out[0]), exchange_bag, st, fs, out, *room)
+        else:
+            cut, c, lv, size, total, best, *stats = _k.moves_of(
+                *args, len(out[0]), exchange_bag, exact_best_score, which, st, fs, out,
+                scratch)
         if not st[_f.S_OVERFLOW]:
             break
         st, fs, scratch, out = _buffers.of(topn, n, 4 * len(out[0]))
@@ -490,10 +513,12 @@ _KERNEL_MODES = {"all": _f.MODE_ALL, "top": _f.MODE_TOP, "best": _f.MODE_TOP,
 _WHICH = {"gaddag": _k.GADDAG, "dawg": _k.DAWG}
 
 
-def _refuse(board: Board, lexicon: Lexicon, mode: str, generator: str) -> None:
+def _refuse(board: Board, lexicon: Lexicon, mode: str, generator: str, variant: str) -> None:
     """Raise the error of a request `generate` cannot serve."""
     if mode not in MODES:
         raise RacketyError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
+    if variant not in VARIANTS:
+        raise RacketyError(f"variant {variant!r}: expected one of {', '.join(VARIANTS)}")
     if generator not in GENERATORS:
         raise RacketyError(f"generator {generator!r}: expected gaddag or dawg")
     if lexicon.alphabet.identity != board.alphabet.identity:

@@ -115,6 +115,7 @@ class Lexicon:
         self._word_count = word_count
         self.has_gaddag = _kwg.has_gaddag(nodes)
         self._multisets: tuple[np.ndarray, np.ndarray] | None = None
+        self._alphagrams: Lexicon | None = None
 
     # ------------------------------------------------------------------ making
     @classmethod
@@ -319,6 +320,37 @@ class Lexicon:
             bitmap.flags.writeable = False
             self._multisets = (bitmap, keys)
         return self._multisets
+
+    def alphagrams(self) -> Lexicon:
+        """The words' alphagrams as a lexicon of their own, for WordSmog (a
+        play is valid when every word it forms is an anagram of a word,
+        `rackety.game.wordsmog`): each word's tiles sorted by code (so a tile
+        of several letters, Spanish CH, sorts as its one code), each
+        alphagram once, in a DAWG-only KWG. Made on first use (one sort and
+        one build, under a second for the largest lists) and kept with the
+        lexicon. A tile string is an anagram of a word exactly when its
+        codes, sorted, are in it."""
+        if self._alphagrams is None:
+            from rackety.lexicon.build import build_kwg
+            from rackety.lexicon.wordlist import from_tiles
+
+            flat, lengths = self.word_tiles()
+            owner = np.repeat(np.arange(len(lengths)), lengths)
+            alphagrams = from_tiles(flat[np.lexsort((flat, owner))], lengths)
+            self._alphagrams = Lexicon(build_kwg(alphagrams, gaddag=False), self.alphabet,
+                                       f"{self.name} alphagrams", source=self.source,
+                                       word_count=len(alphagrams), checked=True)
+        return self._alphagrams
+
+    def has_anagram(self, word: str | Iterable[int]) -> bool:
+        """Whether ``word`` (text, or tile codes with blank flags ignored) is an
+        anagram of a word: its codes, sorted, are one of `alphagrams`. The
+        word check of WordSmog (`rackety.kernels.wordsmog.is_anagram` is the
+        kernels' own)."""
+        tiles = self._word_tiles(word)
+        if not tiles:
+            return False
+        return sorted(tiles) in self.alphagrams()
 
     def root(self, pseudo: int) -> int:
         """The first node of the DAWG (``pseudo`` = `kwg.DAWG_ROOT`) or the GADDAG
