@@ -1113,3 +1113,16 @@ def test_the_page_runs_only_the_server_s_own_script(client: Any) -> None:
                            for attrs, body in scripts)
     assert not re.search(r"\son[a-z]+\s*=", response.text, re.I)  # no inline handlers
     assert response.headers.get("x-content-type-options") == "nosniff"
+
+
+def test_a_wordsmog_game_plays_by_its_rules(client: TestClient) -> None:
+    assert "wordsmog" in client.get("/api/options").json()["variants"]
+    state = _new(client, variant="wordsmog")
+    assert state["variant"] == "wordsmog"
+    tiles = _hint_tiles(client, state["id"])  # the hint lists WordSmog's moves
+    if tiles is not None:
+        response = client.post(f"/api/games/{state['id']}/play", json={"tiles": tiles})
+        assert response.status_code == 200, response.text
+    assert client.get(f"/api/games/{state['id']}").json()["variant"] == "wordsmog"
+    _error(client.post("/api/games", json={"opponents": [{"level": "greedy"}],
+                                           "variant": "jumble"}), 422)

@@ -139,6 +139,8 @@ class Compiled:
         probe = Game(lexicon, [f"p{i}" for i in range(len(players))], seed=0, rules=rules,
                      layout=layout, alphabet=alphabet)
         self.rules = probe.rules  # resolved for the game's tiles
+        if self.rules.variant != "classic":  # the compiled players generate classic plays
+            raise TypeError(f"compiled self-play plays classic rules, not {self.rules.variant}")
         self.alphabet = probe.alphabet
         board = probe.position
         lay = board.layout

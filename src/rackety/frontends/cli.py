@@ -21,7 +21,7 @@ import click
 from rackety.backends import backend_options
 from rackety.errors import RacketyError, clip, one_line, parse_int
 from rackety.files import writable_file, writable_folder
-from rackety.game.rules import CHALLENGE_RULES, DEFAULT_CHALLENGE
+from rackety.game.rules import CHALLENGE_RULES, DEFAULT_CHALLENGE, VARIANTS
 from rackety.lexicon.sources import DEFAULT_LEXICON, builtin_names
 
 _stderr_console = None
@@ -190,6 +190,9 @@ def lexicon_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+VARIANT_OPTION = click.option(
+    "--variant", type=click.Choice(VARIANTS), default="classic", show_default=True,
+    help="classic, or wordsmog: every word a play forms is an anagram of a word.")
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print one JSON value and nothing else.")
 
@@ -863,10 +866,12 @@ def _board_name(board: str | None) -> str | None:
               help="Alphabet of the lexicon and the tiles (default: english).")
 @click.option("--challenge", type=click.Choice(CHALLENGE_RULES), default=DEFAULT_CHALLENGE,
               show_default=True, help="Challenge rule.")
+@VARIANT_OPTION
 @click.option("--seed", type=SEED, default=None, help="Seed of the bag.")
 @click.option("--name", default="you", show_default=True, help="Your name in the game.")
 def play_command(source: str, opponent: str, players: int, board_name: str | None,
-                 alphabet: str | None, challenge: str, seed: int | None, name: str) -> None:
+                 alphabet: str | None, challenge: str, variant: str, seed: int | None,
+                 name: str) -> None:
     """Play against the computer in the terminal.
 
     One screen a turn, for a terminal of 80x24 or more: the board, the scores,
@@ -891,7 +896,7 @@ def play_command(source: str, opponent: str, players: int, board_name: str | Non
 
     session = TerminalGame(lexicon, [player for player, _ in made], human_name=name, seed=seed,
                            layout=_board_name(board_name), alphabet=alphabet,
-                           rules=Rules(challenge=challenge), read_line=read,
+                           rules=Rules(challenge=challenge, variant=variant), read_line=read,
                            write=console.print, clear=console.clear,
                            size=lambda: (console.width, console.height))
     session.say(made[0][1])
@@ -916,14 +921,16 @@ def play_command(source: str, opponent: str, players: int, board_name: str | Non
 @click.option("--alphabet", default=None, metavar="NAME", help="Alphabet (default: english).")
 @click.option("--gcg-dir", default=None, type=FILE,
               help="Write every game there as GCG.")
+@VARIANT_OPTION
 @backend_options
 @json_option
 def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int | None,
                      board_name: str | None, alphabet: str | None, gcg_dir: str | None,
-                     backend: str, address: str | None, as_json: bool) -> None:
+                     variant: str, backend: str, address: str | None, as_json: bool) -> None:
     """Computer players against each other: Gordon's table of results."""
 
     from rackety.experiments.autoplay import tournament
+    from rackety.game.rules import Rules
 
     names = [s.strip() for s in specs.split(",") if s.strip()]
     if gcg_dir is not None:
@@ -939,6 +946,7 @@ def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int |
         result = tournament(source, names, games, seed=seed, jobs=jobs,
                             layout=_board_name(board_name), alphabet=alphabet,
                             gcg_dir=gcg_dir, backend=backend, address=address,
+                            rules=Rules(variant=variant),
                             progress=lambda k: bar.advance(task, k), keep_results=False)
     if as_json:
         _emit_json(result.as_json())

@@ -67,7 +67,7 @@ from rackety.game.board import MAX_PLAYERS, SCORE_LIMIT, Board, Layout
 from rackety.game.move import Move, format_leave
 from rackety.game.referee import Event as GameEvent
 from rackety.game.referee import Game, alphabet_for
-from rackety.game.rules import END_OUT, Rules
+from rackety.game.rules import END_OUT, VARIANTS, Rules
 
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
@@ -83,9 +83,12 @@ ENCODING_PRAGMA = "character-encoding"
 #: Woogles write them (``#note BoardLayout: SuperCrosswordGame``, before any event)
 LAYOUT_NOTE = "BoardLayout"
 DISTRIBUTION_NOTE = "LetterDistribution"
+#: and the variant of the rules, in the same form (``#note Variant: wordsmog``:
+#: rackety's; a record without it is a classic game)
+VARIANT_NOTE = "Variant"
 #: the names those programs give the layouts they know (the others are rackety's)
 _GCG_LAYOUT_NAMES = {"standard15": "CrosswordGame", "super21": "SuperCrosswordGame"}
-_BOARD_NOTE = re.compile(rf"({LAYOUT_NOTE}|{DISTRIBUTION_NOTE})[ \t]*:[ \t]*(.*)",
+_BOARD_NOTE = re.compile(rf"({LAYOUT_NOTE}|{DISTRIBUTION_NOTE}|{VARIANT_NOTE})[ \t]*:[ \t]*(.*)",
                          re.IGNORECASE)
 
 # numbers are ASCII digits only ('176٣' is not 1763)
@@ -811,6 +814,27 @@ def record_layout(record: GcgRecord) -> Layout | None:
     return found[0] if found else None
 
 
+def record_rules(record: GcgRecord) -> Rules:
+    """The rules a record states in its header: its variant (``#note Variant:
+    wordsmog``; classic without one). An unknown variant, or two notes that
+    differ, raise a one-line `RacketyError` naming the line."""
+    found: tuple[str, Pragma] | None = None
+    for key, value, pragma in _board_notes(record):
+        if key != VARIANT_NOTE.lower():
+            continue
+        where = f"{record.source}:{pragma.line_number}" if pragma.line_number else \
+            record.source
+        variant = value.lower()
+        if variant not in VARIANTS:
+            raise RacketyError(f"{where}: #note {VARIANT_NOTE}: {clip(value, 30)!r} is not a "
+                               f"variant ({', '.join(VARIANTS)})")
+        if found is not None and found[0] != variant:
+            raise RacketyError(f"{where}: a second variant, {variant}, where line "
+                               f"{found[1].line_number} gives {found[0]}")
+        found = found or (variant, pragma)
+    return Rules(variant=found[0] if found else "classic")
+
+
 def _board_notes(record: GcgRecord) -> list[tuple[str, str, Pragma]]:
     """The header's ``#note BoardLayout: NAME`` and ``#note LetterDistribution:
     NAME``: (the key in lower case, NAME, the pragma)."""
@@ -864,7 +888,8 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
             alpha = alphabet_for(alpha, chosen)
     else:
         alpha = alphabet if isinstance(alphabet, Alphabet) else Alphabet.load(alphabet)
-    return _replay_on(record, alpha, chosen, variants=alphabet is None, rules=rules)
+    return _replay_on(record, alpha, chosen, variants=alphabet is None,
+                      rules=record_rules(record) if rules is None else rules)
 
 
 def _replay_on(record: GcgRecord, alpha: Alphabet, layout: Layout | str | None,
@@ -1165,6 +1190,8 @@ def record_of(game: Game, *, lexicon_name: str | None = None,
         record.pragmata += [
             Pragma("note", f"{LAYOUT_NOTE}: {_GCG_LAYOUT_NAMES.get(layout, layout)}"),
             Pragma("note", f"{DISTRIBUTION_NOTE}: {alphabet.name}")]
+    if game.rules.variant != "classic":
+        record.pragmata.append(Pragma("note", f"{VARIANT_NOTE}: {game.rules.variant}"))
     record.pragmata.extend(game.pragmata)
     kinds = {"play": "play", "exchange": "exchange", "pass": "pass",
              "withdrawn": "withdrawn", "challenge_bonus": "challenge_bonus",
@@ -1241,6 +1268,9 @@ def game_of(record: GcgRecord, lexicon: Lexicon, *, rules: Rules | None = None,
         name = player.name or player.nickname
         names.append(name if name not in names else f"{name}-{len(names) + 1}")
     chosen = layout if layout is not None else record_layout(record)
+    stated = record_rules(record)  # a bad variant note is refused, given rules or not
+    if rules is None:
+        rules = stated
     game = Game(lexicon, names, rules=rules, layout=chosen, seed=seed)
     replayed = _replay_on(record, game.alphabet,
                           None if chosen is None else game.position.layout, variants=True,
@@ -1336,4 +1366,5 @@ def _apply(game: Game, step: Step, ev: Event) -> GameEvent:
 
 __all__ = ["KINDS", "TURN_KINDS", "Discrepancy", "Event", "GcgRecord", "Player", "Pragma",
            "Replay", "Step", "game_of", "gcg_of", "infer_alphabet", "nickname", "read_gcg",
-           "record_layout", "record_of", "replay", "save_game", "save_gcg", "write_gcg"]
+           "record_layout", "record_of", "record_rules", "replay", "save_game", "save_gcg",
+           "write_gcg"]

@@ -381,7 +381,7 @@ class Game:
         if move.kind == "place":
             words = self.check_placement(move) if check else []
             if words and self.rules.challenge == "void":
-                raise IllegalMoveError(_not_words(words, self.lexicon))
+                raise IllegalMoveError(_not_words(words, self.lexicon, self.rules.variant))
             score = self.position.score(move)  # the rules' score, whatever the move says
             if move.score is not None and move.score != score:
                 raise IllegalMoveError(f"{move.notation(self.alphabet)} scores {score} here, "
@@ -517,7 +517,7 @@ class Game:
         before = self._board_of(self._undo[-1].state)
         phonies = _phonies(before, last.move, self.lexicon)
         if phonies:
-            return self.withdraw(last, _not_words(phonies, self.lexicon))
+            return self.withdraw(last, _not_words(phonies, self.lexicon, self.rules.variant))
         rule = self.rules.challenge
         if rule in ("5pt", "10pt"):
             self._snapshot()
@@ -604,12 +604,15 @@ class Game:
             if score + event.adjustment != event.score:
                 out.append(f"{name}: scored {event.score}, the plain scorer says "
                            f"{score + event.adjustment}")
-            if not words and self.rules.challenge == "void":
+            wordsmog = self.rules.variant == "wordsmog"  # the checker knows classic words
+            if (wordsmog or not words) and self.rules.challenge == "void":
                 before = board.copy()
                 for (r, c) in event.move.placed_squares():
                     before[r, c] = 0
-                bad = _phonies_on(before, self.alphabet, event.move, self.lexicon)
-                out.append(f"{name}: {_not_words(bad, self.lexicon)}")
+                bad = _phonies_on(before, self.alphabet, event.move, self.lexicon,
+                                  self.rules.variant)
+                if bad:
+                    out.append(f"{name}: {_not_words(bad, self.lexicon, self.rules.variant)}")
         if not np.array_equal(board, grid):
             out.append("the board is not what the plays add up to")
         return out
@@ -726,15 +729,18 @@ def formed_words(grid: np.ndarray, squares: Sequence[tuple[int, int]],
 
 
 def _phonies(board: Board, move: Move, lexicon: Lexicon) -> list[str]:
-    return _phonies_on(board.grid, board.alphabet, move, lexicon)
+    return _phonies_on(board.grid, board.alphabet, move, lexicon, board.rules.variant)
 
 
-def _phonies_on(grid: np.ndarray, alphabet: Alphabet, move: Move, lexicon: Lexicon
-                ) -> list[str]:
-    """The words ``move`` forms on ``grid`` that are not in ``lexicon``."""
+def _phonies_on(grid: np.ndarray, alphabet: Alphabet, move: Move, lexicon: Lexicon,
+                variant: str = "classic") -> list[str]:
+    """The words ``move`` forms on ``grid`` that the rules' ``variant`` does not
+    take: not in ``lexicon`` (classic), or no anagram of a word in it (WordSmog)."""
     words = formed_words(grid, move.placed_squares(), move.placed)
     if not words:
         return []
+    if variant == "wordsmog":
+        return [alphabet.format(w) for w in words if not lexicon.has_anagram(w)]
     from rackety.lexicon.query import contains_many
 
     flat = np.fromiter((t for w in words for t in w), np.int64)
@@ -744,10 +750,12 @@ def _phonies_on(grid: np.ndarray, alphabet: Alphabet, move: Move, lexicon: Lexic
     return [alphabet.format(w) for w, ok in zip(words, found, strict=True) if not ok]
 
 
-def _not_words(words: list[str], lexicon: Lexicon) -> str:
+def _not_words(words: list[str], lexicon: Lexicon, variant: str = "classic") -> str:
+    where = f"an anagram of a word in {lexicon.name}" if variant == "wordsmog" else \
+        f"in {lexicon.name}"
     if len(words) == 1:
-        return f"{words[0]} is not in {lexicon.name}"
-    return f"{', '.join(words[:-1])} and {words[-1]} are not in {lexicon.name}"
+        return f"{words[0]} is not {where}"
+    return f"{', '.join(words[:-1])} and {words[-1]} are not {where}"
 
 
 def placement(board: Board, tiles: Sequence[tuple[int, int, int]]) -> Move:

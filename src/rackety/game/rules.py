@@ -56,7 +56,8 @@ PLAYOUT_RULES = ("twice", "subtract")
 #: ``classic``: every word formed is in the lexicon; ``wordsmog``: every word
 #: formed is an anagram of a word in the lexicon (MAGPIE's, wolges' and
 #: Macondo's "jumbled" rules)
-VARIANTS = ("classic", "wordsmog")
+Variant = Literal["classic", "wordsmog"]
+VARIANTS: tuple[str, ...] = get_args(Variant)
 
 #: CGP operations of the rules (FORMATS.md section 4), opcode -> field
 CGP_OPCODES = {"cr": "challenge", "bb": "bingo_bonus", "etl": "exchange_min_bag",
@@ -224,4 +225,5 @@ __all__ = [
     "VARIANTS",
     "ChallengeRule",
     "Rules",
+    "Variant",
 ]

@@ -31,7 +31,7 @@ from rackety.errors import RacketyError, clip, one_line
 from rackety.frontends.report import CSP
 from rackety.frontends.web.service import ConflictError, Lexicons, NotFoundError, Service
 from rackety.frontends.web.store import Store
-from rackety.game.rules import DEFAULT_CHALLENGE, ChallengeRule
+from rackety.game.rules import DEFAULT_CHALLENGE, ChallengeRule, Variant
 
 #: the app's page: its script and styles come from this server only (no inline
 #: script runs), it talks to this server only, and no other site may frame it
@@ -176,6 +176,7 @@ class NewGame(Strict):
     opponents: list[Opponent] = Field(default_factory=lambda: [Opponent()], min_length=1,
                                       max_length=3)
     challenge: ChallengeRule = DEFAULT_CHALLENGE
+    variant: Variant = "classic"
     seed: int | None = Field(None, ge=0, le=2**62)
     human_first: bool = True
 
@@ -402,7 +403,8 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         return service.create_game(
             lexicon=body.lexicon, layout=body.layout, human=body.human,
             opponents=[(o.level, o.seconds) for o in body.opponents],
-            challenge=body.challenge, seed=body.seed, human_first=body.human_first)
+            challenge=body.challenge, seed=body.seed, human_first=body.human_first,
+            variant=body.variant)
 
     @app.post("/api/gcg/import", status_code=201, responses=ERRORS, tags=["games"])
     def import_game(body: ImportRequest) -> dict[str, Any]:

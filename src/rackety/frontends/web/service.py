@@ -39,12 +39,20 @@ from rackety.frontends.common import (
 )
 from rackety.frontends.web.store import Store
 from rackety.game.board import Board, Layout
-from rackety.game.gcg import game_of, gcg_of, read_gcg, record_of, replay, write_gcg
+from rackety.game.gcg import (
+    game_of,
+    gcg_of,
+    read_gcg,
+    record_of,
+    record_rules,
+    replay,
+    write_gcg,
+)
 from rackety.game.heuristics import leave_label, leave_model
 from rackety.game.move import Move, format_leave
 from rackety.game.movegen import generate, static_note
 from rackety.game.referee import Game, IllegalMoveError, describe, placement
-from rackety.game.rules import CHALLENGE_RULES, DEFAULT_CHALLENGE, Rules
+from rackety.game.rules import CHALLENGE_RULES, DEFAULT_CHALLENGE, VARIANTS, Rules
 from rackety.players import BestPlayer, make_player
 from rackety.players.sim import SimPlayer
 from rackety.search.simulation import simulate
@@ -183,7 +191,7 @@ class Service:
                 "layouts": [{"name": n, "description": Layout.load(n).description}
                             for n in Layout.names()],
                 "levels": levels, "default_level": DEFAULT_LEVEL,
-                "challenge_rules": list(CHALLENGE_RULES),
+                "challenge_rules": list(CHALLENGE_RULES), "variants": list(VARIANTS),
                 "default_challenge": DEFAULT_CHALLENGE}
 
     # ---------------------------------------------------------- players
@@ -268,7 +276,8 @@ class Service:
 
     def create_game(self, *, lexicon: str | None, layout: str | None, human: str,
                     opponents: Sequence[tuple[str, float | None]], challenge: str,
-                    seed: int | None, human_first: bool) -> dict[str, Any]:
+                    seed: int | None, human_first: bool,
+                    variant: str = "classic") -> dict[str, Any]:
         """Start a game: the person against 1 to 3 computer levels."""
         human = _person(human)
         if not 1 <= len(opponents) <= 3:
@@ -276,7 +285,7 @@ class Service:
         name = self.lexicons.name_for(lexicon)
         lex = self.lexicons.get(name)
         lay = Layout.load(layout or "standard15")
-        Rules(challenge=challenge)  # refuses an unknown rule now
+        Rules(challenge=challenge, variant=variant)  # refuses an unknown rule now
         seats: list[Seat] = []
         for level, seconds in opponents:
             seats.append(self._opponent(level, seconds, lex, None, {s.name for s in seats}))
@@ -284,19 +293,21 @@ class Service:
         seats.insert(human_seat, Seat(human, "human"))
         seed = random.SystemRandom().getrandbits(62) if seed is None else int(seed)
         config = {"lexicon": name, "layout": lay.name, "alphabet": lex.alphabet.name,
-                  "seed": seed, "challenge": challenge, "human": human_seat,
+                  "seed": seed, "challenge": challenge, "variant": variant, "human": human_seat,
                   "seats": [s.__dict__ for s in seats]}
         return self._start(config, seats, lex, self._new_game(config, lex))
 
     def _new_game(self, config: dict[str, Any], lexicon: Any) -> Game:
         if "gcg" in config:  # a game taken up from a record
 
-            return game_of(read_gcg(_as_text(config["gcg"]), source="gcg"), lexicon,
-                                    rules=Rules(challenge=config["challenge"]),
-                                    seed=config["seed"])
+            record = read_gcg(_as_text(config["gcg"]), source="gcg")
+            return game_of(record, lexicon, seed=config["seed"],
+                           rules=replace(record_rules(record), challenge=config["challenge"]))
         return Game(lexicon, [s["name"] for s in config["seats"]],
                     layout=config["layout"], alphabet=config.get("alphabet"),
-                    rules=Rules(challenge=config["challenge"]), seed=config["seed"])
+                    rules=Rules(challenge=config["challenge"],
+                                variant=config.get("variant", "classic")),
+                    seed=config["seed"])
 
     def _attach_players(self, live: Live, lexicon: Any) -> None:
         for seat, s in enumerate(live.seats):
@@ -638,6 +649,7 @@ class Service:
             "can_exchange": human is not None and not game.over
             and game.rules.may_exchange(len(game.bag)),
             "challenge": game.rules.challenge,
+            "variant": game.rules.variant,
             "alphabet": alphabet_json(alphabet), "alphabet_name": alphabet.name,
             "keys": tile_keys(alphabet),
             "events": events, "last": last, "messages": messages, "result": result,

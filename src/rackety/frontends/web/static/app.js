@@ -554,6 +554,7 @@
         })), "standard15");
         const rules = options.challenge_rules || [];
         fillSelect($("opt-challenge"), rules, options.default_challenge || rules[0]);
+        fillSelect($("opt-variant"), options.variants || ["classic"], "classic");
         setup.levels = options.levels || [];
         const ids = setup.levels.map((l) => l.id);
         for (const opp of setup.opponents) {
@@ -595,6 +596,7 @@
         seconds: levelInfo(o.level).seconds ? Number(o.seconds || 2) : null,
       })),
       challenge: $("opt-challenge").value || undefined,  // the server's default
+      variant: $("opt-variant").value || "classic",
       human_first: $("opt-first").value !== "computer",
     };
     const seed = $("opt-seed").value.trim();
