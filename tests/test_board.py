@@ -506,7 +506,6 @@ def test_play_places_scores_and_passes_the_turn():
                            "lex TWL06;")
     assert board.cgp() == EMPTY15 + " AADNPUY/EEE 0/12 2 lex TWL06;"  # unchanged
     assert child.zero_turns == 0 and child.tiles_on_board == 5
-    assert isinstance(child._derived, dict) and child._derived is not board._derived
     assert child.unseen_count == board.unseen_count  # the tiles came from a known rack
 
 
@@ -571,19 +570,32 @@ def test_a_game_of_plays_keeps_scores_and_counts():
     assert board.racks == [(1, 21), (5, 9)]
 
 
-def test_the_movegen_hook_sees_every_child():
-    seen = []
+def test_a_position_holds_nothing_of_a_lexicon(twl06):
+    """The generator keeps the cross sets (`MoveGenerator`), by the board's tiles:
+    a board's attributes are its position, and a board edited in place gets
+    cross sets of its new tiles."""
+    from rackety.game.movegen import MoveGenerator, cross_sets
 
-    class Recording(Board):
-        def _derive_child(self, child, move):
-            child._derived["parent_tiles"] = self.tiles_on_board
-            seen.append(move)
-
-    board = Recording.from_cgp(EMPTY15 + " AADNPUY/ 0/0 0")
+    board = Board.from_cgp(EMPTY15 + " AADNPUY/ 0/0 0")
+    board.moves(twl06)
+    assert set(vars(board)) == {"alphabet", "layout", "grid", "racks", "scores", "zero_turns",
+                                "options", "_rules"}
+    generator = MoveGenerator.of(twl06)
+    assert generator is MoveGenerator.of(twl06)
     move = board.parse_move("8H PANDY")
     child = board.play(move)
-    assert seen == [move] and child._derived == {"parent_tiles": 0}
-    assert board.copy()._derived == {}
+    generator.after(board, move, child)  # derived lane by lane from the parent's
+    fresh = cross_sets(child.grid, twl06)
+    kept = generator.cross_sets(child)
+    assert np.array_equal(kept.tiles, fresh.tiles) and np.array_equal(kept.cross, fresh.cross)
+    board.grid[7, 7] = twl06.alphabet.tokenize("Q")[0]  # edited in place: not the old sets
+    edited = generator.cross_sets(board)
+    assert np.array_equal(edited.cross, cross_sets(board.grid, twl06).cross)
+    for i in range(MoveGenerator.CACHED + 5):  # the cache stays bounded
+        other = board.copy()
+        other.grid[0, i % 15] = 1 + i // 15
+        generator.cross_sets(other)
+    assert len(generator._cross) <= MoveGenerator.CACHED
 
 
 # ----------------------------------------------------------------- rendering

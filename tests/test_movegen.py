@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from static_reference import static_equity
 
 from rackety import Board, Lexicon, RacketyError
+from rackety.game import movegen
 from rackety.game.move import format_leave
-from rackety.game.movegen import cross_sets, generate
+from rackety.game.movegen import MoveGenerator, cross_sets, generate
 
 EMPTY = "/".join(["15"] * 15)
 BAG = ("AAAAAAAAABBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRRSSSSTTTTTT"
@@ -24,7 +25,9 @@ BAG = ("AAAAAAAAABBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRR
 
 def _random_game(lexicon: Lexicon, rng: random.Random, turns: int) -> list[Board]:
     """Boards along a game of random legal moves (each player gets a fresh random
-    rack drawn from what is unseen), each made by `Board.play` from the last."""
+    rack drawn from what is unseen), each made by `Board.play` from the last, the
+    generator told so (`MoveGenerator.after`: it derives the child's cross sets
+    from the parent's, lane by lane)."""
     board = Board.from_cgp(f"{EMPTY} {''.join(rng.sample(BAG, 7))}/ 0/0 0")
     boards = [board]
     tries = 0
@@ -36,7 +39,10 @@ def _random_game(lexicon: Lexicon, rng: random.Random, turns: int) -> list[Board
             unseen += list(board.racks[0])
             board.racks[0] = tuple(rng.sample(unseen, min(7, len(unseen))))
             continue
-        board = board.play(rng.choice(placements))
+        move = rng.choice(placements)
+        child = board.play(move)
+        MoveGenerator.of(lexicon).after(board, move, child)  # the child's sets from these
+        board = child
         unseen = [c for c, k in enumerate(board.unseen()) for _ in range(int(k))]
         board.racks[0] = tuple(rng.sample(unseen, min(7, len(unseen))))
         boards.append(board)
@@ -50,12 +56,19 @@ def test_cross_sets_updated_incrementally_equal_a_fresh_computation(twl06: Lexic
     rng = random.Random(seed)
     boards = _random_game(twl06, rng, 14)
     assert len(boards) > 3
-    for board in boards[1:]:
-        kept = board._derived["cross_sets"][1]  # handed down by play(), never recomputed
+    generator = MoveGenerator.of(twl06)
+    made = []
+    real = movegen.cross_sets
+    movegen.cross_sets = lambda grid, lexicon: made.append(grid) or real(grid, lexicon)
+    try:
+        kept_all = [generator.cross_sets(board) for board in boards[1:]]
+    finally:
+        movegen.cross_sets = real
+    assert made == []  # every one derived from its parent's, none computed afresh
+    for board, kept in zip(boards[1:], kept_all, strict=True):
         fresh = cross_sets(board.grid, twl06)
         for name in ("tiles", "xset", "xscore", "xhas", "extension"):
             assert np.array_equal(getattr(kept, name), getattr(fresh, name)), name
-        assert board.cross_sets(twl06) is kept
 
 
 def _leave_function(seed: int):

@@ -19,20 +19,18 @@ code t, ``BLANK_FLAG | t`` a blank standing for t (FORMATS.md section 1).
 
 from __future__ import annotations
 
-import io
-import json
 import re
 from collections.abc import Iterable, Sequence
 from functools import cache
-from importlib import resources
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rackety.alphabet import BLANK_FLAG, Alphabet, normalize
 from rackety.errors import RacketyError, clip, parse_int
+from rackety.game import render
+from rackety.game.layout import Layout, as_layout
 from rackety.game.move import Move, parse_move, square_name
 from rackety.game.rules import CGP_OPCODES, Rules
 
@@ -40,139 +38,10 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from rackety.game.movegen import LeaveFunction, MoveList
-    from rackety.game.state import CrossSets
     from rackety.lexicon import Lexicon
-
-# premium symbols of boards.json (the legend of MAGPIE, Macondo and liwords layouts)
-LETTER_PREMIUMS = {"'": 2, '"': 3, "^": 4}
-WORD_PREMIUMS = {"-": 2, "=": 3, "~": 4}
-_LAYOUT_ALIASES = {
-    "crosswordgame": "standard15",
-    "standard": "standard15",
-    "supercrosswordgame": "super21",
-    "standard21": "super21",
-    "super": "super21",
-    "wwf": "wwf15",
-    "wordswithfriends": "wwf15",
-    "lexulous": "lexulous15",
-}
-_MAX_SIZE = 26  # columns are written A..Z
-
-# colours of the renderings: (background, foreground)
-_COLOURS = {
-    "=": ("#d7263d", "#ffffff"),   # triple word: red
-    "-": ("#f7a1b5", "#3a0a14"),   # double word: pink
-    '"': ("#1f6fc5", "#ffffff"),   # triple letter: blue
-    "'": ("#a8d4f5", "#0a2a44"),   # double letter: light blue
-    "~": ("#8b1020", "#ffffff"),   # quadruple word: dark red
-    "^": ("#123f7a", "#ffffff"),   # quadruple letter: dark blue
-    " ": ("#e9e4d4", "#6b6b6b"),   # plain square
-}
-_TILE = ("#d9b77e", "#1a1208")         # tiles: tan
-_BLANK_TILE = ("#f2e6c9", "#b0186a")   # blanks: pale tan, magenta letter
-_HIGHLIGHT = "#f5b700"
-_LABELS = {"=": "TW", "-": "DW", '"': "TL", "'": "DL", "~": "QW", "^": "QL", " ": ""}
-
-
-# ---------------------------------------------------------------- layouts
-class Layout:
-    """A board's geometry: size, premium squares and start square.
-
-    ``letter_mult`` and ``word_mult`` are read-only int8 arrays [size, size], 1 on
-    plain squares; ``rows`` the premium symbols of boards.json (``=`` TWS, ``-``
-    DWS, ``"`` TLS, ``'`` DLS, ``~`` QWS, ``^`` QLS).
-
-    >>> layout = Layout.load("CrosswordGame")
-    >>> layout.name, layout.size, layout.start, int(layout.word_mult[0, 0])
-    ('standard15', 15, (7, 7), 3)
-    """
-
-    def __init__(self, name: str, rows: Sequence[str], start: tuple[int, int],
-                 description: str = "") -> None:
-        size = len(rows)
-        if not 1 <= size <= _MAX_SIZE or any(len(r) != size for r in rows):
-            raise RacketyError(f"layout {name}: rows must form a square of side 1 to "
-                               f"{_MAX_SIZE}")
-        letter = np.ones((size, size), dtype=np.int8)
-        word = np.ones((size, size), dtype=np.int8)
-        for r, row in enumerate(rows):
-            for c, ch in enumerate(row):
-                if ch in LETTER_PREMIUMS:
-                    letter[r, c] = LETTER_PREMIUMS[ch]
-                elif ch in WORD_PREMIUMS:
-                    word[r, c] = WORD_PREMIUMS[ch]
-                elif ch not in " *":
-                    raise RacketyError(f"layout {name}: square {square_name(r, c)} has "
-                                       f"unknown premium {ch!r}")
-        if not (0 <= start[0] < size and 0 <= start[1] < size):
-            raise RacketyError(f"layout {name}: start square {start} is off the board")
-        letter.setflags(write=False)
-        word.setflags(write=False)
-        self.name: str = name
-        self.description: str = description or name
-        self.size: int = size
-        self.rows: tuple[str, ...] = tuple(r.replace("*", " ") for r in rows)
-        self.letter_mult: np.ndarray = letter
-        self.word_mult: np.ndarray = word
-        self.start: tuple[int, int] = (int(start[0]), int(start[1]))
-        self.symmetric: bool = bool(np.array_equal(letter, letter.T)
-                                    and np.array_equal(word, word.T))
-
-    @staticmethod
-    def names() -> list[str]:
-        """The names of the built-in layouts."""
-        return list(_layout_data())
-
-    @staticmethod
-    def load(name: str) -> Layout:
-        """A built-in layout by name or alias (``standard15``, ``CrosswordGame``,
-        ``super21``, ``wwf15``, ``lexulous15`` ...); the same object every time."""
-        key = str(name).strip().lower()
-        key = _LAYOUT_ALIASES.get(key, key)
-        if key not in _layout_data():
-            raise RacketyError(f"unknown board layout {clip(name)!r}; layouts: "
-                               f"{', '.join(Layout.names())}")
-        return _load_layout(key)
-
-    def premium(self, row: int, col: int) -> str:
-        """The premium symbol of a square (``" "`` for a plain one)."""
-        return self.rows[row][col]
-
-    def __repr__(self) -> str:
-        return f"Layout({self.name!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Layout):
-            return NotImplemented
-        return (self.name == other.name and self.start == other.start
-                and self.rows == other.rows)
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.rows, self.start))
-
-
-@cache
-def _layout_data() -> dict[str, dict[str, Any]]:
-    text = (resources.files("rackety") / "data" / "boards.json").read_text(encoding="utf-8")
-    data = json.loads(text)
-    # the punctured experimental layout has unplayable squares, which boards here lack
-    return {k: v for k, v in data.items()
-            if not k.startswith("_") and not any("#" in row for row in v["rows"])}
-
-
-@cache
-def _load_layout(key: str) -> Layout:
-    entry = _layout_data()[key]
-    start = (int(entry["start"]["row"]), int(entry["start"]["col"]))
-    return Layout(key, entry["rows"], start, str(entry.get("name", key)))
-
 
 def _as_alphabet(alphabet: Alphabet | str) -> Alphabet:
     return alphabet if isinstance(alphabet, Alphabet) else Alphabet.load(alphabet)
-
-
-def _as_layout(layout: Layout | str) -> Layout:
-    return layout if isinstance(layout, Layout) else Layout.load(layout)
 
 
 def _movegen() -> ModuleType:
@@ -193,16 +62,6 @@ _MOVEGEN: ModuleType | None = None
 def _total_tiles(alphabet: Alphabet) -> int:
     """How many tiles the alphabet's set has."""
     return sum(tile.count for tile in alphabet.tiles)
-
-
-def _labels(alphabet: Alphabet, brackets: bool = True) -> tuple[str, ...]:
-    """Text of every board/rack code 0..255 as CGP writes it (brackets for
-    multi-letter), or without brackets (``NY``, ``ny`` a blank standing for it)."""
-    out = []
-    for c in range(256):
-        code = c & ~BLANK_FLAG
-        out.append(alphabet.format([c], brackets=brackets) if code < alphabet.size else "")
-    return tuple(out)
 
 
 @cache
@@ -240,7 +99,7 @@ class Board:
                  files: bool = True, default_alphabet: Alphabet | str | None = None) -> None:
         if cgp is None:
             alpha = _as_alphabet(alphabet or "english")
-            lay = _as_layout(layout or alpha.board)
+            lay = as_layout(layout or alpha.board)
             self._set(alpha, lay, np.zeros((lay.size, lay.size), dtype=np.uint8),
                       [(), ()], [0, 0], 0, {})
         else:
@@ -257,9 +116,6 @@ class Board:
         self.zero_turns: int = zero_turns
         self.options: dict[str, str] = options
         self._rules: Rules | None = None  # rules set in code (their CGP operations in options)
-        # Derived data of this position (cross-sets, anchors ...) kept by the move
-        # generator; `play` hands the child what `_derive_child` puts there.
-        self._derived: dict[str, Any] = {}
 
     # ---------------------------------------------------------- constructors
     @classmethod
@@ -286,7 +142,7 @@ class Board:
         if players < 1:
             raise RacketyError(f"players: {players}, at least 1 expected")
         alpha = _as_alphabet(alphabet)
-        lay = _as_layout(layout or alpha.board)
+        lay = as_layout(layout or alpha.board)
         board = cls(alphabet=alpha, layout=lay)
         board.racks = [()] * players
         board.scores = [0] * players
@@ -327,7 +183,7 @@ class Board:
             except RacketyError as exc:
                 raise RacketyError(f"{source}: ld: {exc}") from None
         if layout is not None:
-            lay = _as_layout(layout)
+            lay = as_layout(layout)
         else:
             try:
                 lay = Layout.load(options.get("bdn", alpha.board))
@@ -427,7 +283,7 @@ class Board:
         if len(self.racks) == 1 and not self.racks[0]:
             raise RacketyError("cgp: a lone player's unknown (empty) rack cannot be written; "
                                "CGP needs a rack or a second player")
-        labels = _labels(self.alphabet)
+        labels = render.code_labels(self.alphabet)
         rows = []
         for row in self.grid.tolist():
             out = []
@@ -481,35 +337,15 @@ class Board:
                 and self.options == other.options)
 
     def copy(self, *, racks: Sequence[Sequence[int]] | None = None) -> Board:
-        """An independent copy (derived data is not copied). With ``racks``, the
-        same position holding those racks instead (a player's view), which
-        shares this board's cross sets: its tiles are the same."""
+        """An independent copy. With ``racks``, the same position holding those
+        racks instead (a player's view)."""
         board = object.__new__(Board)
         board._set(self.alphabet, self.layout, self.grid.copy(),
                    list(self.racks) if racks is None else [tuple(r) for r in racks],
                    list(self.scores), self.zero_turns, dict(self.options))
         board._rules = self._rules
-        if racks is not None:
-            board._derived = self._derived
         return board
 
-    def cross_sets(self, lexicon: Lexicon) -> CrossSets:
-        """The board's cross sets for ``lexicon``, computed once and kept with
-        the board (`play` hands its child them, updated)."""
-        entry = self._derived.get("cross_sets")
-        # the grid is a public array: a board edited in place is computed afresh
-        if entry is not None and entry[0] is lexicon and entry[2] == self.grid.tobytes():
-            return entry[1]
-        xs = _movegen().cross_sets(self.grid, lexicon)
-        self._derived["cross_sets"] = (lexicon, xs, self.grid.tobytes())
-        return xs
-
-    def adopt_cross_sets(self, lexicon: Lexicon, cross_sets: CrossSets) -> None:
-        """Keep ``cross_sets`` as this board's for ``lexicon`` (they must be its
-        own: the referee hands over those of its compiled state)."""
-        self._derived["cross_sets"] = (lexicon, cross_sets, self.grid.tobytes())
-
-    # ---------------------------------------------------------- properties
     @property
     def size(self) -> int:
         """The side of the board."""
@@ -709,189 +545,32 @@ class Board:
         child._set(self.alphabet, self.layout, grid, racks, scores, zero_turns,
                    dict(self.options))
         child._rules = self._rules
-        self._derive_child(child, move)
         return child
 
-    def _derive_child(self, child: Board, move: Move) -> None:
-        """Hand ``child`` this board's cross sets, updated for ``move`` (only the
-        lanes the move touched are recomputed)."""
-        entry = self._derived.get("cross_sets")
-        if entry is not None:
-            from rackety.game.movegen import update_cross_sets
-
-            xs = update_cross_sets(entry[1], move, entry[0])
-            child._derived["cross_sets"] = (entry[0], xs, child.grid.tobytes())
-
     # ---------------------------------------------------------- rendering
-    def _square_text(self, r: int, c: int) -> str:
-        code = int(self.grid[r, c])
-        if code:
-            return _labels(self.alphabet)[code]
-        if (r, c) == self.layout.start:
-            return "*"
-        premium = self.layout.premium(r, c)
-        return "." if premium == " " else premium
-
-    def _player_lines(self) -> list[str]:
-        labels = _labels(self.alphabet)
-        lines = []
-        for i, (rack, score) in enumerate(zip(self.racks, self.scores, strict=True)):
-            who = "to move" if i == 0 else f"player {i + 1}"
-            text = "".join(labels[c] for c in rack) if rack else "(unknown)"
-            lines.append(f"{who:>9}: {text:<12} score {score}")
-        lines.append(f"{'unseen':>9}: {self.unseen_count}")
-        return lines
-
     def __str__(self) -> str:
-        labels = _labels(self.alphabet)
-        width = max(1, *(len(labels[int(c)]) for c in np.unique(self.grid)))
-        size = self.layout.size
-        head = "    " + " ".join(chr(65 + c).ljust(width) for c in range(size))
-        lines = [head.rstrip()]
-        for r in range(size):
-            cells = " ".join(self._square_text(r, c).ljust(width) for c in range(size))
-            lines.append(f"{r + 1:>2}  {cells}".rstrip())
-        lines.append("")
-        lines.extend(self._player_lines())
-        return "\n".join(lines)
+        return render.text(self)
 
     def rich_text(self, highlight: Iterable[tuple[int, int]] | Move | None = None, *,
                   bare: bool | None = None, players: bool = True) -> Text:
-        """The board in colour (`render`): with ``bare`` (by default, when
-        the tile set has tiles of several letters), those tiles are written
-        without their brackets (``NY``, ``L·L``, ``ny`` for a blank standing
-        for NY), so that a square stays three columns wide for the labels of
-        every shipped tile set; with ``players``, the racks and scores below."""
-        from rich.text import Text
-
-        if bare is None:
-            bare = any(len(tile.label) > 1 for tile in self.alphabet.tiles)
-        marked = _highlight_set(highlight)
-        labels = _labels(self.alphabet, brackets=not bare)
-        widest = max(Text(labels[int(c)]).cell_len for c in np.unique(self.grid))
-        cell = max(3, widest) if bare else max(2, widest) + 1
-        size = self.layout.size
-        text = Text()
-        text.append("   " + "".join(chr(65 + c).center(cell) for c in range(size)) + "\n")
-        for r in range(size):
-            text.append(f"{r + 1:>2} ")
-            for c in range(size):
-                code = int(self.grid[r, c])
-                if code:
-                    bg, fg = _BLANK_TILE if code & BLANK_FLAG else _TILE
-                    label = labels[code]
-                    style = f"bold {fg} on {bg}"
-                else:
-                    premium = self.layout.premium(r, c)
-                    bg, fg = _COLOURS[premium]
-                    label = "**" if (r, c) == self.layout.start else (
-                        _LABELS[premium] or ".")
-                    style = f"{fg} on {bg}"
-                if (r, c) in marked:
-                    style = f"bold #000000 on {_HIGHLIGHT}"
-                if bare:  # an odd space on the left: NY's N under its column's letter
-                    pad = max(cell - Text(label).cell_len, 0)
-                    label = " " * (pad - pad // 2) + label + " " * (pad // 2)
-                text.append(label if bare else label.center(cell), style=style)
-            text.append("\n")
-        if players:
-            text.append("\n" + "\n".join(self._player_lines()))
-        return text
+        """The board in colour (`rackety.game.render.rich_text`)."""
+        return render.rich_text(self, highlight, bare=bare, players=players)
 
     def __rich__(self) -> Text:
-        return self.rich_text()
+        return render.rich_text(self)
 
     def render(self, color: bool = True,
                highlight: Iterable[tuple[int, int]] | Move | None = None) -> str:
-        """The board for a terminal: premium colours, tan tiles, blanks in magenta,
-        ``highlight`` squares (or a move's new tiles) in gold. Without ``color``,
-        plain text of the same shape."""
-        from rich.console import Console
-
-        buffer = io.StringIO()
-        console = Console(file=buffer, force_terminal=color, no_color=not color,
-                          color_system="truecolor" if color else None,
-                          width=max(80, 4 + 4 * self.layout.size), highlight=False)
-        console.print(self.rich_text(highlight))
-        return buffer.getvalue()
+        """The board for a terminal (`rackety.game.render.terminal`)."""
+        return render.terminal(self, color, highlight)
 
     def svg(self, size: int = 400,
             highlight: Iterable[tuple[int, int]] | Move | None = None) -> str:
-        """The board as an SVG picture ``size`` pixels wide: premium squares in
-        colour with their labels, tiles with letter and points (none on blanks),
-        ``highlight`` squares (or a move's new tiles) outlined in gold."""
-        marked = _highlight_set(highlight)
-        n = self.layout.size
-        cell = size / (n + 1)
-        margin = cell
-        points = _points(self.alphabet)
-
-        def num(x: float) -> str:
-            return f"{x:.2f}".rstrip("0").rstrip(".")
-
-        out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
-               f'viewBox="0 0 {size} {size}" font-family="Helvetica, Arial, sans-serif">',
-               f'<rect class="background" width="{size}" height="{size}" fill="#f7f4ea"/>']
-        for i in range(n):
-            centre = margin + (i + 0.5) * cell
-            out.append(f'<text class="coord" x="{num(centre)}" y="{num(margin * 0.7)}" '
-                       f'font-size="{num(cell * 0.45)}" text-anchor="middle" '
-                       f'fill="#555">{chr(65 + i)}</text>')
-            out.append(f'<text class="coord" x="{num(margin * 0.5)}" '
-                       f'y="{num(centre + cell * 0.16)}" font-size="{num(cell * 0.45)}" '
-                       f'text-anchor="middle" fill="#555">{i + 1}</text>')
-        for r in range(n):
-            for c in range(n):
-                x, y = margin + c * cell, margin + r * cell
-                premium = self.layout.premium(r, c)
-                bg, fg = _COLOURS[premium]
-                out.append(f'<rect class="square" x="{num(x)}" y="{num(y)}" '
-                           f'width="{num(cell)}" height="{num(cell)}" fill="{bg}" '
-                           f'stroke="#ffffff" stroke-width="{num(cell * 0.04)}"/>')
-                code = int(self.grid[r, c])
-                cx, cy = x + cell / 2, y + cell / 2
-                if not code:
-                    label = "★" if (r, c) == self.layout.start else _LABELS[premium]
-                    if label:
-                        out.append(f'<text class="premium" x="{num(cx)}" '
-                                   f'y="{num(cy + cell * 0.12)}" font-size="{num(cell * 0.34)}"'
-                                   f' text-anchor="middle" fill="{fg}">{label}</text>')
-                    continue
-                tile_bg, tile_fg = _BLANK_TILE if code & BLANK_FLAG else _TILE
-                pad = cell * 0.06
-                out.append(f'<rect class="tile" x="{num(x + pad)}" y="{num(y + pad)}" '
-                           f'width="{num(cell - 2 * pad)}" height="{num(cell - 2 * pad)}" '
-                           f'rx="{num(cell * 0.12)}" fill="{tile_bg}" stroke="#8a6d3b" '
-                           f'stroke-width="{num(cell * 0.03)}"/>')
-                text = self.alphabet.format([code])
-                font = cell * (0.58 if len(text) == 1 else 0.9 / (len(text) + 0.4))
-                out.append(f'<text class="letter" x="{num(cx - cell * 0.06)}" '
-                           f'y="{num(cy + font * 0.36)}" font-size="{num(font)}" '
-                           f'font-weight="bold" text-anchor="middle" fill="{tile_fg}">'
-                           f'{escape(text)}</text>')
-                if not code & BLANK_FLAG:
-                    out.append(f'<text class="points" x="{num(x + cell * 0.84)}" '
-                               f'y="{num(y + cell * 0.86)}" font-size="{num(cell * 0.24)}" '
-                               f'text-anchor="end" fill="{tile_fg}">{points[code]}</text>')
-        for r, c in sorted(marked):
-            if 0 <= r < n and 0 <= c < n:
-                out.append(f'<rect class="highlight" x="{num(margin + c * cell)}" '
-                           f'y="{num(margin + r * cell)}" width="{num(cell)}" '
-                           f'height="{num(cell)}" fill="none" stroke="{_HIGHLIGHT}" '
-                           f'stroke-width="{num(cell * 0.12)}"/>')
-        out.append("</svg>")
-        return "\n".join(out)
+        """The board as an SVG picture (`rackety.game.render.svg`)."""
+        return render.svg(self, size, highlight)
 
     def _repr_svg_(self) -> str:
-        return self.svg()
-
-
-def _highlight_set(highlight: Iterable[tuple[int, int]] | Move | None) -> set[tuple[int, int]]:
-    if highlight is None:
-        return set()
-    if isinstance(highlight, Move):
-        return set(highlight.placed_squares())
-    return {(int(r), int(c)) for r, c in highlight}
+        return render.svg(self)
 
 
 __all__ = ["Board", "Layout"]

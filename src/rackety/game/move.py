@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING
 
 from rackety.alphabet import BLANK_FLAG, Alphabet, normalize
 from rackety.errors import RacketyError, clip
+from rackety.game.layout import square_name
 
 if TYPE_CHECKING:
-    from rackety.game.board import Board
+    from rackety.game.position import Position
 
 KINDS = ("place", "exchange", "pass")
 THROUGH_STYLES = ("parens", "dots", "bare")
@@ -29,11 +30,6 @@ THROUGH_STYLES = ("parens", "dots", "bare")
 _ACROSS = re.compile(r"([0-9]+)([A-Za-z])")  # ASCII digits and letters only
 _DOWN = re.compile(r"([A-Za-z])([0-9]+)")
 _MAX_SIZE = 26  # the columns A to Z: the edge of a placement read without a board
-
-
-def square_name(row: int, col: int) -> str:
-    """A square as players write it: row number, then column letter (``8D``)."""
-    return f"{row + 1}{chr(65 + col)}"
 
 
 def coordinates(row: int, col: int, down: bool) -> str:
@@ -249,7 +245,7 @@ def format_leave(alphabet: Alphabet, codes: Sequence[int]) -> str:
     return alphabet.format(ordered, brackets=True)
 
 
-def parse_move(text: str, board: Board, *, source: str = "move") -> Move:
+def parse_move(text: str, board: Position, *, source: str = "move") -> Move:
     """Read a move written by a player (any of the notations above) on ``board``.
 
     Checks the notation against the board (squares, played-through tiles, the
@@ -268,7 +264,7 @@ def _notation_like(text: str) -> bool:
             or stripped.startswith(("-", "(")) or stripped.lower() == "pass")
 
 
-def _parse_text(text: str, board: Board | None, alphabet: Alphabet, source: str) -> Move:
+def _parse_text(text: str, board: Position | None, alphabet: Alphabet, source: str) -> Move:
     """`parse_move`, on ``board`` or, when it is None, without one (in ``alphabet``)."""
     if not isinstance(text, str):
         raise RacketyError(f"{source} {text!r}: a move is text")
@@ -340,7 +336,7 @@ def _split_word(word: str, where: str) -> list[tuple[str, str]]:
     return segments
 
 
-def _parse_placement(text: str, board: Board | None, alphabet: Alphabet, where: str) -> Move:
+def _parse_placement(text: str, board: Position | None, alphabet: Alphabet, where: str) -> Move:
     """A placement on ``board``, or without one: then only parentheses mark the
     tiles already on the board and the board's edges are not known (26 columns)."""
     size = board.layout.size if board is not None else _MAX_SIZE

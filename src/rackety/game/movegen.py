@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol, overload, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, overload, runtime_checkable
 
 import numpy as np
 
@@ -36,7 +36,7 @@ from rackety.kernels import wordsmog as _ws
 from rackety.lexicon.klv import Klv
 
 if TYPE_CHECKING:
-    from rackety.game.board import Board
+    from rackety.game.position import Position
     from rackety.lexicon import Lexicon
 
 GENERATORS = ("gaddag", "dawg")
@@ -69,6 +69,87 @@ def update_cross_sets(parent: CrossSets, move: Move, lexicon: Lexicon) -> CrossS
                           first + len(move.tiles) - 1, points_of(lexicon.alphabet),
                           full_mask(lexicon.alphabet), child.cross)
     return child
+
+
+class MoveGenerator:
+    """The move generator of one lexicon (`of`), as wolges keeps one
+    ``KurniaMoveGenerator`` per lexicon: it owns what it derives from a
+    position, the cross sets of the boards it saw (by their tiles, the last
+    `CACHED`), so a position (`rackety.game.board.Board`) holds nothing of a
+    lexicon. `moves` is `generate`; the referee hands it the cross sets its
+    compiled game keeps (`adopt`), and a position played from one it knows
+    gets them updated lane by lane (`after`). Thread-safe."""
+
+    CACHED = 64
+    _made_lock = threading.Lock()
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        self.lexicon = lexicon
+        self._cross: dict[bytes, CrossSets] = {}  # in the order last used
+        self._lock = threading.Lock()
+
+    @classmethod
+    def of(cls, lexicon: Lexicon) -> MoveGenerator:
+        """The generator of ``lexicon`` (one per lexicon object, made on first use
+        and kept with it)."""
+        made = getattr(lexicon, "_move_generator", None)
+        if made is None:
+            with cls._made_lock:
+                made = getattr(lexicon, "_move_generator", None)
+                if made is None:
+                    made = cls(lexicon)
+                    lexicon._move_generator = made  # type: ignore[attr-defined]
+        return made
+
+    def _key(self, position: Position) -> bytes:
+        grid = np.ascontiguousarray(position.grid, dtype=np.uint8)
+        return grid.shape[0].to_bytes(2, "little") + grid.tobytes()
+
+    def _keep(self, key: bytes, xs: CrossSets) -> None:
+        with self._lock:
+            self._cross.pop(key, None)
+            self._cross[key] = xs
+            while len(self._cross) > self.CACHED:
+                del self._cross[next(iter(self._cross))]
+
+    def cross_sets(self, position: Position) -> CrossSets:
+        """The cross sets of ``position``'s tiles for the lexicon, computed once
+        per board (shared: copy them to change them)."""
+        key = self._key(position)
+        with self._lock:
+            hit = self._cross.pop(key, None)
+            if hit is not None:
+                self._cross[key] = hit
+                return hit
+        xs = cross_sets(position.grid, self.lexicon)
+        self._keep(key, xs)
+        return xs
+
+    def adopt(self, position: Position, xs: CrossSets) -> None:
+        """Take ``xs`` as the cross sets of ``position``'s tiles (the referee's,
+        copied from its compiled game; the generator keeps them)."""
+        self._keep(self._key(position), xs)
+
+    def after(self, position: Position, move: Move, child: Position) -> None:
+        """``child`` is ``position`` after ``move``: if the generator knows the
+        cross sets of ``position``, it derives the child's from them (only the
+        lanes the move touched recomputed)."""
+        if move.kind != "place":
+            return
+        with self._lock:
+            parent = self._cross.get(self._key(position))
+        if parent is not None:
+            xs = update_cross_sets(parent, move, self.lexicon)
+            self._keep(self._key(child), xs)
+
+    def forget(self) -> None:
+        """Drop every cross set kept (a benchmark's cold start)."""
+        with self._lock:
+            self._cross.clear()
+
+    def moves(self, position: Position, **options: Any) -> MoveList:
+        """The moves of the player to move (`generate`, its options)."""
+        return generate(position, self.lexicon, **options)
 
 
 # ------------------------------------------------------------------- leaves
@@ -214,7 +295,7 @@ class MoveList(Sequence[Move]):
     lane, first square, length, tiles placed, score, played-through mask, leave
     index), ``tiles`` (uint8, the main word) and ``equity``."""
 
-    def __init__(self, board: Board, meta: np.ndarray, tiles: np.ndarray,
+    def __init__(self, board: Position, meta: np.ndarray, tiles: np.ndarray,
                  equity: np.ndarray, leaves: _Leaves, others: int, cut: float, count: int,
                  best_score: int | None, stats: Sequence[int]) -> None:
         self.board = board
@@ -406,7 +487,7 @@ class MoveList(Sequence[Move]):
 
 
 # --------------------------------------------------------------- generation
-def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10,
+def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int = 10,
              leave: LeaveFunction | None = None, generator: str = "gaddag",
              exchanges: bool = True, exact_best_score: bool = False,
              static: bool = True, variant: str | None = None) -> MoveList:
@@ -464,7 +545,7 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
                 tables, kind, given, bag, other, kernel_mode, topn)
         room = _ws.room(n)
     else:
-        xs = board.cross_sets(lexicon)
+        xs = MoveGenerator.of(lexicon).cross_sets(board)
         args = (lexicon.nodes, lexicon.word_multisets(), board_consts(board),
                 (xs.tiles, xs.cross), np.array(rack, np.int64), tables, kind, given, bag, other,
                 kernel_mode, topn)
@@ -487,7 +568,7 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
                     cut, total, best if total else None, stats)
 
 
-def static_terms(board: Board) -> tuple[int, int]:
+def static_terms(board: Position) -> tuple[int, int]:
     """What full static equity needs of a position beyond the rack: the tiles
     in the bag (`Board.bag_count`) and the points the other players hold once
     it is empty (every tile neither on the board nor on the rack to move)."""
@@ -498,7 +579,7 @@ def static_terms(board: Board) -> tuple[int, int]:
     return board.bag_count, other
 
 
-def static_note(board: Board) -> str | None:
+def static_note(board: Position) -> str | None:
     """What full static equity adds on this position beyond score and leave,
     in words (None: nothing)."""
     if board.is_empty:
@@ -513,7 +594,7 @@ _KERNEL_MODES = {"all": _f.MODE_ALL, "top": _f.MODE_TOP, "best": _f.MODE_TOP,
 _WHICH = {"gaddag": _k.GADDAG, "dawg": _k.DAWG}
 
 
-def _refuse(board: Board, lexicon: Lexicon, mode: str, generator: str, variant: str) -> None:
+def _refuse(board: Position, lexicon: Lexicon, mode: str, generator: str, variant: str) -> None:
     """Raise the error of a request `generate` cannot serve."""
     if mode not in MODES:
         raise RacketyError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
@@ -543,6 +624,7 @@ __all__ = [
     "BLANK_FLAG",
     "CrossSets",
     "LeaveModel",
+    "MoveGenerator",
     "MoveList",
     "cross_sets",
     "generate",

@@ -174,7 +174,12 @@ class Game:
     # ------------------------------------------------------------ state
     @property
     def position(self) -> Board:
-        """The position with every rack known (the referee's view)."""
+        """The position with every rack known (the referee's view; a copy)."""
+        return self._seen().copy()
+
+    def _seen(self) -> Board:
+        """The position the referee reads (never handed out: `position` and
+        `view` give copies, so nothing a caller does to them reaches it)."""
         if self._board is None:
             self._board = self._board_of(self._state)
         return self._board
@@ -190,7 +195,10 @@ class Game:
         board.racks = [tuple(rack_of(gs, s)) for s in order]
         board.scores = [int(gs.ints[GS_SCORE + s]) for s in order]
         board.zero_turns = int(gs.ints[GS_ZERO])
-        board.adopt_cross_sets(self.lexicon, CrossSets(gs.tiles.copy(), gs.cross.copy()))
+        from rackety.game.movegen import MoveGenerator  # numba: not at import
+
+        # the generator takes the cross sets the compiled game keeps
+        MoveGenerator.of(self.lexicon).adopt(board, CrossSets(gs.tiles.copy(), gs.cross.copy()))
         return board
 
     def view(self, seat: int | None = None) -> Board:
@@ -199,7 +207,7 @@ class Game:
         seat = self.turn if seat is None else seat
         n = len(self.players)
         racks = self.racks
-        return self.position.copy(racks=[racks[s] if s == seat else ()
+        return self._seen().copy(racks=[racks[s] if s == seat else ()
                                          for s in ((self.turn + i) % n for i in range(n))])
 
     @property
@@ -364,7 +372,7 @@ class Game:
     def parse(self, text: str) -> Move:
         """A move in notation (``8D WORD``, ``exchange ABC``, ``pass``) for the
         player to move."""
-        return self.position.parse_move(text)
+        return self._seen().parse_move(text)
 
     def play(self, move: Move | str, *, check: bool = True) -> Event:
         """Play a move for the player to move and draw. ``check=False`` skips the
@@ -382,13 +390,13 @@ class Game:
             words = self.check_placement(move) if check else []
             if words and self.rules.challenge == "void":
                 raise IllegalMoveError(_not_words(words, self.lexicon, self.rules.variant))
-            score = self.position.score(move)  # the rules' score, whatever the move says
+            score = self._seen().score(move)  # the rules' score, whatever the move says
             if move.score is not None and move.score != score:
                 raise IllegalMoveError(f"{move.notation(self.alphabet)} scores {score} here, "
                                        f"not {move.score}")
             move = replace(move, score=score)
             if not check:  # a move taken as given still fits the board and the rack
-                self.position.check_shape(move)
+                self._seen().check_shape(move)
                 self._on_rack(move, [0 if t & BLANK_FLAG else t for t in move.placed], rack)
             self._snapshot()
             write_row(move, self._row, self._word, 0, score)
@@ -456,7 +464,7 @@ class Game:
         rack, in one line, connected, covering the start square first; raises
         `IllegalMoveError` with the reason. Returns the words formed that are not in
         the lexicon (empty when the play is good)."""
-        board = self.position
+        board = self._seen()
         alphabet = self.alphabet
         size = board.size
         for (r, c) in move.squares():
@@ -567,7 +575,7 @@ class Game:
         scorer scores it (with a record's adjustment), each total the sum of
         its seat's events, the board what the plays add up to."""
         out = []
-        grid = self.position.grid
+        grid = self._seen().grid
         on_board = [0 if t & BLANK_FLAG else int(t) for t in grid[grid != 0].tolist()]
         held = on_board + [t for r in self.racks for t in r] + list(self.bag)
         want = Counter(t.code for t in self.alphabet.tiles for _ in range(t.count))

@@ -65,8 +65,8 @@ from rackety.kernels.fields import (
 
 if TYPE_CHECKING:
     from rackety.alphabet import Alphabet
-    from rackety.game.board import Board, Layout
-    from rackety.lexicon import Lexicon
+    from rackety.game.layout import Layout
+    from rackety.game.position import Position
 
 
 Consts = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -207,7 +207,7 @@ def opening_penalties(layout: Layout) -> np.ndarray:
 _board_consts: dict[tuple[int, int, Rules, int], tuple[Alphabet, Layout, Consts]] = {}
 
 
-def board_consts(board: Board) -> Consts:
+def board_consts(board: Position) -> Consts:
     """`kernel_consts` of a position (its rules, `Board.rules`), found by the
     identity of its alphabet and layout (held, so never reused)."""
     alphabet, layout = board.alphabet, board.layout
@@ -261,15 +261,14 @@ def rows_of(moves: Sequence[Move], size: int) -> tuple[np.ndarray, np.ndarray]:
     return meta, word
 
 
-def state_of(board: Board, lexicon: Lexicon, *, bag: Sequence[int] = ()) -> GameState:
+def state_of(board: Position, xs: CrossSets, *, bag: Sequence[int] = ()) -> GameState:
     """``board`` as a game state for the rules' kernels: seat 0 the player to
     move (the board's racks and scores in its order), its tiles and cross sets
-    for ``lexicon`` (`Board.cross_sets`), the scoreless turns, ``bag`` (drawn
-    from the end); the shuffle's state 0."""
+    ``xs`` (a lexicon's, `rackety.game.movegen.MoveGenerator.cross_sets`), the
+    scoreless turns, ``bag`` (drawn from the end); the shuffle's state 0."""
     players = len(board.racks)
     if not 1 <= players <= MAX_PLAYERS:
         raise RacketyError(f"a game state holds 1 to {MAX_PLAYERS} players, not {players}")
-    xs = board.cross_sets(lexicon)
     gs = GameState.allocate(board.size, players, int(board.distribution().sum()))
     gs.tiles[...] = xs.tiles
     gs.cross[...] = xs.cross

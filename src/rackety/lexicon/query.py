@@ -16,7 +16,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -26,8 +26,16 @@ from rackety.kernels.bits import ACCEPTS, ARC, DAWG_ROOT, IS_END
 from rackety.kernels.jit import njit
 from rackety.lexicon.wordlist import MAX_WORD_LENGTH, MIN_WORD_LENGTH
 
-if TYPE_CHECKING:
-    from rackety.lexicon.lexicon import Lexicon
+
+class Words(Protocol):
+    """What the word tools read of a lexicon (`rackety.lexicon.Lexicon` is one;
+    this module does not import it, which imports this one)."""
+
+    alphabet: Alphabet
+    nodes: np.ndarray
+
+    def root(self, pseudo: int) -> int: ...
+
 
 WILD_ONE = -1  # '?' in a pattern: exactly one tile
 WILD_ANY = -2  # '*' in a pattern: zero or more tiles
@@ -713,7 +721,7 @@ def _search_order(words: list[list[int]]) -> list[int]:
     return order
 
 
-def decode(lexicon: Lexicon, ciphers: str | Iterable[str], *, limit: int,
+def decode(lexicon: Words, ciphers: str | Iterable[str], *, limit: int,
            budget: int) -> Decoding:
     """`Lexicon.decode`: the cipher words read as tiles, walked together
     (`decode_walk`) in `_search_order`."""
@@ -795,7 +803,7 @@ class Acrostic:
     letters from the pool, refusing one the pool cannot supply, and `release`
     gives them back. Made by `Lexicon.acrostic`."""
 
-    def __init__(self, lexicon: Lexicon, quotation: str, used: Iterable[str] = ()) -> None:
+    def __init__(self, lexicon: Words, quotation: str, used: Iterable[str] = ()) -> None:
         """The pool of ``quotation``, less the letters of each of ``used``."""
         self.lexicon = lexicon
         self.quotation = quotation

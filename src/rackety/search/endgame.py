@@ -72,6 +72,7 @@ from numba import types
 from rackety.alphabet import BLANK_FLAG
 from rackety.errors import RacketyError
 from rackety.game.move import Move
+from rackety.game.movegen import MoveGenerator
 from rackety.game.state import board_consts, move_of_row, state_of
 from rackety.kernels.fields import (
     F_HEAP,
@@ -560,7 +561,8 @@ def solve(board: Board, lexicon: Lexicon, *, seconds: float | None = None,
     if lexicon.alphabet.identity != board.alphabet.identity:
         raise RacketyError(f"lexicon {lexicon.name} is in alphabet {lexicon.alphabet.name}, "
                            f"the position in {board.alphabet.name}")
-    return solve_state(state_of(board, lexicon), board_consts(board), board.alphabet, lexicon,
+    gs = state_of(board, MoveGenerator.of(lexicon).cross_sets(board))
+    return solve_state(gs, board_consts(board), board.alphabet, lexicon,
                        seconds=seconds, tt_bits=tt_bits, max_depth=max_depth, control=control)
 
 

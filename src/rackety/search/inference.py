@@ -73,7 +73,7 @@ from rackety.game.board import Board
 from rackety.game.heuristics import leave_label, leave_model
 from rackety.game.leaves import Bank, as_table
 from rackety.game.move import Move, format_leave
-from rackety.game.movegen import Work, generate
+from rackety.game.movegen import MoveGenerator, Work, generate
 from rackety.game.referee import formed_words
 from rackety.game.state import board_consts, rows_of, state_of
 from rackety.kernels import inference as _ki
@@ -230,7 +230,8 @@ def infer(position: Board | str, lexicon: Lexicon, move: Move | str, *, margin: 
     rows = np.zeros((count, drawn), np.uint8)
     _ki.draws(avail, drawn, True, rows)
     first_rack = _rack_of(known_counts + need, rows[0])
-    gs = state_of(board.copy(racks=[first_rack, *others]), lexicon)
+    gs = state_of(board.copy(racks=[first_rack, *others]),
+                  MoveGenerator.of(lexicon).cross_sets(board))
     gs.ints[GS_BAG] = bag
     other_seat = -1
     if bag == 0:  # the last tiles: a seat whose rack is not given holds the rest

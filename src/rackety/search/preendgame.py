@@ -98,6 +98,7 @@ import numpy as np
 from rackety.errors import RacketyError
 from rackety.game.board import Board
 from rackety.game.heuristics import leave_model
+from rackety.game.movegen import MoveGenerator
 from rackety.game.state import board_consts, rows_of, set_bag, set_rack, state_of
 from rackety.kernels.rules import end_turn, pass_turn, play
 from rackety.lexicon import Lexicon
@@ -180,7 +181,7 @@ class _Setup:
         self.alphabet = board.alphabet
         self.lexicon = lexicon
         self.consts = board_consts(board)
-        self.root = state_of(board, lexicon)
+        self.root = state_of(board, MoveGenerator.of(lexicon).cross_sets(board))
 
     def solve(self, spec: Spec, seconds: float | None, max_depth: int | None = None,
               control: Control | None = None) -> tuple[int, bool, int]:

@@ -48,7 +48,7 @@ from rackety.game.board import Board
 from rackety.game.heuristics import leave_model
 from rackety.game.leaves import Bank, as_table
 from rackety.game.move import format_leave
-from rackety.game.movegen import Work
+from rackety.game.movegen import MoveGenerator, Work
 from rackety.game.state import board_consts, rows_of, state_of
 from rackety.kernels.fields import META
 from rackety.kernels.rollouts import rollouts
@@ -151,7 +151,8 @@ class _Setup:
                  candidates: list[Move], opponent_leaves: OpponentLeaves = ()) -> None:
         self.lexicon = lexicon
         # the position for the rollouts: the mover's rack in seat 0, the other's drawn
-        self.root = state_of(board.copy(racks=[board.rack, ()]), lexicon)
+        self.root = state_of(board.copy(racks=[board.rack, ()]),
+                             MoveGenerator.of(lexicon).cross_sets(board))
         self.state = self.root.copy()
         self.consts = board_consts(board)
         self.work = Work(board.size, board.alphabet.rack_size, lexicon=lexicon)
