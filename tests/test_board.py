@@ -579,7 +579,7 @@ def test_a_position_holds_nothing_of_a_lexicon(twl06):
     board = Board.from_cgp(EMPTY15 + " AADNPUY/ 0/0 0")
     board.moves(twl06)
     assert set(vars(board)) == {"alphabet", "layout", "grid", "racks", "scores", "zero_turns",
-                                "options", "_rules"}
+                                "options", "_rules", "_rules_made"}
     generator = MoveGenerator.of(twl06)
     assert generator is MoveGenerator.of(twl06)
     move = board.parse_move("8H PANDY")

@@ -116,6 +116,7 @@ class Board:
         self.zero_turns: int = zero_turns
         self.options: dict[str, str] = options
         self._rules: Rules | None = None  # rules set in code (their CGP operations in options)
+        self._rules_made: tuple[tuple, Rules] | None = None  # `rules`, and what it was made of
 
     # ---------------------------------------------------------- constructors
     @classmethod
@@ -406,7 +407,14 @@ class Board:
         a value): its CGP operations (``cr``, ``bb``, ``etl``, ``mcnz``, ``var``)
         over the rules set on it, over the alphabet's. Setting them writes the
         operations that differ from the alphabet's."""
-        return Rules.from_options(self.options, base=self._rules).of(self.alphabet)
+        options = self.options
+        key = (self._rules, self.alphabet, tuple(options.get(op) for op in CGP_OPCODES))
+        made = self._rules_made
+        if made is not None and made[0] == key:
+            return made[1]
+        rules = Rules.from_options(options, base=self._rules).of(self.alphabet)
+        self._rules_made = (key, rules)
+        return rules
 
     @rules.setter
     def rules(self, rules: Rules) -> None:
