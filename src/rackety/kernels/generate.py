@@ -122,7 +122,7 @@ from rackety.kernels.fields import (
 )
 from rackety.kernels.jit import njit
 from rackety.kernels.leaves import best_by_kept, places, table_values
-from rackety.kernels.nodes import ACCEPTS, ARC, DAWG_ROOT, GADDAG_ROOT, IS_END, root
+from rackety.kernels.nodes import DAWG_ROOT, GADDAG_ROOT, arc_of, is_end, is_word, root, tile_of
 from rackety.kernels.raw import (
     address,
     load,
@@ -344,10 +344,10 @@ def _choices(pos, board, arc, placed, kwp, stp, lnp, n):
         e = arc
         while True:
             node = load_u32(kwp, e)
-            t = node >> 24
+            t = tile_of(node)
             if t == want:
                 return e, 0
-            if t > want or node & IS_END:
+            if t > want or is_end(node):
                 return -1, 0
             e += 1
     if placed == load(stp, S_RACKN):
@@ -414,10 +414,10 @@ def _dawg_right(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
     if board != 0:  # the board's tile: one edge
         node = load_u32(kwp, e)
         m2 = main + load(lnp, FACE * n + pos)
-        if node & ACCEPTS and placed > 0 and ends:
+        if is_word(node) and placed > 0 and ends:
             _record(first, pos, placed, m2 * wmul + xsum, lidx, lnp, stp, n)
-        if node & ARC != 0 and more:
-            _dawg_right(pos + 1, node & ARC, first, placed, m2, wmul, xsum, lidx, kwp, lnp, stp)
+        if arc_of(node) != 0 and more:
+            _dawg_right(pos + 1, arc_of(node), first, placed, m2, wmul, xsum, lidx, kwp, lnp, stp)
         return
     lm = load(lnp, LM * n + pos)
     wm = load(lnp, WM * n + pos)
@@ -427,21 +427,21 @@ def _dawg_right(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
     mask = load(stp, S_RACKMASK)
     while True:
         node = load_u32(kwp, e)
-        t = node >> 24
+        t = tile_of(node)
         if (allowed >> t) & 1:
             for v in range(kinds):
                 rt, m2, w2, x2, p2, l2 = _take(pos, t, v, placed, main, wmul, xsum, lidx, lm,
                                                wm, pwm, psc, lnp, stp, n)
                 if rt == NOT_ON_RACK:
                     continue
-                child = node & ARC
-                if node & ACCEPTS and ends:
+                child = arc_of(node)
+                if is_word(node) and ends:
                     _record(first, pos, p2, m2 * w2 + x2, l2, lnp, stp, n)
                 if child != 0 and more:
                     _dawg_right(pos + 1, child, first, p2, m2, w2, x2, l2, kwp, lnp, stp)
                 _untake(rt, t, mask, stp)
         # the run is in tile order: past the last letter allowed, nothing more fits
-        if node & IS_END or (allowed >> t) >> 1 == 0:
+        if is_end(node) or (allowed >> t) >> 1 == 0:
             break
         e += 1
 
@@ -465,9 +465,9 @@ def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
     right = anchor + 1 < n
     if board != 0:  # the board's tile: one edge
         node = load_u32(kwp, e)
-        child = node & ARC
+        child = arc_of(node)
         m2 = main + load(lnp, FACE * n + pos)
-        if node & ACCEPTS and placed > 0 and left_free:
+        if is_word(node) and placed > 0 and left_free:
             _record(pos, anchor, placed, m2 * wmul + xsum, lidx, lnp, stp, n)
         if child != 0:
             if not left_free:  # a board tile: go on through it
@@ -476,8 +476,8 @@ def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
                 if further:
                     _gaddag(pos - 1, child, pos, placed, m2, wmul, xsum, lidx, kwp, lnp, stp)
                 sep = load_u32(kwp, child)
-                if sep >> 24 == 0 and right and sep & ARC != 0:
-                    _dawg_right(anchor + 1, sep & ARC, pos, placed, m2, wmul, xsum, lidx, kwp,
+                if tile_of(sep) == 0 and right and arc_of(sep) != 0:
+                    _dawg_right(anchor + 1, arc_of(sep), pos, placed, m2, wmul, xsum, lidx, kwp,
                                 lnp, stp)
         return
     lm = load(lnp, LM * n + pos)
@@ -488,15 +488,15 @@ def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
     mask = load(stp, S_RACKMASK)
     while True:
         node = load_u32(kwp, e)
-        t = node >> 24
+        t = tile_of(node)
         if t != 0 and (allowed >> t) & 1:
             for v in range(kinds):
                 rt, m2, w2, x2, p2, l2 = _take(pos, t, v, placed, main, wmul, xsum, lidx, lm,
                                                wm, pwm, psc, lnp, stp, n)
                 if rt == NOT_ON_RACK:
                     continue
-                child = node & ARC
-                if node & ACCEPTS and left_free:
+                child = arc_of(node)
+                if is_word(node) and left_free:
                     _record(pos, anchor, p2, m2 * w2 + x2, l2, lnp, stp, n)
                 if child != 0:
                     if not left_free:  # a board tile: go on through it
@@ -505,12 +505,12 @@ def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
                         if further:
                             _gaddag(pos - 1, child, pos, p2, m2, w2, x2, l2, kwp, lnp, stp)
                         sep = load_u32(kwp, child)
-                        if sep >> 24 == 0 and right and sep & ARC != 0:
-                            _dawg_right(anchor + 1, sep & ARC, pos, p2, m2, w2, x2, l2, kwp,
+                        if tile_of(sep) == 0 and right and arc_of(sep) != 0:
+                            _dawg_right(anchor + 1, arc_of(sep), pos, p2, m2, w2, x2, l2, kwp,
                                         lnp, stp)
                 _untake(rt, t, mask, stp)
         # the run is in tile order: past the last letter allowed, nothing more fits
-        if node & IS_END or (allowed >> t) >> 1 == 0:
+        if is_end(node) or (allowed >> t) >> 1 == 0:
             break
         e += 1
 
@@ -537,8 +537,8 @@ def _dawg_left(k, arc, room, placed, lidx, kwp, lnp, stp):
     e = arc
     while True:
         node = load_u32(kwp, e)
-        t = node >> 24
-        child = node & ARC
+        t = tile_of(node)
+        child = arc_of(node)
         if child != 0:
             for v in range(2):
                 rt = t if v == 0 else 0
@@ -550,7 +550,7 @@ def _dawg_left(k, arc, room, placed, lidx, kwp, lnp, stp):
                 _dawg_left(k + 1, child, room, placed + 1, lidx - load(stp, R_PLACE + rt),
                            kwp, lnp, stp)
                 store(stp, R_COUNT + rt, left)
-        if node & IS_END:
+        if is_end(node):
             break
         e += 1
 
@@ -1032,14 +1032,14 @@ def _generate_dawg(kwg, ln_all, st, fs, meta, otiles, oeq):
                         want = ln[TILE, q] & 0x7F
                         while True:
                             node = np.int64(kwg[e])
-                            t = node >> 24
-                            if t == want or t > want or node & IS_END:
+                            t = tile_of(node)
+                            if t == want or t > want or is_end(node):
                                 break
                             e += 1
                         if t != want:
                             arc = 0
                             break
-                        arc = node & ARC
+                        arc = arc_of(node)
                         main += ln[FACE, q]
                         if arc == 0:
                             break

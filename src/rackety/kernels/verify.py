@@ -13,7 +13,7 @@ import numpy as np
 
 from rackety.kernels.fields import M_DIR, M_FIRST, M_LANE, M_LEN, M_THROUGH
 from rackety.kernels.jit import njit
-from rackety.kernels.nodes import ARC, DAWG_ROOT, accepts, root, seek
+from rackety.kernels.nodes import DAWG_ROOT, accepts, arc_of, root, seek
 from rackety.kernels.rules import U64, remove_first, shuffle
 from rackety.kernels.selfplay import EV_END_PENALTY, EV_END_POINTS, EV_EXCHANGE, EV_PLAY
 
@@ -34,7 +34,7 @@ def _in_lexicon(kwg, grid, r, c, dr, dc, length):
         node = seek(kwg, run, np.int64(grid[r + i * dr, c + i * dc]) & 0x7F)
         if node < 0:
             return False
-        run = np.int64(kwg[node]) & ARC
+        run = arc_of(np.int64(kwg[node]))
     return accepts(kwg, node)
 
 
