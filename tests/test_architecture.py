@@ -283,3 +283,42 @@ def test_node_fields_are_read_through_the_node_modules_only():
     wrong = [f"{module}:{hit}" for module, path in MODULES.items() if module not in NODE_MODULES
              for hit in node_bit_operations(path.read_text(encoding="utf-8"))]
     assert not wrong, "\n".join(wrong)
+
+
+#: the generator's innermost recursion, which takes raw addresses (`kernels.raw`)
+#: and its running totals one by one: numba would pass each array or tuple as
+#: many words at every level
+RECURSION = {"rackety.kernels.generate._take"}
+#: kernels not yet given named tuples (issue 34, point 4): the list only shrinks
+PENDING = {"rackety.kernels.generate.moves_of_gaddag", "rackety.kernels.generate.moves_of_any",
+           "rackety.kernels.generate._moves_begin", "rackety.kernels.inference.evaluate",
+           "rackety.kernels.rollouts.rollouts", "rackety.kernels.selfplay.play_game",
+           "rackety.kernels.verify.check_play", "rackety.kernels.verify.check_game",
+           "rackety.experiments.training._accumulate",
+           "rackety.experiments.training._rack_samples"}
+MAX_KERNEL_PARAMETERS = 12
+
+
+def kernel_parameters() -> dict[str, int]:
+    """Every function decorated with ``njit`` and its number of parameters."""
+    found = {}
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and any(
+                    "njit" in ast.unparse(d) for d in node.decorator_list):
+                a = node.args
+                found[f"{module}.{node.name}"] = len(a.posonlyargs + a.args + a.kwonlyargs)
+    return found
+
+
+def test_no_kernel_takes_more_than_twelve_parameters():
+    """The kernels take their arrays in named tuples (`kernels.fields.Consts`,
+    `Output`, `Scratch`, `Buffers`, `GameState`; `search.endgame.Arrays`), not
+    one by one, but for the generator's innermost recursion."""
+    counts = kernel_parameters()
+    assert counts["rackety.search.endgame._negamax"] <= MAX_KERNEL_PARAMETERS
+    wrong = {name: k for name, k in counts.items()
+             if k > MAX_KERNEL_PARAMETERS and name not in RECURSION | PENDING}
+    assert not wrong, wrong
+    done = {name for name in PENDING if counts.get(name, 0) <= MAX_KERNEL_PARAMETERS}
+    assert not done, f"named now: take them off PENDING: {done}"

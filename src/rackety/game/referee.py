@@ -456,7 +456,7 @@ class Game:
         after = self.scores
         others = [s for s in range(len(self.players)) if s != seat]
         if ended == END_OUT:
-            twice = bool(self._consts[3][G_TWICE])
+            twice = bool(self._consts.rules[G_TWICE])
             self._scored(seat, "end_points", after[seat] - before[seat], [],
                          tiles=[t for s in others for t in racks[s]])
             if not twice:

@@ -59,6 +59,7 @@ from rackety.kernels.fields import (
     X_RIGHT,
     X_SCORE,
     X_SET,
+    Consts,
     GameState,
 )
 
@@ -67,8 +68,6 @@ if TYPE_CHECKING:
     from rackety.game.board import Board, Layout
     from rackety.lexicon import Lexicon
 
-
-Consts = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 @dataclass
@@ -165,7 +164,7 @@ def kernel_consts(alphabet: Alphabet, layout: Layout, *, bingo: int, exchange_mi
             rules[G_VOWELS] |= np.int64(1) << np.int64(tile.code)
     rules[G_OPEN:G_OPEN + 2 * OPEN_LANE] = opening_penalties(layout).ravel()
     rules.flags.writeable = False
-    return (lm2, wm2, points_of(alphabet), rules)
+    return Consts(lm2, wm2, points_of(alphabet), rules)
 
 
 #: the opening's penalty for a vowel beside a premium square, per multiplier

@@ -240,3 +240,54 @@ class GameState(NamedTuple):
         """Make this state ``other`` (same shapes), in place."""
         for mine, theirs in zip(self, other, strict=True):
             mine[...] = theirs
+
+
+class Consts(NamedTuple):
+    """A game's constants for the generator and the rules' kernels
+    (`rackety.game.state.kernel_consts`, read-only): the letter and word
+    multipliers in both orientations (int64 [2, n, n]), the points of every
+    code (int64 [256]) and the rules (``G_*``)."""
+
+    lm2: np.ndarray
+    wm2: np.ndarray
+    points: np.ndarray
+    rules: np.ndarray
+
+
+class Output(NamedTuple):
+    """The generator's output: a row of ``meta`` (int32 [cap, `META`], columns
+    ``M_*``) per move, its main word a row of ``otiles`` (uint8 [cap, n]) and
+    its equity ``oeq`` (float64 [cap])."""
+
+    meta: np.ndarray
+    otiles: np.ndarray
+    oeq: np.ndarray
+
+
+class Scratch(NamedTuple):
+    """The generator's scratch (`rackety.kernels.generate.scratch`): the
+    per-lane arrays (int64 [2, n, `ROWS`, n]), the anchors (int64 [8, cap]),
+    their bounds (float64 [5, cap]), the shadow's small arrays (int64 [6, 64])
+    and the best leave per tiles kept (float64)."""
+
+    lanes: np.ndarray
+    anchors: np.ndarray
+    bounds: np.ndarray
+    small: np.ndarray
+    best_leave: np.ndarray
+
+
+class Buffers(NamedTuple):
+    """What a compiled game, a rollout or an inference works in
+    (`rackety.game.movegen.Work`): the generator's state ``st`` and ``fs``, its
+    output and scratch, and the static decision's (`rackety.kernels.selfplay.decide`):
+    the tiles traded (int64 [64]), its ints (the row chosen, the best score, the
+    tiles traded) and floats (the value of the tiles kept)."""
+
+    st: np.ndarray
+    fs: np.ndarray
+    out: Output
+    scratch: Scratch
+    traded: np.ndarray
+    res: np.ndarray
+    resf: np.ndarray

@@ -119,6 +119,7 @@ from rackety.kernels.fields import (
     X_SCORE,
     X_SET,
     XSET,
+    Scratch,
 )
 from rackety.kernels.jit import njit
 from rackety.kernels.leaves import best_by_kept, places, table_values
@@ -1064,8 +1065,7 @@ GADDAG = 0
 DAWG = 1
 
 
-def scratch(n: int, rack_size: int = 16) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                   np.ndarray, np.ndarray]:
+def scratch(n: int, rack_size: int = 16) -> Scratch:
     """A caller's scratch for `generate` on an ``n`` x ``n`` board: the per-lane
     arrays, the anchors (direction, lane, square, limit, order, sort buffer,
     the search's heap of anchors, whether each bound is the checked one),
@@ -1074,9 +1074,9 @@ def scratch(n: int, rack_size: int = 16) -> tuple[np.ndarray, np.ndarray, np.nda
     shadow's small arrays (multipliers, tile values, the whole-rack memo) and
     the best leave per tiles kept."""
     cap = 2 * n * n + 2
-    return (np.empty((2, n, ROWS, n), np.int64), np.empty((8, cap), np.int64),
-            np.empty((5, cap), np.float64), np.zeros((6, 64), np.int64),
-            np.zeros(max(64, rack_size + 1), np.float64))
+    return Scratch(np.empty((2, n, ROWS, n), np.int64), np.empty((8, cap), np.int64),
+                   np.empty((5, cap), np.float64), np.zeros((6, 64), np.int64),
+                   np.zeros(max(64, rack_size + 1), np.float64))
 
 
 @njit(cache=True, nogil=True)
@@ -1204,10 +1204,10 @@ def _moves_begin(words, consts, position, rack, leaves, kind, given, bag, other,
     """`moves_of` up to the generation: the rack's state, its leave values,
     the exchanges and the pass. Returns where the leave values are in ``fs``
     and how many."""
-    points = consts[2]
-    rules = consts[3]
+    points = consts.points
+    rules = consts.rules
     use_words(st, words[0], words[1])
-    counts = scratch[3][3]  # the shadow's tile values, filled after this is read
+    counts = scratch.small[3]  # the shadow's tile values, filled after this is read
     for c in range(64):
         counts[c] = 0
     for i in range(rack.shape[0]):
@@ -1273,12 +1273,11 @@ def heap_push(st, fs, equity) -> None:
 
 @njit(cache=True, nogil=True)
 def generate(kwg, consts, position, st, fs, out, scratch, generator) -> None:
-    """Every move (`load_rack` set the mode) of the position: ``consts`` =
-    (letter and word multipliers [2, n, n], points of every code, rules
-    ``G_*``: `rackety.game.state.kernel_consts`), ``position`` = (tiles
+    """Every move (`load_rack` set the mode) of the position: ``consts`` a
+    `Consts` (`rackety.game.state.kernel_consts`), ``position`` = (tiles
     [2, n, n], cross sets [X_ROWS, 2, n, n] as `rackety.kernels.crosssets`
-    computes them), ``out`` = (meta, otiles, oeq)
-    the caller's buffers, ``scratch`` from `scratch`; ``generator`` `GADDAG`
+    computes them), ``out`` an `Output`, the caller's buffers, ``scratch``
+    from `scratch`; ``generator`` `GADDAG`
     (Gordon) or `DAWG` (Appel and Jacobson). The moves go into ``out`` from
     ``st[S_COUNT]``; ``st`` then holds the count, the total and the best score."""
     _prepare(consts, position, st, fs, out, scratch)

@@ -239,9 +239,9 @@ def evaluate(kwg, consts, gs, bank, work, known, need, pool, table, first, last,
 
     ``work``: `rackety.game.movegen.Work` arrays; ``bank``: the leave table
     (nodes, counts, values) rooted at 0."""
-    st, fs, out, scratch, traded, res, resf = work
+    st, fs, out, res, resf = work.st, work.fs, work.out, work.res, work.resf
     meta, otiles, oeq = out
-    rules = consts[3]
+    rules = consts.rules
     rack = np.zeros(64, np.int64)
     kept = np.zeros(64, np.int64)
     place = np.zeros(64, np.int64)
@@ -314,8 +314,7 @@ def evaluate(kwg, consts, gs, bank, work, known, need, pool, table, first, last,
                         gs.racks[other_seat, on] = c
                         on += 1
             gs.ints[GS_RACK + other_seat] = on
-        do = decide(kwg, consts, gs, False, False, bank, 0, 0, st, fs, out, scratch, traded,
-                    res, resf)
+        do = decide(kwg, consts, gs, False, False, bank, 0, 0, work)
         top = oeq[res[0]] if do == EV_PLAY else resf[0]
         best[j] = top
         # the rack's leave values as the decision counted them

@@ -56,9 +56,9 @@ def rollouts(kwg, gaddag, consts, root, gs, pool, known_opp, opponent, spread0, 
     its tiles, `EV_PASS`)."""
     cand_kind, cand_meta, cand_tiles, cand_traded, cand_ntraded = candidates
     opp_tiles, opp_len, opp_cum = opponent
-    rack_size = consts[3][G_RACK_SIZE]
+    rack_size = consts.rules[G_RACK_SIZE]
     n = gs.tiles.shape[1]
-    st, fs, out, scratch, traded, res, resf = work
+    out, traded, res, resf = work.out, work.traded, work.res, work.resf
     meta, otiles, _oeq = out
     m = pool.shape[0]
     shuffled = np.empty(m, np.int64)
@@ -115,8 +115,7 @@ def rollouts(kwg, gaddag, consts, root, gs, pool, known_opp, opponent, spread0, 
                 if ended:
                     break
                 side = gs.ints[GS_TURN]
-                do = decide(kwg, consts, gs, False, False, bank, base, voff, st, fs, out,
-                            scratch, traded, res, resf)
+                do = decide(kwg, consts, gs, False, False, bank, base, voff, work)
                 last_leave = resf[0] if side == 0 else -resf[0]
                 if do == EV_PLAY:
                     play(kwg, gaddag, consts, gs, meta, otiles, res[0], ply < plies - 1)

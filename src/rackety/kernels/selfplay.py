@@ -56,23 +56,25 @@ EV_PLAY, EV_EXCHANGE, EV_PASS, EV_END_POINTS, EV_END_PENALTY = range(5)
 
 
 @njit(cache=True, nogil=True)
-def decide(kwg, consts, gs, greedy, exact, bank, base, voff, st, fs, out, scratch, traded,
-           res, resf) -> int:
+def decide(kwg, consts, gs, greedy, exact, bank, base, voff, work) -> int:
     """The move a static player makes for the player to move of the game
     ``gs`` (ties broken as `rackety.game.movegen.MoveList` sorts): returns
     `EV_PLAY` (the placement is row ``res[0]`` of ``out``), `EV_EXCHANGE`
     (``res[2]`` tiles in ``traded``) or `EV_PASS`. ``res[1]``: the best
     placement score (-1: none; exact only with ``exact``, else the best the
     search came across, which for a greedy player is the best all the same);
-    ``resf[0]``: the value of the tiles kept."""
-    points = consts[2]
-    rules = consts[3]
+    ``resf[0]``: the value of the tiles kept. ``work``: the caller's
+    `rackety.kernels.fields.Buffers` (``st``, ``fs``, ``out``, ``scratch``,
+    ``traded``, ``res``, ``resf``)."""
+    st, fs, out, scratch, traded, res, resf = work
+    points = consts.points
+    rules = consts.rules
     seat = gs.ints[GS_TURN]
     rack = gs.racks[seat]
     rn = gs.ints[GS_RACK + seat]
     bag_n = gs.ints[GS_BAG]
     meta, _otiles, oeq = out
-    counts = scratch[3][3]  # the shadow's tile values, filled after this is read
+    counts = scratch.small[3]  # the shadow's tile values, filled after this is read
     for c in range(64):
         counts[c] = 0
     for i in range(rn):
@@ -205,7 +207,7 @@ def play_game(kwg, gaddag, consts, gs, bag, rng_state, greedy, base, voff, bank,
     scratch, and the decision's."""
     ev_seat, ev_kind, ev_score, ev_best, ev_meta, ev_tiles, ev_rack = events
     start(kwg, gaddag, consts, gs, bag, U64(rng_state))
-    st, fs, out, scratch, traded, res, resf = work
+    out, traded, res = work.out, work.traded, work.res
     meta, otiles, _oeq = out
     before = np.zeros(MAX_PLAYERS, np.int64)
     e = 0
@@ -216,8 +218,8 @@ def play_game(kwg, gaddag, consts, gs, bag, rng_state, greedy, base, voff, bank,
         ev_rack[e, 1] = gs.ints[GS_BAG]
         for i in range(rn):
             ev_rack[e, 2 + i] = gs.racks[seat, i]
-        do = decide(kwg, consts, gs, greedy[seat] != 0, exact, bank, base[seat], voff[seat], st,
-                    fs, out, scratch, traded, res, resf)
+        do = decide(kwg, consts, gs, greedy[seat] != 0, exact, bank, base[seat], voff[seat],
+                    work)
         ev_best[e] = res[1]
         ev_seat[e] = seat
         ev_kind[e] = do
@@ -243,6 +245,6 @@ def play_game(kwg, gaddag, consts, gs, bag, rng_state, greedy, base, voff, bank,
             before[s] = gs.ints[GS_SCORE + s]
         ended = end_turn(consts, gs, do == EV_PLAY, True)
         if ended != END_NONE:
-            return _ending(gs, before, ended, seat, consts[3][G_TWICE] != 0, events, e)
+            return _ending(gs, before, ended, seat, consts.rules[G_TWICE] != 0, events, e)
         if e + gs.ints[GS_PLAYERS] + 2 >= ev_seat.shape[0]:
             return -1

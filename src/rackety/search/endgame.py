@@ -93,7 +93,10 @@ from rackety.kernels.fields import (
     S_OVERFLOW,
     ST_SIZE,
     X_ROWS,
+    Consts,
     GameState,
+    Output,
+    Scratch,
 )
 from rackety.kernels.generate import generate_gaddag, load_rack, scratch
 from rackety.kernels.jit import njit
@@ -212,8 +215,9 @@ def _generate(arrays, tiles, cross, rack, off, empty):
     # free for the pass
     load_rack(st, fs, rules, points, rack[:64], MODE_ALL, 1, ctl[C_CAP] - 1, off, empty,
               False)
-    generate_gaddag(kwg, (lm2, wm2, points, rules), (tiles, cross), st, fs,
-                    (a.meta, a.otiles, a.oeq), (a.ln_all, a.anc, a.bnd, a.small, a.bestl))
+    generate_gaddag(kwg, Consts(lm2, wm2, points, rules), (tiles, cross), st, fs,
+                    Output(a.meta, a.otiles, a.oeq), Scratch(a.ln_all, a.anc, a.bnd, a.small,
+                                                             a.bestl))
     ctl[C_GENS] += 1
     return st[S_COUNT]
 
