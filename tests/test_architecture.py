@@ -289,13 +289,6 @@ def test_node_fields_are_read_through_the_node_modules_only():
 #: and its running totals one by one: numba would pass each array or tuple as
 #: many words at every level
 RECURSION = {"rackety.kernels.generate._take"}
-#: kernels not yet given named tuples (issue 34, point 4): the list only shrinks
-PENDING = {"rackety.kernels.generate.moves_of_gaddag", "rackety.kernels.generate.moves_of_any",
-           "rackety.kernels.generate._moves_begin", "rackety.kernels.inference.evaluate",
-           "rackety.kernels.rollouts.rollouts", "rackety.kernels.selfplay.play_game",
-           "rackety.kernels.verify.check_play", "rackety.kernels.verify.check_game",
-           "rackety.experiments.training._accumulate",
-           "rackety.experiments.training._rack_samples"}
 MAX_KERNEL_PARAMETERS = 12
 
 
@@ -313,12 +306,12 @@ def kernel_parameters() -> dict[str, int]:
 
 def test_no_kernel_takes_more_than_twelve_parameters():
     """The kernels take their arrays in named tuples (`kernels.fields.Consts`,
-    `Output`, `Scratch`, `Buffers`, `GameState`; `search.endgame.Arrays`), not
-    one by one, but for the generator's innermost recursion."""
+    `Output`, `Scratch`, `Buffers`, `Request`, `Events`, `GameState`;
+    `search.endgame.Arrays` ...), not one by one, but for the generator's
+    innermost recursion."""
     counts = kernel_parameters()
     assert counts["rackety.search.endgame._negamax"] <= MAX_KERNEL_PARAMETERS
     wrong = {name: k for name, k in counts.items()
-             if k > MAX_KERNEL_PARAMETERS and name not in RECURSION | PENDING}
+             if k > MAX_KERNEL_PARAMETERS and name not in RECURSION}
     assert not wrong, wrong
-    done = {name for name in PENDING if counts.get(name, 0) <= MAX_KERNEL_PARAMETERS}
-    assert not done, f"named now: take them off PENDING: {done}"
+    assert all(counts[name] > MAX_KERNEL_PARAMETERS for name in RECURSION)

@@ -447,12 +447,14 @@ def generate(board: Board, lexicon: Lexicon, *, mode: str = "all", top: int = 10
     bag, other = static_terms(board) if static and leave is not None else (-1, 0)
     n = xs.tiles.shape[1]
     st, fs, scratch, out = _buffers.of(topn, n, _INITIAL_CAP)
-    args = (lexicon.nodes, lexicon.word_multisets(), board_consts(board), (xs.tiles, xs.cross),
-            np.array(rack, np.int64), tables, kind, given, bag, other, kernel_mode, topn)
+    args = (lexicon.nodes, lexicon.word_multisets(), board_consts(board), (xs.tiles, xs.cross))
+    codes = np.array(rack, np.int64)
     while True:
         # the buffers grow and stay grown: use all of them
+        request = _f.Request(codes, tables, kind, given, bag, other, kernel_mode, topn,
+                             len(out.meta), exchange_bag, exact_best_score)
         cut, c, lv, size, total, best, *stats = _k.moves_of(
-            *args, len(out.meta), exchange_bag, exact_best_score, which, st, fs, out, scratch)
+            *args, request, which, st, fs, out, scratch)
         if not st[_f.S_OVERFLOW]:
             break
         st, fs, scratch, out = _buffers.of(topn, n, 4 * len(out.meta))

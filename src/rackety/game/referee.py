@@ -64,6 +64,7 @@ from rackety.game.state import (
 from rackety.kernels.fields import (
     END_OUT,
     END_SCORELESS,
+    G_EXCHANGE_MIN,
     G_TWICE,
     GS_OVER,
     GS_SCORE,
@@ -612,8 +613,15 @@ class Game:
             out.append(f"scores {self.scores}, the events add up to {totals}")
         # every play again on an empty board, by the independent checker
         verify = verify_kernels()
-        lm2, wm2, points, _rules = self._consts
+        lm2, wm2, points, rules = self._consts
         start_row, start_col = self._empty.layout.start
+        distribution = np.zeros(64, np.int64)
+        for tile in self.alphabet.tiles:
+            distribution[tile.code] = tile.count
+        setting = verify.Setting(lm2[0], wm2[0], points, start_row, start_col,
+                                 self.alphabet.rack_size, self.bingo_bonus,
+                                 int(rules[G_EXCHANGE_MIN]), bool(rules[G_TWICE]), distribution,
+                                 len(self.players))
         board = np.zeros_like(grid)
         meta, word = np.zeros_like(self._row), np.zeros_like(self._word)
         empty = True
@@ -622,9 +630,8 @@ class Game:
                 continue
             name = f"event {i + 1} ({event.move.notation(self.alphabet)})"
             write_row(event.move, meta, word)
-            code, score, words = verify.check_play(
-                self.lexicon.nodes, board, lm2[0], wm2[0], points, start_row, start_col,
-                self.alphabet.rack_size, self.bingo_bonus, empty, meta, word, 0)
+            code, score, words = verify.check_play(self.lexicon.nodes, board, setting, empty,
+                                                   meta, word, 0)
             if code:
                 out.append(f"{name}: {verify.CHECKS[int(code)]}")
                 continue

@@ -291,3 +291,39 @@ class Buffers(NamedTuple):
     traded: np.ndarray
     res: np.ndarray
     resf: np.ndarray
+
+
+class Request(NamedTuple):
+    """What `rackety.kernels.generate.moves_of` is asked for a rack: its codes
+    (int64), its leave values (``kind``: none, from the table ``leaves`` =
+    (nodes, counts, values), or ``given`` by leave index), the static terms
+    (``bag`` tiles in the bag, -1: none; ``other``: the points on the other
+    racks), the ``mode`` (``MODE_*``) and ``topn``, the rows the output holds
+    (``cap``), the exchanges (the bag's tiles, 0: none allowed) and whether the
+    best score must be exact."""
+
+    rack: np.ndarray
+    leaves: tuple[np.ndarray, np.ndarray, np.ndarray]
+    kind: int
+    given: np.ndarray
+    bag: int
+    other: int
+    mode: int
+    topn: int
+    cap: int
+    exchanges: int
+    exact_best: bool
+
+
+class Events(NamedTuple):
+    """A compiled game's events, a row each (`rackety.kernels.selfplay.play_game`
+    says what they hold): the seat, the kind (``EV_*``), the score, the best
+    placement score of the turn, the meta row, the tiles and the rack."""
+
+    seat: np.ndarray
+    kind: np.ndarray
+    score: np.ndarray
+    best: np.ndarray
+    meta: np.ndarray
+    tiles: np.ndarray
+    rack: np.ndarray

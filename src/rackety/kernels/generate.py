@@ -1146,11 +1146,11 @@ LEAVES_TABLE = 1  # a leave table (a KLV2's nodes, counts, values)
 LEAVES_GIVEN = 2  # the rack's leave values, given by leave index
 
 
-def moves_of(kwg, words, consts, position, rack, leaves, kind, given, bag, other, mode, topn,
-             cap, exchanges, exact_best, generator, st, fs, out, scratch
+def moves_of(kwg, words, consts, position, request, generator, st, fs, out, scratch
              ) -> tuple[float, int, int, int, int, int, int, int, int]:
     """A position's moves in one call (what `rackety.game.movegen.generate`
-    asks for; ``words``: the lexicon's, for `use_words`): the rack's state
+    asks for in ``request``, a `rackety.kernels.fields.Request`; ``words``: the
+    lexicon's, for `use_words`): the rack's state
     (`load_rack`), its leave values (a table's, by the one leave walk, or
     ``given``), the exchanges (every leave but the whole rack's that trades
     no more tiles than the bag holds, when ``exchanges``: the bag's tiles, 0
@@ -1166,44 +1166,37 @@ def moves_of(kwg, words, consts, position, rack, leaves, kind, given, bag, other
     compiled without the DAWG one, which a first run would compile for
     nothing) or `moves_of_any`, the same kernel for either generator."""
     if generator == GADDAG:
-        return moves_of_gaddag(kwg, words, consts, position, rack, leaves, kind, given, bag,
-                               other, mode, topn, cap, exchanges, exact_best, st, fs, out,
-                               scratch)
-    return moves_of_any(kwg, words, consts, position, rack, leaves, kind, given, bag, other,
-                        mode, topn, cap, exchanges, exact_best, generator, st, fs, out, scratch)
+        return moves_of_gaddag(kwg, words, consts, position, request, st, fs, out, scratch)
+    return moves_of_any(kwg, words, consts, position, request, generator, st, fs, out, scratch)
 
 
 @njit(cache=True, nogil=True)
-def moves_of_gaddag(kwg, words, consts, position, rack, leaves, kind, given, bag, other, mode,
-                    topn, cap, exchanges, exact_best, st, fs, out, scratch
+def moves_of_gaddag(kwg, words, consts, position, request, st, fs, out, scratch
                     ) -> tuple[float, int, int, int, int, int, int, int, int]:
     """`moves_of` with Gordon's generator."""
-    lv, size = _moves_begin(words, consts, position, rack, leaves, kind, given, bag, other, mode,
-                            topn, cap, exchanges, exact_best, st, fs, scratch)
+    lv, size = _moves_begin(words, consts, position, request, st, fs, scratch)
     _prepare(consts, position, st, fs, out, scratch)
     meta, otiles, oeq = out
     ln_all, anc, bnd, small, best_leave = scratch
     _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, best_leave)
-    return _moves_end(st, fs, out, mode, topn, lv, size)
+    return _moves_end(st, fs, out, request.mode, request.topn, lv, size)
 
 
 @njit(cache=True, nogil=True)
-def moves_of_any(kwg, words, consts, position, rack, leaves, kind, given, bag, other, mode,
-                 topn, cap, exchanges, exact_best, generator, st, fs, out, scratch
+def moves_of_any(kwg, words, consts, position, request, generator, st, fs, out, scratch
                  ) -> tuple[float, int, int, int, int, int, int, int, int]:
     """`moves_of` with either ``generator``."""
-    lv, size = _moves_begin(words, consts, position, rack, leaves, kind, given, bag, other, mode,
-                            topn, cap, exchanges, exact_best, st, fs, scratch)
+    lv, size = _moves_begin(words, consts, position, request, st, fs, scratch)
     generate(kwg, consts, position, st, fs, out, scratch, generator)
-    return _moves_end(st, fs, out, mode, topn, lv, size)
+    return _moves_end(st, fs, out, request.mode, request.topn, lv, size)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _moves_begin(words, consts, position, rack, leaves, kind, given, bag, other, mode, topn,
-                 cap, exchanges, exact_best, st, fs, scratch) -> tuple[int, int]:
+def _moves_begin(words, consts, position, request, st, fs, scratch) -> tuple[int, int]:
     """`moves_of` up to the generation: the rack's state, its leave values,
     the exchanges and the pass. Returns where the leave values are in ``fs``
     and how many."""
+    rack, leaves, kind, given, bag, other, mode, topn, cap, exchanges, exact_best = request
     points = consts.points
     rules = consts.rules
     use_words(st, words[0], words[1])

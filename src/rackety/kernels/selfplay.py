@@ -15,6 +15,8 @@ from ``voff``), or greedy.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from rackety.kernels.fields import (
@@ -53,6 +55,17 @@ from rackety.kernels.leaves import table_values
 from rackety.kernels.rules import U64, end_turn, exchange, pass_turn, play, start
 
 EV_PLAY, EV_EXCHANGE, EV_PASS, EV_END_POINTS, EV_END_PENALTY = range(5)
+
+
+class Seats(NamedTuple):
+    """How each seat of `play_game` plays: greedily (``greedy[s]`` nonzero) or
+    by its leave table in ``bank`` (nodes, counts, values), which starts at
+    node ``base[s]`` and value ``voff[s]``."""
+
+    greedy: np.ndarray
+    base: np.ndarray
+    voff: np.ndarray
+    bank: tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 @njit(cache=True, nogil=True)
@@ -187,12 +200,12 @@ def _ending(gs, before, ended, seat, twice, events, e):
 
 
 @njit(cache=True, nogil=True)
-def play_game(kwg, gaddag, consts, gs, bag, rng_state, greedy, base, voff, bank, events, work,
-              exact) -> int:
+def play_game(kwg, gaddag, consts, gs, bag, rng_state, seats, events, work, exact) -> int:
     """Play one game in ``gs`` (`rackety.kernels.fields.GameState`, the
     caller's); returns the number of events (-1: too many). ``bag`` holds the
-    tiles in draw order (drawn from the end); seat s is greedy when
-    ``greedy[s]``, else plays its table (``base[s]``, ``voff[s]``) of ``bank``.
+    tiles in draw order (drawn from the end); ``seats``: a `Seats`, seat s
+    greedy when ``greedy[s]``, else playing its table (``base[s]``,
+    ``voff[s]``) of ``bank``.
 
     ``events`` = (seat, kind (`EV_PLAY` ...), score, best (the best placement
     score of the turn, for the sacrifice count), meta (direction, lane, first
@@ -205,6 +218,7 @@ def play_game(kwg, gaddag, consts, gs, bag, rng_state, greedy, base, voff, bank,
     score). ``work``: the caller's buffers (`Work` in
     `rackety.game.movegen`): the generator's state, its output and
     scratch, and the decision's."""
+    greedy, base, voff, bank = seats
     ev_seat, ev_kind, ev_score, ev_best, ev_meta, ev_tiles, ev_rack = events
     start(kwg, gaddag, consts, gs, bag, U64(rng_state))
     out, traded, res = work.out, work.traded, work.res
