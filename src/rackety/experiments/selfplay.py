@@ -164,12 +164,12 @@ class Compiled:
         self.base, self.voff = bank.seat_base, bank.seat_voff
         self.seats = Seats(self.greedy, self.base, self.voff, self.bank)
         width = lay.size
-        self.buffers = (np.zeros(MAX_EVENTS, np.int64), np.zeros(MAX_EVENTS, np.int64),
-                        np.zeros(MAX_EVENTS, np.int64), np.zeros(MAX_EVENTS, np.int64),
-                        np.zeros((MAX_EVENTS, META), np.int64),
-                        np.zeros((MAX_EVENTS, max(width, 4 * self.alphabet.rack_size)),
-                                 np.int64),
-                        np.zeros((MAX_EVENTS, 2 + self.alphabet.rack_size), np.int64))
+        self.buffers = Events(np.zeros(MAX_EVENTS, np.int64), np.zeros(MAX_EVENTS, np.int64),
+                              np.zeros(MAX_EVENTS, np.int64), np.zeros(MAX_EVENTS, np.int64),
+                              np.zeros((MAX_EVENTS, META), np.int64),
+                              np.zeros((MAX_EVENTS, max(width, 4 * self.alphabet.rack_size)),
+                                       np.int64),
+                              np.zeros((MAX_EVENTS, 2 + self.alphabet.rack_size), np.int64))
         self.work = Work(width, self.alphabet.rack_size, lexicon=lexicon)
         self.n_players = len(players)
         self.distribution = np.zeros(64, np.int64)

@@ -1164,7 +1164,12 @@ def moves_of(kwg, words, consts, position, request, generator, st, fs, out, scra
 
     Not a kernel itself: it picks `moves_of_gaddag` (the usual generator,
     compiled without the DAWG one, which a first run would compile for
-    nothing) or `moves_of_any`, the same kernel for either generator."""
+    nothing) or `moves_of_any`, the same kernel for either generator. They
+    take ``consts``, ``request``, ``out`` and ``scratch`` as plain tuples of
+    the same fields, read by unpacking: numba's dispatch types a named tuple
+    argument about half a microsecond slower (it fingerprints the class and
+    its field names), and this is called for every position."""
+    consts, request, out, scratch = tuple(consts), tuple(request), tuple(out), tuple(scratch)
     if generator == GADDAG:
         return moves_of_gaddag(kwg, words, consts, position, request, st, fs, out, scratch)
     return moves_of_any(kwg, words, consts, position, request, generator, st, fs, out, scratch)
@@ -1179,7 +1184,7 @@ def moves_of_gaddag(kwg, words, consts, position, request, st, fs, out, scratch
     meta, otiles, oeq = out
     ln_all, anc, bnd, small, best_leave = scratch
     _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, best_leave)
-    return _moves_end(st, fs, out, request.mode, request.topn, lv, size)
+    return _moves_end(st, fs, out, request, lv, size)
 
 
 @njit(cache=True, nogil=True)
@@ -1188,7 +1193,7 @@ def moves_of_any(kwg, words, consts, position, request, generator, st, fs, out, 
     """`moves_of` with either ``generator``."""
     lv, size = _moves_begin(words, consts, position, request, st, fs, scratch)
     generate(kwg, consts, position, st, fs, out, scratch, generator)
-    return _moves_end(st, fs, out, request.mode, request.topn, lv, size)
+    return _moves_end(st, fs, out, request, lv, size)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -1197,10 +1202,11 @@ def _moves_begin(words, consts, position, request, st, fs, scratch) -> tuple[int
     the exchanges and the pass. Returns where the leave values are in ``fs``
     and how many."""
     rack, leaves, kind, given, bag, other, mode, topn, cap, exchanges, exact_best = request
-    points = consts.points
-    rules = consts.rules
-    use_words(st, words[0], words[1])
-    counts = scratch.small[3]  # the shadow's tile values, filled after this is read
+    _lm2, _wm2, points, rules = consts
+    bitmap, keys = words
+    use_words(st, bitmap, keys)
+    _lanes, _anchors, _bounds, small, _best_leave = scratch
+    counts = small[3]  # the shadow's tile values, filled after this is read
     for c in range(64):
         counts[c] = 0
     for i in range(rack.shape[0]):
@@ -1230,9 +1236,10 @@ def _moves_begin(words, consts, position, request, st, fs, scratch) -> tuple[int
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _moves_end(st, fs, out, mode, topn, lv, size
+def _moves_end(st, fs, out, request, lv, size
                ) -> tuple[float, int, int, int, int, int, int, int, int]:
     """`moves_of` after the generation: in the top mode, the cut."""
+    _rack, _leaves, _kind, _given, _bag, _other, mode, topn, _cap, _exchanges, _exact = request
     top = mode == MODE_TOP
     if not top or st[S_OVERFLOW]:
         return (-np.inf, st[S_COUNT], lv, size, st[S_TOTAL], st[S_BEST], st[S_ANCHORS],

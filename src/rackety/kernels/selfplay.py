@@ -207,16 +207,17 @@ def play_game(kwg, gaddag, consts, gs, bag, rng_state, seats, events, work, exac
     greedy when ``greedy[s]``, else playing its table (``base[s]``,
     ``voff[s]``) of ``bank``.
 
-    ``events`` = (seat, kind (`EV_PLAY` ...), score, best (the best placement
-    score of the turn, for the sacrifice count), meta (direction, lane, first
-    square, length, played-through mask ...), tiles (the main word, or the
+    ``events``: a `rackety.kernels.fields.Events` (seat, kind (`EV_PLAY`
+    ...), score, best (the best placement score of the turn, for the
+    sacrifice count), meta (direction, lane, first square, length,
+    played-through mask ...), tiles (the main word, or the
     tiles exchanged or counted at the end), rack (for the turns: the tiles on
     the rack before the turn in ``[0]``, the tiles in the bag before it in
     ``[1]``, the rack in ``[2:2 + [0]]``; leave training reads the leaves kept
     from it)); ``best`` is exact only with ``exact`` (what a sacrifice count
     needs; the search then goes on to every anchor that may hold a higher
-    score). ``work``: the caller's buffers (`Work` in
-    `rackety.game.movegen`): the generator's state, its output and
+    score). ``work``: the caller's `rackety.kernels.fields.Buffers` (`Work`
+    in `rackety.game.movegen`): the generator's state, its output and
     scratch, and the decision's."""
     greedy, base, voff, bank = seats
     ev_seat, ev_kind, ev_score, ev_best, ev_meta, ev_tiles, ev_rack = events
