@@ -6,6 +6,7 @@ fail on the commit that breaks them."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -260,3 +261,62 @@ def test_compiled_kernels_are_kept_per_version_of_the_code(tmp_path, monkeypatch
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
     module.configure()  # the user's own folder is left as it is
     assert os.environ["NUMBA_CACHE_DIR"] == str(tmp_path / "mine")
+
+
+#: a KWG node's fields read with its bits (`kernels.bits`), outside the two
+#: modules that hold its accessors
+NODE_BITS = re.compile(r">>\s*(24|TILE_SHIFT)\b|&\s*~?\s*(ARC|IS_END|ACCEPTS)\b"
+                       r"|\b(0x3FFFFF|0x400000|0x800000)\b", re.IGNORECASE)
+NODE_MODULES = {"rackety.kernels.nodes", "rackety.kernels.bits"}
+
+
+def node_bit_operations(text: str) -> list[str]:
+    return [f"{i}: {line.strip()}" for i, line in enumerate(text.splitlines(), 1)
+            if NODE_BITS.search(line.split("#")[0])]
+
+
+def test_the_node_scan_finds_inline_bit_operations():
+    assert node_bit_operations("t = node >> 24\nif node & IS_END:\nx = (n & ~ARC)\n"
+                               "ok = 1 << 24  # not node >> 24\ny = a & 0x3fffff\n") == [
+        "1: t = node >> 24", "2: if node & IS_END:", "3: x = (n & ~ARC)",
+        "5: y = a & 0x3fffff"]
+
+
+def test_node_fields_are_read_through_the_node_modules_only():
+    """A KWG node's tile, arc and flags are read with `kernels.nodes` (kernels)
+    or `kernels.bits` (plain Python) only, not with their bits inline."""
+    wrong = [f"{module}:{hit}" for module, path in MODULES.items() if module not in NODE_MODULES
+             for hit in node_bit_operations(path.read_text(encoding="utf-8"))]
+    assert not wrong, "\n".join(wrong)
+
+
+#: the generator's innermost recursion, which takes raw addresses (`kernels.raw`)
+#: and its running totals one by one: numba would pass each array or tuple as
+#: many words at every level
+RECURSION = {"rackety.kernels.generate._take"}
+MAX_KERNEL_PARAMETERS = 12
+
+
+def kernel_parameters() -> dict[str, int]:
+    """Every function decorated with ``njit`` and its number of parameters."""
+    found = {}
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and any(
+                    "njit" in ast.unparse(d) for d in node.decorator_list):
+                a = node.args
+                found[f"{module}.{node.name}"] = len(a.posonlyargs + a.args + a.kwonlyargs)
+    return found
+
+
+def test_no_kernel_takes_more_than_twelve_parameters():
+    """The kernels take their arrays in named tuples (`kernels.fields.Consts`,
+    `Output`, `Scratch`, `Buffers`, `Request`, `Events`, `GameState`;
+    `search.endgame.Arrays` ...), not one by one, but for the generator's
+    innermost recursion."""
+    counts = kernel_parameters()
+    assert counts["rackety.search.endgame._negamax"] <= MAX_KERNEL_PARAMETERS
+    wrong = {name: k for name, k in counts.items()
+             if k > MAX_KERNEL_PARAMETERS and name not in RECURSION}
+    assert not wrong, wrong
+    assert all(counts[name] > MAX_KERNEL_PARAMETERS for name in RECURSION)

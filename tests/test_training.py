@@ -313,9 +313,8 @@ def test_rack_samples_follow_their_definition(twl06: Lexicon, horizon: int) -> N
         game = compiled.play(seed)
         keys = np.empty(game.n, np.int64)
         sums = np.empty(game.n, np.int64)
-        m = _rack_samples(game.n, game.seat, game.kind, game.score, game.meta, game.tiles,
-                          game.rack, leaves.size, leaves.max_len, 7, leaves.keys, values,
-                          horizon, keys, sums)
+        m = _rack_samples(game.n, game.events(), leaves.size, leaves.max_len, 7, leaves.keys,
+                          values, horizon, keys, sums)
         expected = _reference_rack_samples(game, klv, horizon)
         assert m == len(expected) > 3
         for (rack, equity), key, total in zip(expected, keys[:m], sums[:m], strict=True):

@@ -123,19 +123,21 @@ def generate_from_arrays(grid, rack, lexicon, *, letter_mult, word_mult, start):
     rules[[f.G_N, f.G_RACK_SIZE, f.G_BINGO, f.G_START_ROW, f.G_START_COL, f.G_BOTH_DIRS,
            f.G_FULL_MASK]] = (n, RACK_SIZE, BINGO, start[0], start[1], 0,
                               full_mask(lexicon.alphabet))
-    consts = (np.ascontiguousarray(np.stack([lm, lm.T])),
-              np.ascontiguousarray(np.stack([wm, wm.T])), points_of(lexicon.alphabet), rules)
+    consts = f.Consts(np.ascontiguousarray(np.stack([lm, lm.T])),
+                      np.ascontiguousarray(np.stack([wm, wm.T])), points_of(lexicon.alphabet),
+                      rules)
     cap = 1 << 17
-    out = (np.empty((cap, f.META), np.int32), np.empty((cap, n), np.uint8),
-           np.empty(cap, np.float64))
+    out = f.Output(np.empty((cap, f.META), np.int32), np.empty((cap, n), np.uint8),
+                   np.empty(cap, np.float64))
     st_ = np.zeros(f.ST_SIZE, np.int64)
     fs = np.zeros(f.F_HEAP + 1 + 256, np.float64)
     nothing = np.zeros(0, np.float64)
     table = (np.zeros(1, np.uint32), np.zeros(1, np.int64), np.zeros(1, np.float32))
+    request = f.Request(np.array(rack, np.int64), table, wordsmog.LEAVES_NONE, nothing, -1, 0,
+                        f.MODE_ALL, 1, cap, 0, False)
     _cut, count, *_ = wordsmog.moves_of(
         lexicon.alphagrams().nodes, consts, np.ascontiguousarray(np.stack([grid, grid.T])),
-        np.array(rack, np.int64), table, wordsmog.LEAVES_NONE, nothing, -1, 0, f.MODE_ALL, 1,
-        cap, 0, st_, fs, out, *wordsmog.room(n))
+        request, st_, fs, out, *wordsmog.room(n))
     assert not st_[f.S_OVERFLOW]
     moves: dict = {}
     for row, word in zip(out[0][:count], out[1], strict=False):

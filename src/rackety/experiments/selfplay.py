@@ -28,16 +28,17 @@ from rackety.game.movegen import Work
 from rackety.game.referee import Game
 from rackety.game.rules import Rules
 from rackety.game.state import kernel_consts, move_of_row, multipliers, points_of
-from rackety.kernels.fields import M_LEN, META, GameState
+from rackety.kernels.fields import M_LEN, META, Events, GameState
 from rackety.kernels.selfplay import (
     EV_END_PENALTY,
     EV_END_POINTS,
     EV_EXCHANGE,
     EV_PASS,
     EV_PLAY,
+    Seats,
     play_game,
 )
-from rackety.kernels.verify import CHECKS, check_game
+from rackety.kernels.verify import CHECKS, Setting, check_game
 from rackety.players import GreedyPlayer, StaticPlayer
 
 if TYPE_CHECKING:
@@ -66,6 +67,11 @@ class FastGame:
         self.rack = rack[:n].copy() if rack is not None else None
         self.bag0 = np.zeros(0, np.int64)  # the shuffled bag it started from
         self.rng_state = 0  # the shuffle state after the first shuffle
+
+    def events(self) -> Events:
+        """The events as the kernels take them (`play_game` wrote them)."""
+        return Events(self.seat, self.kind, self.score, self.best, self.meta, self.tiles,
+                      self.rack)
 
     def scores(self, players: int) -> list[int]:
         out = [0] * players
@@ -156,13 +162,14 @@ class Compiled:
         self.greedy, bank = seat_tables(players, self.alphabet)
         self.bank = (bank.nodes, bank.counts, bank.values)
         self.base, self.voff = bank.seat_base, bank.seat_voff
+        self.seats = Seats(self.greedy, self.base, self.voff, self.bank)
         width = lay.size
-        self.buffers = (np.zeros(MAX_EVENTS, np.int64), np.zeros(MAX_EVENTS, np.int64),
-                        np.zeros(MAX_EVENTS, np.int64), np.zeros(MAX_EVENTS, np.int64),
-                        np.zeros((MAX_EVENTS, META), np.int64),
-                        np.zeros((MAX_EVENTS, max(width, 4 * self.alphabet.rack_size)),
-                                 np.int64),
-                        np.zeros((MAX_EVENTS, 2 + self.alphabet.rack_size), np.int64))
+        self.buffers = Events(np.zeros(MAX_EVENTS, np.int64), np.zeros(MAX_EVENTS, np.int64),
+                              np.zeros(MAX_EVENTS, np.int64), np.zeros(MAX_EVENTS, np.int64),
+                              np.zeros((MAX_EVENTS, META), np.int64),
+                              np.zeros((MAX_EVENTS, max(width, 4 * self.alphabet.rack_size)),
+                                       np.int64),
+                              np.zeros((MAX_EVENTS, 2 + self.alphabet.rack_size), np.int64))
         self.work = Work(width, self.alphabet.rack_size, lexicon=lexicon)
         self.n_players = len(players)
         self.distribution = np.zeros(64, np.int64)
@@ -174,8 +181,8 @@ class Compiled:
         """One game from the bag of ``seed``."""
         bag, state = Game.shuffled_bag(self.alphabet, seed)
         n = play_game(self.lexicon.nodes, self.lexicon.has_gaddag, self.consts, self.state,
-                      bag, np.uint64(state), self.greedy, self.base, self.voff, self.bank,
-                      self.buffers, self.work.arrays, self.best_scores)
+                      bag, np.uint64(state), self.seats, self.buffers, self.work.arrays,
+                      self.best_scores)
         if n < 0:
             raise RuntimeError(f"game with seed {seed}: more than {MAX_EVENTS} events")
         seat, kind, score, best, meta, words, racks = self.buffers
@@ -188,10 +195,9 @@ class Compiled:
         """What is wrong with a game (the independent checker,
         `rackety.kernels.verify.check_game`), or None."""
         lay_lm, lay_wm = self.lm2[0], self.wm2[0]
-        code, index = check_game(self.lexicon.nodes, lay_lm, lay_wm, self.points,
-                                 self.start[0], self.start[1], self.alphabet.rack_size,
-                                 self.bingo, self.exchange_min, self.twice, self.distribution,
-                                 game.bag0, np.uint64(game.rng_state), self.n_players,
-                                 game.seat, game.kind, game.score, game.meta, game.tiles,
-                                 game.n)
+        setting = Setting(lay_lm, lay_wm, self.points, self.start[0], self.start[1],
+                          self.alphabet.rack_size, self.bingo, self.exchange_min, self.twice,
+                          self.distribution, self.n_players)
+        code, index = check_game(self.lexicon.nodes, setting, game.bag0,
+                                 np.uint64(game.rng_state), game.events(), game.n)
         return None if code == 0 else f"event {index + 1}: {CHECKS[int(code)]}"

@@ -224,11 +224,13 @@ def _target(e, n, ev_seat, ev_kind, ev_score, leave, bag_after, values) -> float
 
 
 @njit(cache=True, nogil=True)
-def _accumulate(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size, max_len,
-                keys, values, sums, counts):
-    """Add one game's samples (module docstring) to ``sums`` (targets in fixed
-    point) and ``counts``, by leave index; the empty leave at index
-    ``len(keys)``. Returns the number of samples."""
+def _accumulate(n, events, size, max_len, keys, values, sums, counts):
+    """Add one game's samples (module docstring; ``events``: its
+    `rackety.kernels.fields.Events`) to ``sums`` (targets in fixed point) and
+    ``counts``, by leave index; the empty leave at index ``len(keys)``.
+    Returns the number of samples."""
+    ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack = events.seat, events.kind, \
+        events.score, events.meta, events.tiles, events.rack
     leave = np.empty(n, np.int64)
     bag_after = np.empty(n, np.int64)
     _game_leaves(n, ev_kind, ev_meta, ev_tiles, ev_rack, size, max_len, keys, leave, bag_after)
@@ -244,8 +246,8 @@ def _accumulate(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size,
 
 
 @njit(cache=True, nogil=True)
-def _rack_samples(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, size, max_len,
-                  rack_len, keys, values, horizon, out_keys, out_sums) -> int:
+def _rack_samples(n, events, size, max_len, rack_len, keys, values, horizon, out_keys,
+                  out_sums) -> int:
     """One game's rack samples (the ``racks`` method): for each placement or
     exchange made from a full rack with a full rack's tiles or more in the
     bag (``rack_len``: while the leave will be refilled), the rack's key
@@ -254,6 +256,8 @@ def _rack_samples(n, ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack, siz
     tiles kept; at ``horizon`` 2 its score plus the player's next score and
     the value of what that turn keeps, when the bag refills both leaves
     (other samples are skipped). Returns how many."""
+    ev_seat, ev_kind, ev_score, ev_meta, ev_tiles, ev_rack = events.seat, events.kind, \
+        events.score, events.meta, events.tiles, events.rack
     empty = keys.shape[0]
     hist = np.zeros(64, np.int64)
     leave = np.empty(n, np.int64)
@@ -543,8 +547,7 @@ def play_task(task: _Task) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
             game = compiled.play(game_seed(task.seed, task.generation, index))
             out_keys = np.empty(game.n, np.int64)
             out_sums = np.empty(game.n, np.int64)
-            m = _rack_samples(game.n, game.seat, game.kind, game.score, game.meta,
-                              game.tiles, game.rack, leaves.size, leaves.max_len, rack_len,
+            m = _rack_samples(game.n, game.events(), leaves.size, leaves.max_len, rack_len,
                               leaves.keys, values, task.horizon, out_keys, out_sums)
             parts_keys.append(out_keys[:m])
             parts_sums.append(out_sums[:m])
@@ -557,9 +560,8 @@ def play_task(task: _Task) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     samples = 0
     for index in range(task.start, task.stop):
         game = compiled.play(game_seed(task.seed, task.generation, index))
-        samples += _accumulate(game.n, game.seat, game.kind, game.score, game.meta,
-                               game.tiles, game.rack, leaves.size, leaves.max_len,
-                               leaves.keys, values, sums, counts)
+        samples += _accumulate(game.n, game.events(), leaves.size, leaves.max_len, leaves.keys,
+                               values, sums, counts)
     seen = np.flatnonzero(counts)
     return seen, sums[seen], counts[seen], samples
 

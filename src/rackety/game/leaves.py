@@ -25,7 +25,7 @@ import numpy as np
 
 from rackety.errors import RacketyError
 from rackety.files import write_atomic
-from rackety.kernels.bits import ARC
+from rackety.kernels.bits import arc_of, with_arc
 from rackety.lexicon.cache import cache_dir
 from rackety.lexicon.klv import Klv
 
@@ -139,8 +139,8 @@ class Bank:
                 continue
             seen[id(table)] = i
             block = table.nodes.astype(np.int64)
-            arcs = block & ARC
-            block = np.where(arcs != 0, (block & ~ARC) | (arcs + at), block)
+            arcs = arc_of(block)
+            block = np.where(arcs != 0, with_arc(block, arcs + at), block)
             nodes.append(block.astype(np.uint32))
             counts.append(table.counts.astype(np.int64))
             values.append(table.values.astype(np.float32))

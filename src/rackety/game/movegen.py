@@ -257,21 +257,21 @@ class _Buffers(threading.local):
     def __init__(self) -> None:
         self.sets: dict[tuple[int, int], tuple] = {}
         self.states: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self.scratches: dict[int, tuple[np.ndarray, ...]] = {}
-        self.out = (np.empty((0, _f.META), np.int32), np.empty((0, 0), np.uint8),
-                    np.empty(0, np.float64))
+        self.scratches: dict[int, _f.Scratch] = {}
+        self.out = _f.Output(np.empty((0, _f.META), np.int32), np.empty((0, 0), np.uint8),
+                             np.empty(0, np.float64))
 
     def of(self, topn: int, n: int, cap: int) -> tuple:
         """(state, floats, scratch, out) for a top-``topn`` search on an ``n`` x
         ``n`` board, with room for at least ``cap`` moves."""
         hit = self.sets.get((topn, n))
-        if hit is not None and len(hit[3][0]) >= cap:
+        if hit is not None and len(hit[3].meta) >= cap:
             return hit
         meta, tiles, _eq = self.out
         if cap > len(meta) or n > tiles.shape[1]:
             cap, width = max(cap, len(meta)), max(n, tiles.shape[1])
-            self.out = (np.empty((cap, _f.META), np.int32), np.empty((cap, width), np.uint8),
-                        np.empty(cap, np.float64))
+            self.out = _f.Output(np.empty((cap, _f.META), np.int32),
+                                 np.empty((cap, width), np.uint8), np.empty(cap, np.float64))
             self.sets.clear()
         if topn not in self.states:
             self.states[topn] = (np.zeros(_f.ST_SIZE, np.int64),
@@ -538,29 +538,29 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
     bag, other = static_terms(board) if static and leave is not None else (-1, 0)
     n = board.size
     st, fs, scratch, out = _buffers.of(topn, n, _INITIAL_CAP)
+    codes = np.array(rack, np.int64)
     if wordsmog:
         grid = np.asarray(board.grid, np.uint8)
         smog = (lexicon.alphagrams().nodes, board_consts(board),
-                np.ascontiguousarray(np.stack([grid, grid.T])), np.array(rack, np.int64),
-                tables, kind, given, bag, other, kernel_mode, topn)
+                np.ascontiguousarray(np.stack([grid, grid.T])))
         room = _ws.room(n)
     else:
         xs = MoveGenerator.of(lexicon).cross_sets(board)
         args = (lexicon.nodes, lexicon.word_multisets(), board_consts(board),
-                (xs.tiles, xs.cross), np.array(rack, np.int64), tables, kind, given, bag, other,
-                kernel_mode, topn)
+                (xs.tiles, xs.cross))
     while True:
         # the buffers grow and stay grown: use all of them
+        request = _f.Request(codes, tables, kind, given, bag, other, kernel_mode, topn,
+                             len(out.meta), exchange_bag, exact_best_score)
         if wordsmog:
             cut, c, lv, size, total, best, *stats = _ws.moves_of(
-                *smog, len(out[0]), exchange_bag, st, fs, out, *room)
+                *smog, request, st, fs, out, *room)
         else:
             cut, c, lv, size, total, best, *stats = _k.moves_of(
-                *args, len(out[0]), exchange_bag, exact_best_score, which, st, fs, out,
-                scratch)
+                *args, request, which, st, fs, out, scratch)
         if not st[_f.S_OVERFLOW]:
             break
-        st, fs, scratch, out = _buffers.of(topn, n, 4 * len(out[0]))
+        st, fs, scratch, out = _buffers.of(topn, n, 4 * len(out.meta))
     meta, tiles, eq = out
     return MoveList(board, meta[:c].copy(), tiles[:c].copy(), eq[:c].copy(),
                     _Leaves(rack, fs[lv:lv + size].copy()),
@@ -640,13 +640,14 @@ class Work:
 
     def __init__(self, size: int, rack_size: int, cap: int = 4096, *,
                  lexicon: Lexicon | None = None) -> None:
-        self.arrays = (np.zeros(_f.ST_SIZE, np.int64),
-                       np.zeros(_f.F_HEAP + 1 + (1 << rack_size), np.float64),
-                       (np.empty((cap, _f.META), np.int32), np.empty((cap, size), np.uint8),
-                        np.empty(cap, np.float64)),
-                       _k.scratch(size, rack_size), np.zeros(64, np.int64),
-                       np.zeros(4, np.int64), np.zeros(2, np.float64))
+        self.arrays = _f.Buffers(np.zeros(_f.ST_SIZE, np.int64),
+                                 np.zeros(_f.F_HEAP + 1 + (1 << rack_size), np.float64),
+                                 _f.Output(np.empty((cap, _f.META), np.int32),
+                                           np.empty((cap, size), np.uint8),
+                                           np.empty(cap, np.float64)),
+                                 _k.scratch(size, rack_size), np.zeros(64, np.int64),
+                                 np.zeros(4, np.int64), np.zeros(2, np.float64))
         # the shadow bounds check whole-rack plays against the lexicon's words
         self.words = lexicon.word_multisets() if lexicon is not None else None
         if self.words is not None:
-            _k.use_words(self.arrays[0], *self.words)
+            _k.use_words(self.arrays.st, *self.words)

@@ -592,8 +592,17 @@ class Game:
             out.append(f"scores {self.scores}, the events add up to {totals}")
         # every play again on an empty board, by the independent checker
         verify = verify_kernels()
-        lm2, wm2, points, _rules = self._consts
+        lm2, wm2, points, _ = self._consts
         start_row, start_col = self._empty.layout.start
+        distribution = np.zeros(64, np.int64)
+        for tile in self.alphabet.tiles:
+            distribution[tile.code] = tile.count
+        game_rules = self.rules
+        setting = verify.Setting(lm2[0], wm2[0], points, start_row, start_col,
+                                 self.alphabet.rack_size, game_rules.bingo_bonus or 0,
+                                 game_rules.exchange_min_bag or 0,
+                                 game_rules.twice(len(self.players)), distribution,
+                                 len(self.players))
         board = np.zeros_like(grid)
         meta, word = np.zeros_like(self._row), np.zeros_like(self._word)
         empty = True
@@ -602,9 +611,8 @@ class Game:
                 continue
             name = f"event {i + 1} ({event.move.notation(self.alphabet)})"
             write_row(event.move, meta, word)
-            code, score, words = verify.check_play(
-                self.lexicon.nodes, board, lm2[0], wm2[0], points, start_row, start_col,
-                self.alphabet.rack_size, self.rules.bingo_bonus, empty, meta, word, 0)
+            code, score, words = verify.check_play(self.lexicon.nodes, board, setting, empty,
+                                                   meta, word, 0)
             if code:
                 out.append(f"{name}: {verify.CHECKS[int(code)]}")
                 continue

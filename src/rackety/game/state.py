@@ -60,6 +60,7 @@ from rackety.kernels.fields import (
     X_RIGHT,
     X_SCORE,
     X_SET,
+    Consts,
     GameState,
 )
 
@@ -68,8 +69,6 @@ if TYPE_CHECKING:
     from rackety.game.layout import Layout
     from rackety.game.position import Position
 
-
-Consts = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 @dataclass
@@ -170,7 +169,7 @@ def _kernel_consts(alphabet: Alphabet, layout: Layout, game_rules: Rules, player
             rules[G_VOWELS] |= np.int64(1) << np.int64(tile.code)
     rules[G_OPEN:G_OPEN + 2 * OPEN_LANE] = opening_penalties(layout).ravel()
     rules.flags.writeable = False
-    return (lm2, wm2, points_of(alphabet), rules)
+    return Consts(lm2, wm2, points_of(alphabet), rules)
 
 
 #: the opening's penalty for a vowel beside a premium square, per multiplier

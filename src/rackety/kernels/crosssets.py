@@ -38,7 +38,7 @@ import numpy as np
 
 from rackety.kernels.fields import X_HAS, X_LEFT, X_RIGHT, X_ROWS, X_SCORE, X_SET
 from rackety.kernels.jit import njit
-from rackety.kernels.nodes import ACCEPTS, ARC, IS_END, walk
+from rackety.kernels.nodes import arc_of, is_end, is_word, tile_of, walk
 
 
 @njit(cache=True, nogil=True)
@@ -64,8 +64,8 @@ def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: i
     line = tiles[g, lane]
     n = line.shape[0]
     d = 1 - g
-    droot = np.int64(kwg[0]) & ARC
-    groot = np.int64(kwg[1]) & ARC if gaddag else 0
+    droot = arc_of(np.int64(kwg[0]))
+    groot = arc_of(np.int64(kwg[1])) if gaddag else 0
     for p in range(n):
         xleft[g, lane, p] = full
         xright[g, lane, p] = full
@@ -93,33 +93,33 @@ def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: i
         mask = np.int64(0)
         if gaddag and down > p:
             e = walk(kwg, groot, line, down, p, -1)
-            arc = np.int64(kwg[e]) & ARC if e >= 0 else 0
+            arc = arc_of(np.int64(kwg[e])) if e >= 0 else 0
             before = np.int64(0)
             if arc != 0:
                 i = arc
                 while True:
                     node = np.int64(kwg[i])
-                    x = node >> 24
+                    x = tile_of(node)
                     if x != 0:
                         before |= np.int64(1) << x
                         if up == p:
-                            if node & ACCEPTS:
+                            if is_word(node):
                                 mask |= np.int64(1) << x
                         else:
-                            last = walk(kwg, node & ARC, line, p - 1, up - 1, -1)
-                            if last >= 0 and np.int64(kwg[last]) & ACCEPTS:
+                            last = walk(kwg, arc_of(node), line, p - 1, up - 1, -1)
+                            if last >= 0 and is_word(np.int64(kwg[last])):
                                 mask |= np.int64(1) << x
-                    if node & IS_END:
+                    if is_end(node):
                         break
                     i += 1
             xleft[g, lane, p] = before
             if up < p:
                 e = walk(kwg, droot, line, up, p, 1)
-                xright[g, lane, p] = _letters(kwg, np.int64(kwg[e]) & ARC) if e >= 0 else 0
+                xright[g, lane, p] = _letters(kwg, arc_of(np.int64(kwg[e]))) if e >= 0 else 0
         else:
             if up < p:
                 e = walk(kwg, droot, line, up, p, 1)
-                arc = np.int64(kwg[e]) & ARC if e >= 0 else 0
+                arc = arc_of(np.int64(kwg[e])) if e >= 0 else 0
                 after = np.int64(0)
             else:
                 arc = droot
@@ -128,17 +128,17 @@ def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: i
                 i = arc
                 while True:
                     node = np.int64(kwg[i])
-                    x = node >> 24
+                    x = tile_of(node)
                     if up < p:
                         after |= np.int64(1) << x
                     if down == p:
-                        if node & ACCEPTS:
+                        if is_word(node):
                             mask |= np.int64(1) << x
                     else:
-                        last = walk(kwg, node & ARC, line, p + 1, down + 1, 1)
-                        if last >= 0 and np.int64(kwg[last]) & ACCEPTS:
+                        last = walk(kwg, arc_of(node), line, p + 1, down + 1, 1)
+                        if last >= 0 and is_word(np.int64(kwg[last])):
                             mask |= np.int64(1) << x
-                    if node & IS_END:
+                    if is_end(node):
                         break
                     i += 1
             if up < p:
@@ -157,8 +157,8 @@ def _letters(kwg: np.ndarray, run: np.int64) -> np.int64:
     i = run
     while True:
         node = np.int64(kwg[i])
-        mask |= np.int64(1) << (node >> 24)
-        if node & IS_END:
+        mask |= np.int64(1) << tile_of(node)
+        if is_end(node):
             break
         i += 1
     return mask

@@ -3,21 +3,67 @@ fills it), the rules of a game (``G_*``) and the game itself (`GameState`,
 ``GS_*``), which the rules' kernels (`rackety.kernels.rules`) play.
 
 ``st`` is an int64 array of `ST_SIZE`: the scalars below, the rack (`R_COUNT`,
-`R_PLACE`), the score of every code (`R_POINTS`) and the Appel-Jacobson left
-part (`S_PRE`). ``fs`` is float64: the threshold and bound of the top mode,
-the top-N heap, then the rack's leave values (from ``st[S_LV]``). A generated
-move is one row of ``meta`` (int32, columns `M_*`), its main word a row of
-``otiles`` (uint8) and its equity ``oeq``. The per-lane array ``ln[ROWS, N]``
-(rows `TILE` ...) is what the recursion reads for one lane.
+`R_PLACE`), the score of every code (`R_POINTS`), the opening's penalties
+(`R_OPEN`) and the Appel-Jacobson left part (`S_PRE`). ``fs`` is float64: the
+threshold and bound of the top mode, the top-N heap, then the rack's leave
+values (from ``st[S_LV]``). A generated move is one row of ``meta`` (int32,
+columns `M_*`), its main word a row of ``otiles`` (uint8) and its equity
+``oeq``. The per-lane array ``ln[ROWS, N]`` (rows `TILE` ...) is what the
+recursion reads for one lane.
+
+The regions of ``st``, ``fs``, a rules row and a game's ``ints`` are each
+declared once, in a table of (name, start, length) (`ST_LAYOUT`, `FS_LAYOUT`,
+`G_LAYOUT`, `GS_LAYOUT`); the constants are made from the tables, which
+`check_layout` refuses at import if two regions overlap or one passes the end
+of its array.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
 BLANK_FLAG = 0x80
+
+
+class Region(NamedTuple):
+    """``length`` entries of an array from ``start`` (``length`` None: to the
+    end of an array whose caller sizes it; the last region only)."""
+
+    name: str
+    start: int
+    length: int | None = 1
+
+
+def check_layout(array: str, regions: Sequence[Region], size: int | None) -> dict[str, int]:
+    """The regions' starts by name, or a ValueError if two of them overlap,
+    one starts below 0 or ends past ``size`` (None: sized by its caller, after
+    the last region), a name comes twice, or an open-ended region is not last."""
+    names = [r.name for r in regions]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{array}: a region named twice in {names}")
+    spans = sorted(regions, key=lambda r: r.start)
+    for i, r in enumerate(spans):
+        if r.start < 0 or (r.length is not None and r.length < 1):
+            raise ValueError(f"{array}: {r.name} at {r.start}, {r.length} long")
+        if r.length is None:
+            if i != len(spans) - 1:
+                raise ValueError(f"{array}: {r.name} runs to the end, but {spans[i + 1].name}"
+                                 " follows it")
+            if size is not None:
+                raise ValueError(f"{array}: {r.name} runs to the end of an array of a fixed "
+                                 "size")
+            continue
+        end = r.start + r.length
+        if size is not None and end > size:
+            raise ValueError(f"{array}: {r.name} [{r.start}, {end}) passes its size {size}")
+        if i + 1 < len(spans) and spans[i + 1].start < end:
+            raise ValueError(f"{array}: {r.name} [{r.start}, {end}) overlaps "
+                             f"{spans[i + 1].name} at {spans[i + 1].start}")
+    return {r.name: r.start for r in regions}
+
 
 # rows of the cross sets array cross[X_ROWS, 2, N, N] (`rackety.kernels.crosssets`)
 X_SET = 0  # letters the perpendicular word allows (every letter where there is none)
@@ -40,99 +86,115 @@ HAS = 8  # 1 where a tile placed forms a perpendicular word
 AFTER = 9  # X_RIGHT: letters that may follow the run before when it begins the word
 ROWS = 10
 
+MAX_PLAYERS = 4
+OPEN_LANE = 32  # the longest lane the opening penalties hold
+
 # st: int64 state
-S_N = 0  # board size
-S_ANCHOR = 1
-S_LIMIT = 2  # leftmost square a leftward walk may not enter
-S_DIR = 3
-S_LANE = 4
-S_RACKN = 5  # tiles on the rack
-S_RACKSIZE = 6  # the alphabet's rack size: placing that many is a bingo
-S_BINGO = 7
-S_RACKMASK = 8  # letters left on the rack (every letter while it holds a blank)
-S_MODE = 9
-S_COUNT = 10  # moves stored
-S_TOTAL = 11  # moves found
-S_BEST = 12  # best score found
-S_CAP = 13  # rows in the buffers
-S_OVERFLOW = 14
-S_TOPN = 15
-S_HEAPN = 16  # equities in the top-N heap
-S_EMPTY = 17  # the board is empty: only the start square is an anchor
-S_START_ROW = 18
-S_START_COL = 19
-S_BOTH_DIRS = 20  # on an empty board, generate down moves too (asymmetric layout)
-S_FULL_LIDX = 21  # leave index of the whole rack
-S_ANCHORS = 22  # anchors generated from (statistics)
-S_ANCHORS_ALL = 23  # anchors in the position (statistics)
-# the lexicon's words as letter multisets (`rackety.lexicon.Lexicon.word_hashes`), for
-# the shadow bounds: a play of the whole rack must spell a word with its board tiles
-S_WHP = 32  # address of the bitmap of their hashes
-S_WHN = 33  # its size in bits, a power of two (0: none given, no check)
-S_WKP = 34  # address of the letters' keys (a multiset's hash is the sum of its keys)
-S_WRH = 35  # the hash of the rack's letters (its blanks left out)
-S_NATMASK = 36  # the natural letters left on the rack (`S_RACKMASK` without the blanks)
-S_OPENING = 37  # equity counts the opening's vowel placement (`generate.static_equity`)
-S_VOWELS = 38  # the vowels' codes, a bit each, while `S_OPENING` is set
-S_PRE = 48  # Appel-Jacobson left part, up to 16 tiles
-ST_SIZE = 448
+ST_SIZE = 512
+ST_LAYOUT = (
+    Region("S_N", 0),  # board size
+    Region("S_ANCHOR", 1),
+    Region("S_LIMIT", 2),  # leftmost square a leftward walk may not enter
+    Region("S_DIR", 3),
+    Region("S_LANE", 4),
+    Region("S_RACKN", 5),  # tiles on the rack
+    Region("S_RACKSIZE", 6),  # the alphabet's rack size: placing that many is a bingo
+    Region("S_BINGO", 7),
+    Region("S_RACKMASK", 8),  # letters left on the rack (every letter while it holds a blank)
+    Region("S_MODE", 9),
+    Region("S_COUNT", 10),  # moves stored
+    Region("S_TOTAL", 11),  # moves found
+    Region("S_BEST", 12),  # best score found
+    Region("S_CAP", 13),  # rows in the buffers
+    Region("S_OVERFLOW", 14),
+    Region("S_TOPN", 15),
+    Region("S_HEAPN", 16),  # equities in the top-N heap
+    Region("S_EMPTY", 17),  # the board is empty: only the start square is an anchor
+    Region("S_START_ROW", 18),
+    Region("S_START_COL", 19),
+    Region("S_BOTH_DIRS", 20),  # on an empty board, generate down moves too (asymmetric layout)
+    Region("S_FULL_LIDX", 21),  # leave index of the whole rack
+    Region("S_ANCHORS", 22),  # anchors generated from (statistics)
+    Region("S_ANCHORS_ALL", 23),  # anchors in the position (statistics)
+    Region("S_LV", 24),  # where the leave values start in fs
+    Region("S_OVER_BOUND", 25),  # moves found above their anchor's bound: must stay 0 (tests)
+    Region("S_EXACT_BEST", 26),  # top mode: also find the best score exactly
+    # the addresses of the caller's arrays, for the recursion (`rackety.kernels.raw`)
+    Region("S_FSP", 27),  # fs
+    Region("S_METAP", 28),  # meta
+    Region("S_OTP", 29),  # otiles
+    Region("S_OEQP", 30),  # oeq
+    Region("S_OTW", 31),  # the width of a row of otiles
+    # the lexicon's words as letter multisets (`rackety.lexicon.Lexicon.word_hashes`), for
+    # the shadow bounds: a play of the whole rack must spell a word with its board tiles
+    Region("S_WHP", 32),  # address of the bitmap of their hashes
+    Region("S_WHN", 33),  # its size in bits, a power of two (0: none given, no check)
+    Region("S_WKP", 34),  # address of the letters' keys (a multiset's hash is the sum of its keys)
+    Region("S_WRH", 35),  # the hash of the rack's letters (its blanks left out)
+    Region("S_NATMASK", 36),  # the natural letters left on the rack (`S_RACKMASK` less blanks)
+    Region("S_OPENING", 37),  # equity counts the opening's vowel placement (`static_equity`)
+    Region("S_VOWELS", 38),  # the vowels' codes, a bit each, while `S_OPENING` is set
+    Region("S_PRE", 48, 16),  # Appel-Jacobson left part, up to 16 tiles
+    # the rack, in st too (one array fewer to pass down the recursion)
+    Region("R_COUNT", 64, 64),  # st[R_COUNT + t]: copies of tile t on the rack (t = 0: blanks)
+    Region("R_PLACE", 128, 64),  # st[R_PLACE + t]: place value of t in the leave index
+    # st[R_POINTS + c]: score of code c as placed (0x80|t: a blank, 0), every code to 0xFF
+    Region("R_POINTS", 192, 2 * BLANK_FLAG),
+    # st[R_OPEN + 32 d + p]: the opening's penalty for a vowel at p (millipoints)
+    Region("R_OPEN", 448, 2 * OPEN_LANE),
+)
 
 MODE_ALL = 0
 MODE_TOP = 1
 MODE_COUNT = 2
 
-S_LV = 24  # where the leave values start in fs
-S_OVER_BOUND = 25  # moves found above their anchor's bound: must stay 0 (tests read it)
-S_EXACT_BEST = 26  # top mode: also find the best score exactly (search anchors that may beat it)
-# the addresses of the caller's arrays, for the recursion (`rackety.kernels.raw`)
-S_FSP = 27  # fs
-S_METAP = 28  # meta
-S_OTP = 29  # otiles
-S_OEQP = 30  # oeq
-S_OTW = 31  # the width of a row of otiles
-# the rack, in st too (one array fewer to pass down the recursion)
-R_COUNT = 64  # st[64 + t]: copies of tile t on the rack (t = 0: blanks)
-R_PLACE = 128  # st[128 + t]: place value of t in the leave index
-R_POINTS = 192  # st[192 + c]: score of code c as placed (0x80|t: a blank, 0)
-R_OPEN = 256  # st[256 + 32 d + p]: the opening's penalty for a vowel at p (millipoints)
+# fs: float64 state, sized by its caller
+FS_LAYOUT = (
+    Region("F_THRESH", 0),  # equity a move needs to be kept (top mode)
+    Region("F_BOUND", 1),  # the upper bound of the anchor being generated (top mode)
+    Region("F_HEAP", 8, None),  # min-heap of the best N equities; the leave values follow it
+)
 
-# fs: float64 state
-F_THRESH = 0  # equity a move needs to be kept (top mode)
-F_BOUND = 1  # the upper bound of the anchor being generated (top mode)
-F_HEAP = 8  # min-heap of the best N equities so far; the leave values follow it
 M_DIR, M_LANE, M_FIRST, M_LEN, M_PLACED, M_SCORE, M_THROUGH, M_LIDX = range(8)
 META = 8
 
 # rules: int64, what a game's kernels read of its rules and board (one per game)
-G_N = 0  # board size
-G_RACK_SIZE = 1
-G_BINGO = 2
-G_START_ROW = 3
-G_START_COL = 4
-G_BOTH_DIRS = 5  # the layout is not symmetric: on an empty board, down plays too
-G_FULL_MASK = 6  # every letter (what a blank may be)
-G_EXCHANGE_MIN = 7  # tiles the bag needs for an exchange
-G_MAX_SCORELESS = 8  # scoreless turns that end the game
-G_TWICE = 9  # going out scores twice the other racks (else: they subtract)
-G_PLAYERS = 10
-G_VOWELS = 11  # the vowels' codes, a bit each (the alphabet's vowel flags)
-G_OPEN = 16  # + 32 d + p: the opening's vowel penalty, as `R_OPEN` (`game.state.opening_penalties`)
-OPEN_LANE = 32  # the longest lane the opening penalties hold
-G_SIZE = G_OPEN + 2 * OPEN_LANE
-
+G_SIZE = 80
+G_LAYOUT = (
+    Region("G_N", 0),  # board size
+    Region("G_RACK_SIZE", 1),
+    Region("G_BINGO", 2),
+    Region("G_START_ROW", 3),
+    Region("G_START_COL", 4),
+    Region("G_BOTH_DIRS", 5),  # the layout is not symmetric: on an empty board, down plays too
+    Region("G_FULL_MASK", 6),  # every letter (what a blank may be)
+    Region("G_EXCHANGE_MIN", 7),  # tiles the bag needs for an exchange
+    Region("G_MAX_SCORELESS", 8),  # scoreless turns that end the game
+    Region("G_TWICE", 9),  # going out scores twice the other racks (else: they subtract)
+    Region("G_PLAYERS", 10),
+    Region("G_VOWELS", 11),  # the vowels' codes, a bit each (the alphabet's vowel flags)
+    # + 32 d + p: the opening's vowel penalty, as `R_OPEN` (`game.state.opening_penalties`)
+    Region("G_OPEN", 16, 2 * OPEN_LANE),
+)
 
 # the game: a `GameState`'s ``ints`` (int64 [GS_SIZE])
-GS_TURN = 0  # the seat to move
-GS_ZERO = 1  # scoreless turns in a row
-GS_BAG = 2  # tiles in the bag: bag[:n], drawn from the end
-GS_OVER = 3  # 0 while the game goes on, else how it ended: END_OUT or END_SCORELESS
-GS_EMPTY = 4  # 1 while no tile is on the board
-GS_PLAYERS = 5
-GS_SCORE = 8  # + seat: the seat's score
-GS_RACK = 12  # + seat: tiles on the seat's rack
 GS_SIZE = 16
-MAX_PLAYERS = 4
+GS_LAYOUT = (
+    Region("GS_TURN", 0),  # the seat to move
+    Region("GS_ZERO", 1),  # scoreless turns in a row
+    Region("GS_BAG", 2),  # tiles in the bag: bag[:n], drawn from the end
+    Region("GS_OVER", 3),  # 0 while the game goes on, else how it ended: END_OUT or END_SCORELESS
+    Region("GS_EMPTY", 4),  # 1 while no tile is on the board
+    Region("GS_PLAYERS", 5),
+    Region("GS_SCORE", 8, MAX_PLAYERS),  # + seat: the seat's score
+    Region("GS_RACK", 12, MAX_PLAYERS),  # + seat: tiles on the seat's rack
+)
 RACK_CAP = 64  # a rack's row in ``racks``
+
+# the constants by name (``S_N``, ``F_HEAP``, ``G_OPEN``, ``GS_TURN`` ...), each table checked
+_GS = check_layout("ints", GS_LAYOUT, GS_SIZE)
+globals().update(check_layout("st", ST_LAYOUT, ST_SIZE), **check_layout("fs", FS_LAYOUT, None),
+                 **check_layout("rules", G_LAYOUT, G_SIZE), **_GS)
 
 END_NONE = 0  # the turn passed on
 END_OUT = 1  # a player played out with the bag empty
@@ -163,8 +225,8 @@ class GameState(NamedTuple):
         """Zeroed arrays for a game of ``players`` on an ``n`` x ``n`` board with
         a bag of up to ``bag_size`` tiles."""
         ints = np.zeros(GS_SIZE, np.int64)
-        ints[GS_PLAYERS] = players
-        ints[GS_EMPTY] = 1
+        ints[_GS["GS_PLAYERS"]] = players
+        ints[_GS["GS_EMPTY"]] = 1
         return cls(np.zeros((2, n, n), np.uint8), np.zeros((X_ROWS, 2, n, n), np.int64),
                    np.zeros((players, RACK_CAP), np.int64), np.zeros(bag_size + RACK_CAP,
                                                                      np.int64),
@@ -178,3 +240,90 @@ class GameState(NamedTuple):
         """Make this state ``other`` (same shapes), in place."""
         for mine, theirs in zip(self, other, strict=True):
             mine[...] = theirs
+
+
+class Consts(NamedTuple):
+    """A game's constants for the generator and the rules' kernels
+    (`rackety.game.state.kernel_consts`, read-only): the letter and word
+    multipliers in both orientations (int64 [2, n, n]), the points of every
+    code (int64 [256]) and the rules (``G_*``)."""
+
+    lm2: np.ndarray
+    wm2: np.ndarray
+    points: np.ndarray
+    rules: np.ndarray
+
+
+class Output(NamedTuple):
+    """The generator's output: a row of ``meta`` (int32 [cap, `META`], columns
+    ``M_*``) per move, its main word a row of ``otiles`` (uint8 [cap, n]) and
+    its equity ``oeq`` (float64 [cap])."""
+
+    meta: np.ndarray
+    otiles: np.ndarray
+    oeq: np.ndarray
+
+
+class Scratch(NamedTuple):
+    """The generator's scratch (`rackety.kernels.generate.scratch`): the
+    per-lane arrays (int64 [2, n, `ROWS`, n]), the anchors (int64 [8, cap]),
+    their bounds (float64 [5, cap]), the shadow's small arrays (int64 [6, 64])
+    and the best leave per tiles kept (float64)."""
+
+    lanes: np.ndarray
+    anchors: np.ndarray
+    bounds: np.ndarray
+    small: np.ndarray
+    best_leave: np.ndarray
+
+
+class Buffers(NamedTuple):
+    """What a compiled game, a rollout or an inference works in
+    (`rackety.game.movegen.Work`): the generator's state ``st`` and ``fs``, its
+    output and scratch, and the static decision's (`rackety.kernels.selfplay.decide`):
+    the tiles traded (int64 [64]), its ints (the row chosen, the best score, the
+    tiles traded) and floats (the value of the tiles kept)."""
+
+    st: np.ndarray
+    fs: np.ndarray
+    out: Output
+    scratch: Scratch
+    traded: np.ndarray
+    res: np.ndarray
+    resf: np.ndarray
+
+
+class Request(NamedTuple):
+    """What `rackety.kernels.generate.moves_of` is asked for a rack: its codes
+    (int64), its leave values (``kind``: none, from the table ``leaves`` =
+    (nodes, counts, values), or ``given`` by leave index), the static terms
+    (``bag`` tiles in the bag, -1: none; ``other``: the points on the other
+    racks), the ``mode`` (``MODE_*``) and ``topn``, the rows the output holds
+    (``cap``), the exchanges (the bag's tiles, 0: none allowed) and whether the
+    best score must be exact."""
+
+    rack: np.ndarray
+    leaves: tuple[np.ndarray, np.ndarray, np.ndarray]
+    kind: int
+    given: np.ndarray
+    bag: int
+    other: int
+    mode: int
+    topn: int
+    cap: int
+    exchanges: int
+    exact_best: bool
+
+
+class Events(NamedTuple):
+    """A compiled game's events, a row each (`rackety.kernels.selfplay.play_game`
+    says what they hold): the seat, the kind (``EV_*``), the score, the best
+    placement score of the turn, the meta row, the tiles and the rack."""
+
+    seat: np.ndarray
+    kind: np.ndarray
+    score: np.ndarray
+    best: np.ndarray
+    meta: np.ndarray
+    tiles: np.ndarray
+    rack: np.ndarray

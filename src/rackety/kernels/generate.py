@@ -119,10 +119,11 @@ from rackety.kernels.fields import (
     X_SCORE,
     X_SET,
     XSET,
+    Scratch,
 )
 from rackety.kernels.jit import njit
 from rackety.kernels.leaves import best_by_kept, places, table_values
-from rackety.kernels.nodes import ACCEPTS, ARC, DAWG_ROOT, GADDAG_ROOT, IS_END, root
+from rackety.kernels.nodes import DAWG_ROOT, GADDAG_ROOT, arc_of, is_end, is_word, root, tile_of
 from rackety.kernels.raw import (
     address,
     load,
@@ -345,10 +346,10 @@ def _choices(pos, board, arc, placed, kwp, stp, lnp, n):
         e = arc
         while True:
             node = load_u32(kwp, e)
-            t = node >> 24
+            t = tile_of(node)
             if t == want:
                 return e, 0
-            if t > want or node & IS_END:
+            if t > want or is_end(node):
                 return -1, 0
             e += 1
     if placed == load(stp, S_RACKN):
@@ -415,10 +416,10 @@ def _dawg_right(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
     if board != 0:  # the board's tile: one edge
         node = load_u32(kwp, e)
         m2 = main + load(lnp, FACE * n + pos)
-        if node & ACCEPTS and placed > 0 and ends:
+        if is_word(node) and placed > 0 and ends:
             _record(first, pos, placed, m2 * wmul + xsum, lidx, lnp, stp, n)
-        if node & ARC != 0 and more:
-            _dawg_right(pos + 1, node & ARC, first, placed, m2, wmul, xsum, lidx, kwp, lnp, stp)
+        if arc_of(node) != 0 and more:
+            _dawg_right(pos + 1, arc_of(node), first, placed, m2, wmul, xsum, lidx, kwp, lnp, stp)
         return
     lm = load(lnp, LM * n + pos)
     wm = load(lnp, WM * n + pos)
@@ -428,21 +429,21 @@ def _dawg_right(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
     mask = load(stp, S_RACKMASK)
     while True:
         node = load_u32(kwp, e)
-        t = node >> 24
+        t = tile_of(node)
         if (allowed >> t) & 1:
             for v in range(kinds):
                 rt, m2, w2, x2, p2, l2 = _take(pos, t, v, placed, main, wmul, xsum, lidx, lm,
                                                wm, pwm, psc, lnp, stp, n)
                 if rt == NOT_ON_RACK:
                     continue
-                child = node & ARC
-                if node & ACCEPTS and ends:
+                child = arc_of(node)
+                if is_word(node) and ends:
                     _record(first, pos, p2, m2 * w2 + x2, l2, lnp, stp, n)
                 if child != 0 and more:
                     _dawg_right(pos + 1, child, first, p2, m2, w2, x2, l2, kwp, lnp, stp)
                 _untake(rt, t, mask, stp)
         # the run is in tile order: past the last letter allowed, nothing more fits
-        if node & IS_END or (allowed >> t) >> 1 == 0:
+        if is_end(node) or (allowed >> t) >> 1 == 0:
             break
         e += 1
 
@@ -466,9 +467,9 @@ def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
     right = anchor + 1 < n
     if board != 0:  # the board's tile: one edge
         node = load_u32(kwp, e)
-        child = node & ARC
+        child = arc_of(node)
         m2 = main + load(lnp, FACE * n + pos)
-        if node & ACCEPTS and placed > 0 and left_free:
+        if is_word(node) and placed > 0 and left_free:
             _record(pos, anchor, placed, m2 * wmul + xsum, lidx, lnp, stp, n)
         if child != 0:
             if not left_free:  # a board tile: go on through it
@@ -477,8 +478,8 @@ def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
                 if further:
                     _gaddag(pos - 1, child, pos, placed, m2, wmul, xsum, lidx, kwp, lnp, stp)
                 sep = load_u32(kwp, child)
-                if sep >> 24 == 0 and right and sep & ARC != 0:
-                    _dawg_right(anchor + 1, sep & ARC, pos, placed, m2, wmul, xsum, lidx, kwp,
+                if tile_of(sep) == 0 and right and arc_of(sep) != 0:
+                    _dawg_right(anchor + 1, arc_of(sep), pos, placed, m2, wmul, xsum, lidx, kwp,
                                 lnp, stp)
         return
     lm = load(lnp, LM * n + pos)
@@ -489,15 +490,15 @@ def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
     mask = load(stp, S_RACKMASK)
     while True:
         node = load_u32(kwp, e)
-        t = node >> 24
+        t = tile_of(node)
         if t != 0 and (allowed >> t) & 1:
             for v in range(kinds):
                 rt, m2, w2, x2, p2, l2 = _take(pos, t, v, placed, main, wmul, xsum, lidx, lm,
                                                wm, pwm, psc, lnp, stp, n)
                 if rt == NOT_ON_RACK:
                     continue
-                child = node & ARC
-                if node & ACCEPTS and left_free:
+                child = arc_of(node)
+                if is_word(node) and left_free:
                     _record(pos, anchor, p2, m2 * w2 + x2, l2, lnp, stp, n)
                 if child != 0:
                     if not left_free:  # a board tile: go on through it
@@ -506,12 +507,12 @@ def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
                         if further:
                             _gaddag(pos - 1, child, pos, p2, m2, w2, x2, l2, kwp, lnp, stp)
                         sep = load_u32(kwp, child)
-                        if sep >> 24 == 0 and right and sep & ARC != 0:
-                            _dawg_right(anchor + 1, sep & ARC, pos, p2, m2, w2, x2, l2, kwp,
+                        if tile_of(sep) == 0 and right and arc_of(sep) != 0:
+                            _dawg_right(anchor + 1, arc_of(sep), pos, p2, m2, w2, x2, l2, kwp,
                                         lnp, stp)
                 _untake(rt, t, mask, stp)
         # the run is in tile order: past the last letter allowed, nothing more fits
-        if node & IS_END or (allowed >> t) >> 1 == 0:
+        if is_end(node) or (allowed >> t) >> 1 == 0:
             break
         e += 1
 
@@ -538,8 +539,8 @@ def _dawg_left(k, arc, room, placed, lidx, kwp, lnp, stp):
     e = arc
     while True:
         node = load_u32(kwp, e)
-        t = node >> 24
-        child = node & ARC
+        t = tile_of(node)
+        child = arc_of(node)
         if child != 0:
             for v in range(2):
                 rt = t if v == 0 else 0
@@ -551,7 +552,7 @@ def _dawg_left(k, arc, room, placed, lidx, kwp, lnp, stp):
                 _dawg_left(k + 1, child, room, placed + 1, lidx - load(stp, R_PLACE + rt),
                            kwp, lnp, stp)
                 store(stp, R_COUNT + rt, left)
-        if node & IS_END:
+        if is_end(node):
             break
         e += 1
 
@@ -1033,14 +1034,14 @@ def _generate_dawg(kwg, ln_all, st, fs, meta, otiles, oeq):
                         want = ln[TILE, q] & 0x7F
                         while True:
                             node = np.int64(kwg[e])
-                            t = node >> 24
-                            if t == want or t > want or node & IS_END:
+                            t = tile_of(node)
+                            if t == want or t > want or is_end(node):
                                 break
                             e += 1
                         if t != want:
                             arc = 0
                             break
-                        arc = node & ARC
+                        arc = arc_of(node)
                         main += ln[FACE, q]
                         if arc == 0:
                             break
@@ -1065,8 +1066,7 @@ GADDAG = 0
 DAWG = 1
 
 
-def scratch(n: int, rack_size: int = 16) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                   np.ndarray, np.ndarray]:
+def scratch(n: int, rack_size: int = 16) -> Scratch:
     """A caller's scratch for `generate` on an ``n`` x ``n`` board: the per-lane
     arrays, the anchors (direction, lane, square, limit, order, sort buffer,
     the search's heap of anchors, whether each bound is the checked one),
@@ -1075,9 +1075,9 @@ def scratch(n: int, rack_size: int = 16) -> tuple[np.ndarray, np.ndarray, np.nda
     shadow's small arrays (multipliers, tile values, the whole-rack memo) and
     the best leave per tiles kept."""
     cap = 2 * n * n + 2
-    return (np.empty((2, n, ROWS, n), np.int64), np.empty((8, cap), np.int64),
-            np.empty((5, cap), np.float64), np.zeros((6, 64), np.int64),
-            np.zeros(max(64, rack_size + 1), np.float64))
+    return Scratch(np.empty((2, n, ROWS, n), np.int64), np.empty((8, cap), np.int64),
+                   np.empty((5, cap), np.float64), np.zeros((6, 64), np.int64),
+                   np.zeros(max(64, rack_size + 1), np.float64))
 
 
 @njit(cache=True, nogil=True)
@@ -1147,11 +1147,11 @@ LEAVES_TABLE = 1  # a leave table (a KLV2's nodes, counts, values)
 LEAVES_GIVEN = 2  # the rack's leave values, given by leave index
 
 
-def moves_of(kwg, words, consts, position, rack, leaves, kind, given, bag, other, mode, topn,
-             cap, exchanges, exact_best, generator, st, fs, out, scratch
+def moves_of(kwg, words, consts, position, request, generator, st, fs, out, scratch
              ) -> tuple[float, int, int, int, int, int, int, int, int]:
     """A position's moves in one call (what `rackety.game.movegen.generate`
-    asks for; ``words``: the lexicon's, for `use_words`): the rack's state
+    asks for in ``request``, a `rackety.kernels.fields.Request`; ``words``: the
+    lexicon's, for `use_words`): the rack's state
     (`load_rack`), its leave values (a table's, by the one leave walk, or
     ``given``), the exchanges (every leave but the whole rack's that trades
     no more tiles than the bag holds, when ``exchanges``: the bag's tiles, 0
@@ -1165,50 +1165,49 @@ def moves_of(kwg, words, consts, position, rack, leaves, kind, given, bag, other
 
     Not a kernel itself: it picks `moves_of_gaddag` (the usual generator,
     compiled without the DAWG one, which a first run would compile for
-    nothing) or `moves_of_any`, the same kernel for either generator."""
+    nothing) or `moves_of_any`, the same kernel for either generator. They
+    take ``consts``, ``request``, ``out`` and ``scratch`` as plain tuples of
+    the same fields, read by unpacking: numba's dispatch types a named tuple
+    argument about half a microsecond slower (it fingerprints the class and
+    its field names), and this is called for every position."""
+    consts, request, out, scratch = tuple(consts), tuple(request), tuple(out), tuple(scratch)
     if generator == GADDAG:
-        return moves_of_gaddag(kwg, words, consts, position, rack, leaves, kind, given, bag,
-                               other, mode, topn, cap, exchanges, exact_best, st, fs, out,
-                               scratch)
-    return moves_of_any(kwg, words, consts, position, rack, leaves, kind, given, bag, other,
-                        mode, topn, cap, exchanges, exact_best, generator, st, fs, out, scratch)
+        return moves_of_gaddag(kwg, words, consts, position, request, st, fs, out, scratch)
+    return moves_of_any(kwg, words, consts, position, request, generator, st, fs, out, scratch)
 
 
 @njit(cache=True, nogil=True)
-def moves_of_gaddag(kwg, words, consts, position, rack, leaves, kind, given, bag, other, mode,
-                    topn, cap, exchanges, exact_best, st, fs, out, scratch
+def moves_of_gaddag(kwg, words, consts, position, request, st, fs, out, scratch
                     ) -> tuple[float, int, int, int, int, int, int, int, int]:
     """`moves_of` with Gordon's generator."""
-    lv, size = _moves_begin(words, consts, position, rack, leaves, kind, given, bag, other, mode,
-                            topn, cap, exchanges, exact_best, st, fs, scratch)
+    lv, size = _moves_begin(words, consts, position, request, st, fs, scratch)
     _prepare(consts, position, st, fs, out, scratch)
     meta, otiles, oeq = out
     ln_all, anc, bnd, small, best_leave = scratch
     _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, best_leave)
-    return _moves_end(st, fs, out, mode, topn, lv, size)
+    return _moves_end(st, fs, out, request, lv, size)
 
 
 @njit(cache=True, nogil=True)
-def moves_of_any(kwg, words, consts, position, rack, leaves, kind, given, bag, other, mode,
-                 topn, cap, exchanges, exact_best, generator, st, fs, out, scratch
+def moves_of_any(kwg, words, consts, position, request, generator, st, fs, out, scratch
                  ) -> tuple[float, int, int, int, int, int, int, int, int]:
     """`moves_of` with either ``generator``."""
-    lv, size = _moves_begin(words, consts, position, rack, leaves, kind, given, bag, other, mode,
-                            topn, cap, exchanges, exact_best, st, fs, scratch)
+    lv, size = _moves_begin(words, consts, position, request, st, fs, scratch)
     generate(kwg, consts, position, st, fs, out, scratch, generator)
-    return _moves_end(st, fs, out, mode, topn, lv, size)
+    return _moves_end(st, fs, out, request, lv, size)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _moves_begin(words, consts, position, rack, leaves, kind, given, bag, other, mode, topn,
-                 cap, exchanges, exact_best, st, fs, scratch) -> tuple[int, int]:
+def _moves_begin(words, consts, position, request, st, fs, scratch) -> tuple[int, int]:
     """`moves_of` up to the generation: the rack's state, its leave values,
     the exchanges and the pass. Returns where the leave values are in ``fs``
     and how many."""
-    points = consts[2]
-    rules = consts[3]
-    use_words(st, words[0], words[1])
-    counts = scratch[3][3]  # the shadow's tile values, filled after this is read
+    rack, leaves, kind, given, bag, other, mode, topn, cap, exchanges, exact_best = request
+    _lm2, _wm2, points, rules = consts
+    bitmap, keys = words
+    use_words(st, bitmap, keys)
+    _lanes, _anchors, _bounds, small, _best_leave = scratch
+    counts = small[3]  # the shadow's tile values, filled after this is read
     for c in range(64):
         counts[c] = 0
     for i in range(rack.shape[0]):
@@ -1238,9 +1237,10 @@ def _moves_begin(words, consts, position, rack, leaves, kind, given, bag, other,
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _moves_end(st, fs, out, mode, topn, lv, size
+def _moves_end(st, fs, out, request, lv, size
                ) -> tuple[float, int, int, int, int, int, int, int, int]:
     """`moves_of` after the generation: in the top mode, the cut."""
+    _rack, _leaves, _kind, _given, _bag, _other, mode, topn, _cap, _exchanges, _exact = request
     top = mode == MODE_TOP
     if not top or st[S_OVERFLOW]:
         return (-np.inf, st[S_COUNT], lv, size, st[S_TOTAL], st[S_BEST], st[S_ANCHORS],
@@ -1274,12 +1274,11 @@ def heap_push(st, fs, equity) -> None:
 
 @njit(cache=True, nogil=True)
 def generate(kwg, consts, position, st, fs, out, scratch, generator) -> None:
-    """Every move (`load_rack` set the mode) of the position: ``consts`` =
-    (letter and word multipliers [2, n, n], points of every code, rules
-    ``G_*``: `rackety.game.state.kernel_consts`), ``position`` = (tiles
+    """Every move (`load_rack` set the mode) of the position: ``consts`` a
+    `Consts` (`rackety.game.state.kernel_consts`), ``position`` = (tiles
     [2, n, n], cross sets [X_ROWS, 2, n, n] as `rackety.kernels.crosssets`
-    computes them), ``out`` = (meta, otiles, oeq)
-    the caller's buffers, ``scratch`` from `scratch`; ``generator`` `GADDAG`
+    computes them), ``out`` an `Output`, the caller's buffers, ``scratch``
+    from `scratch`; ``generator`` `GADDAG`
     (Gordon) or `DAWG` (Appel and Jacobson). The moves go into ``out`` from
     ``st[S_COUNT]``; ``st`` then holds the count, the total and the best score."""
     _prepare(consts, position, st, fs, out, scratch)

@@ -17,6 +17,8 @@ generation off at the play's equity instead, inside its generator).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from rackety.kernels.fields import (
@@ -43,6 +45,41 @@ from rackety.kernels.selfplay import EV_EXCHANGE, EV_PLAY, decide
 #: how far below the decision's equity a play may be and still count as the
 #: decision's equal (the play's equity is a sum taken apart from the generator's)
 TIE = 1e-9
+
+
+class Racks(NamedTuple):
+    """The racks `evaluate` considers, as counts per code: what is known of
+    them, the tiles the play needs, the pool the rest is drawn from, and the
+    table of what may be drawn (uint8, a row per rack)."""
+
+    known: np.ndarray
+    need: np.ndarray
+    pool: np.ndarray
+    table: np.ndarray
+
+
+class Play(NamedTuple):
+    """The play `evaluate` weighs each rack against (its docstring)."""
+
+    played: np.ndarray
+    meta: np.ndarray
+    tiles: np.ndarray
+    score: int
+    offset: float
+    exchanged: int
+    margin: float
+    other_seat: int
+
+
+class Verdicts(NamedTuple):
+    """What `evaluate` says of each rack (float64, bool, int64, float64,
+    float64, a row each)."""
+
+    weight: np.ndarray
+    ok: np.ndarray
+    key: np.ndarray
+    best: np.ndarray
+    equity: np.ndarray
 
 
 @njit(cache=True, nogil=True)
@@ -204,11 +241,10 @@ def _probe_bound(probe_code, probe_count, probe_base, probes, rack, place, full,
 
 
 @njit(cache=True, nogil=True)
-def evaluate(kwg, consts, gs, bank, work, known, need, pool, table, first, last, played,
-             play_meta, play_tiles, score, offset, exchanged, margin, other_seat, weight, ok,
-             key, best, equity) -> int:
+def evaluate(kwg, consts, gs, bank, work, racks, play, first, last, verdicts) -> int:
     """Racks ``first`` to ``last - 1`` of ``table`` for the player to move of
-    ``gs`` (seat 0): rack = ``known`` + ``need`` + the row's tiles (counts per
+    ``gs`` (seat 0) (``racks``: `Racks`, ``play``: `Play`, ``verdicts``:
+    `Verdicts`): rack = ``known`` + ``need`` + the row's tiles (counts per
     code; ``pool`` the counts the unknown part is drawn from). For rack i
     (output row i - first): ``weight`` the ways to draw its unknown part from
     the pool (the product of C(pool[c], drawn[c])), ``ok`` whether the play
@@ -239,9 +275,12 @@ def evaluate(kwg, consts, gs, bank, work, known, need, pool, table, first, last,
 
     ``work``: `rackety.game.movegen.Work` arrays; ``bank``: the leave table
     (nodes, counts, values) rooted at 0."""
-    st, fs, out, scratch, traded, res, resf = work
+    known, need, pool, table = racks
+    played, play_meta, play_tiles, score, offset, exchanged, margin, other_seat = play
+    weight, ok, key, best, equity = verdicts
+    st, fs, out, res, resf = work.st, work.fs, work.out, work.res, work.resf
     meta, otiles, oeq = out
-    rules = consts[3]
+    rules = consts.rules
     rack = np.zeros(64, np.int64)
     kept = np.zeros(64, np.int64)
     place = np.zeros(64, np.int64)
@@ -314,8 +353,7 @@ def evaluate(kwg, consts, gs, bank, work, known, need, pool, table, first, last,
                         gs.racks[other_seat, on] = c
                         on += 1
             gs.ints[GS_RACK + other_seat] = on
-        do = decide(kwg, consts, gs, False, False, bank, 0, 0, st, fs, out, scratch, traded,
-                    res, resf)
+        do = decide(kwg, consts, gs, False, False, bank, 0, 0, work)
         top = oeq[res[0]] if do == EV_PLAY else resf[0]
         best[j] = top
         # the rack's leave values as the decision counted them

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from rackety.kernels.jit import njit
-from rackety.kernels.nodes import ACCEPTS, ARC, IS_END
+from rackety.kernels.nodes import arc_of, is_end, is_word, tile_of
 
 MAX_CODES = 64
 
@@ -81,7 +81,7 @@ def table_values(nodes, kcounts, values, base, voff, counts, out) -> int:
         w[i] = voff
     idx = 0
     while True:
-        if idx > 0 and ok[k] and (np.int64(nodes[node[k]]) & ACCEPTS) != 0 and w[k] < end:
+        if idx > 0 and ok[k] and is_word(np.int64(nodes[node[k]])) and w[k] < end:
             out[idx] = values[w[k]]
         j = k - 1
         while j >= 0 and kept[j] == radix[j] - 1:
@@ -95,22 +95,22 @@ def table_values(nodes, kcounts, values, base, voff, counts, out) -> int:
         idx += place[j]
         if ok[j + 1]:
             head = np.int64(nodes[node[j + 1]])
-            s = head & ARC
+            s = arc_of(head)
             t = digit[j]
             found = False
             q = s
             if s != 0:
                 while True:
                     nq = np.int64(nodes[q])
-                    tq = nq >> 24
+                    tq = tile_of(nq)
                     if tq == t:
                         found = True
                         break
-                    if tq > t or (nq & IS_END) != 0:
+                    if tq > t or is_end(nq):
                         break
                     q += 1
             if found:
-                acc = np.int64(1) if (head & ACCEPTS) != 0 else np.int64(0)
+                acc = np.int64(1) if is_word(head) else np.int64(0)
                 w[j + 1] = w[j + 1] + acc + kcounts[s] - kcounts[q]
                 node[j + 1] = q
             else:
@@ -273,25 +273,25 @@ def lookup_table(tiles, lengths, nodes, kcounts, values) -> np.ndarray:
         ok = True
         for j in range(lengths[i]):
             head = np.int64(nodes[r])
-            s = head & ARC
+            s = arc_of(head)
             t = np.int64(tiles[pos + j])
             q = s
             found = False
             if s != 0:
                 while True:
                     nq = np.int64(nodes[q])
-                    if nq >> 24 == t:
+                    if tile_of(nq) == t:
                         found = True
                         break
-                    if nq >> 24 > t or (nq & IS_END) != 0:
+                    if tile_of(nq) > t or is_end(nq):
                         break
                     q += 1
             if not found:
                 ok = False
                 break
-            w += (1 if (head & ACCEPTS) != 0 else 0) + kcounts[s] - kcounts[q]
+            w += (1 if is_word(head) else 0) + kcounts[s] - kcounts[q]
             r = q
-        out[i] = values[w] if ok and (np.int64(nodes[r]) & ACCEPTS) != 0 and \
+        out[i] = values[w] if ok and is_word(np.int64(nodes[r])) and \
             w < values.shape[0] else 0.0
         pos += lengths[i]
     return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from rackety.kernels.jit import njit
-from rackety.kernels.nodes import ACCEPTS, ARC, IS_END
+from rackety.kernels.nodes import arc_of, is_end, is_word, tile_of
 from rackety.kernels.rules import U64, splitmix
 
 KEY_SEED = 0x6D756C7469736574  # "multiset"
@@ -35,7 +35,7 @@ def letter_keys() -> np.ndarray:
 def word_bitmap(kwg: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """The bitmap (uint64 words) of the multiset hashes of the DAWG's words."""
     bitmap = np.zeros(BITS // 64, np.uint64)
-    run = np.int64(kwg[0]) & ARC
+    run = arc_of(np.int64(kwg[0]))
     if run == 0:
         return bitmap
     # a depth-first walk: the sibling being tried at each depth and the hash to it
@@ -49,14 +49,14 @@ def word_bitmap(kwg: np.ndarray, keys: np.ndarray) -> np.ndarray:
             depth -= 1
             continue
         node = np.int64(kwg[i])
-        edge[depth] = -1 if node & IS_END else i + 1
-        h = acc[depth] + keys[node >> 24]
-        if node & ACCEPTS:
+        edge[depth] = -1 if is_end(node) else i + 1
+        h = acc[depth] + keys[tile_of(node)]
+        if is_word(node):
             bit = h & (BITS - 1)
             bitmap[bit >> 6] |= U64(1) << U64(bit & 63)
             bit = (h >> SHIFT) & (BITS - 1)
             bitmap[bit >> 6] |= U64(1) << U64(bit & 63)
-        child = node & ARC
+        child = arc_of(node)
         if child != 0 and depth + 1 < 64:
             depth += 1
             edge[depth] = child

@@ -14,27 +14,47 @@ from __future__ import annotations
 
 import numpy as np
 
-from rackety.kernels.bits import ACCEPTS, ARC, DAWG_ROOT, GADDAG_ROOT, IS_END
+from rackety.kernels.bits import ACCEPTS, ARC, DAWG_ROOT, GADDAG_ROOT, IS_END, TILE_SHIFT
 from rackety.kernels.jit import njit
 
-__all__ = ["ACCEPTS", "ARC", "DAWG_ROOT", "GADDAG_ROOT", "IS_END", "accepts", "arc", "root",
-           "seek", "tile", "walk"]
+__all__ = ["ACCEPTS", "ARC", "DAWG_ROOT", "GADDAG_ROOT", "IS_END", "accepts", "arc_of", "is_end",
+           "is_word", "pack", "root", "seek", "tile_of", "walk"]
 
 
 @njit(cache=True, nogil=True, inline="always")
-def tile(node: np.int64) -> np.int64:
-    return node >> 24
+def tile_of(node: np.int64) -> np.int64:
+    """The tile code (0: the GADDAG separator, or a blank in a KLV)."""
+    return node >> TILE_SHIFT
 
 
 @njit(cache=True, nogil=True, inline="always")
-def arc(node: np.int64) -> np.int64:
+def arc_of(node: np.int64) -> np.int64:
+    """The first node of the child run (0: none)."""
     return node & ARC
+
+
+@njit(cache=True, nogil=True, inline="always")
+def is_end(node: np.int64) -> bool:
+    """The node is the last of its run."""
+    return (node & IS_END) != 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def is_word(node: np.int64) -> bool:
+    """The string read to here is a word."""
+    return (node & ACCEPTS) != 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pack(tile: np.int64, arc: np.int64, word: bool, end: bool) -> np.int64:
+    """The node of ``tile`` whose child run starts at ``arc``."""
+    return (tile << TILE_SHIFT) | (ACCEPTS if word else 0) | (IS_END if end else 0) | arc
 
 
 @njit(cache=True, nogil=True, inline="always")
 def root(kwg: np.ndarray, which: int) -> np.int64:
     """The first node of the DAWG's (``which`` 0) or the GADDAG's (1) root run."""
-    return np.int64(kwg[which]) & ARC
+    return arc_of(np.int64(kwg[which]))
 
 
 @njit(cache=True, nogil=True)
@@ -46,10 +66,10 @@ def seek(kwg: np.ndarray, run: np.int64, t: np.int64) -> np.int64:
     i = run
     while True:
         node = np.int64(kwg[i])
-        nt = node >> 24
+        nt = tile_of(node)
         if nt == t:
             return i
-        if nt > t or node & IS_END:
+        if nt > t or is_end(node):
             return -1
         i += 1
 
@@ -66,11 +86,11 @@ def walk(kwg: np.ndarray, run: np.int64, line: np.ndarray, start: int, stop: int
         node = seek(kwg, run, np.int64(line[i]) & 0x7F)
         if node < 0:
             return -1
-        run = np.int64(kwg[node]) & ARC
+        run = arc_of(np.int64(kwg[node]))
         i += step
     return node
 
 
 @njit(cache=True, nogil=True)
 def accepts(kwg: np.ndarray, node: np.int64) -> bool:
-    return node >= 0 and (np.int64(kwg[node]) & ACCEPTS) != 0
+    return node >= 0 and is_word(np.int64(kwg[node]))

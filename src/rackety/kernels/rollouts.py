@@ -7,6 +7,7 @@ all on one game state by the rules' kernels (`rackety.kernels.rules`).
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from rackety.kernels.fields import (
     GS_TURN,
     M_LEN,
     META,
+    GameState,
 )
 from rackety.kernels.jit import njit
 from rackety.kernels.rules import (
@@ -35,11 +37,29 @@ from rackety.kernels.rules import (
 from rackety.kernels.selfplay import EV_EXCHANGE, EV_PLAY, decide
 
 
+class Setup(NamedTuple):
+    """What every batch of a simulation's rollouts starts from (`rollouts`):
+    the root position, the game state each rollout plays in, the unseen tiles,
+    the opponent's known tiles and inferred leaves, the spread at the root,
+    and the static player's leave table (``bank``, its ``base`` and ``voff``)."""
+
+    root: GameState
+    gs: GameState
+    pool: np.ndarray
+    known_opp: int
+    opponent: tuple[np.ndarray, np.ndarray, np.ndarray]
+    spread0: int
+    bank: tuple[np.ndarray, np.ndarray, np.ndarray]
+    base: int
+    voff: int
+
+
 @njit(cache=True, nogil=True)
-def rollouts(kwg, gaddag, consts, root, gs, pool, known_opp, opponent, spread0, candidates,
-             plies, seed, first, last, bank, base, voff, work, values, wins) -> None:
+def rollouts(kwg, gaddag, consts, setup, candidates, plies, seed, first, last, work, values,
+             wins) -> None:
     """Rollouts ``first`` to ``last - 1`` of every candidate: ``values[c, i]`` the
-    value of rollout i of candidate c, ``wins[c, i]`` its win probability.
+    value of rollout i of candidate c, ``wins[c, i]`` its win probability;
+    ``setup``: a `Setup` (``root``, ``gs`` ... below).
 
     ``root``: the position as a two-seat game state
     (`rackety.kernels.fields.GameState`), seat 0 the mover with its rack,
@@ -54,11 +74,12 @@ def rollouts(kwg, gaddag, consts, root, gs, pool, known_opp, opponent, spread0, 
     so the opponent's rack is that leave filled up at random. A candidate:
     ``cand_kind`` (`EV_PLAY` with its meta row and word, `EV_EXCHANGE` with
     its tiles, `EV_PASS`)."""
+    root, gs, pool, known_opp, opponent, spread0, bank, base, voff = setup
     cand_kind, cand_meta, cand_tiles, cand_traded, cand_ntraded = candidates
     opp_tiles, opp_len, opp_cum = opponent
-    rack_size = consts[3][G_RACK_SIZE]
+    rack_size = consts.rules[G_RACK_SIZE]
     n = gs.tiles.shape[1]
-    st, fs, out, scratch, traded, res, resf = work
+    out, traded, res, resf = work.out, work.traded, work.res, work.resf
     meta, otiles, _oeq = out
     m = pool.shape[0]
     shuffled = np.empty(m, np.int64)
@@ -115,8 +136,7 @@ def rollouts(kwg, gaddag, consts, root, gs, pool, known_opp, opponent, spread0, 
                 if ended:
                     break
                 side = gs.ints[GS_TURN]
-                do = decide(kwg, consts, gs, False, False, bank, base, voff, st, fs, out,
-                            scratch, traded, res, resf)
+                do = decide(kwg, consts, gs, False, False, bank, base, voff, work)
                 last_leave = resf[0] if side == 0 else -resf[0]
                 if do == EV_PLAY:
                     play(kwg, gaddag, consts, gs, meta, otiles, res[0], ply < plies - 1)

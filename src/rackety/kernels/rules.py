@@ -133,8 +133,8 @@ def start(kwg, gaddag, consts, gs, bag, rng) -> None:
     """A new game in ``gs``: the board empty with its cross sets, the bag
     ``bag`` (drawn from the end), the shuffle's state ``rng``, every score
     and count 0, seat 0 to move, each seat's rack drawn in seat order."""
-    points = consts[2]
-    rules = consts[3]
+    points = consts.points
+    rules = consts.rules
     gs.tiles[:] = 0
     cross_all(kwg, gaddag, gs.tiles, points, rules[G_FULL_MASK], gs.cross)
     players = gs.ints[GS_PLAYERS]
@@ -184,7 +184,7 @@ def play(kwg, gaddag, consts, gs, meta, otiles, chosen, update) -> int:
     tiles on the board (`place`), off the rack, the score added, the
     scoreless count reset, the rack refilled. Returns the tiles on the rack."""
     seat = gs.ints[GS_TURN]
-    place(kwg, gaddag, consts[2], consts[3][G_FULL_MASK], gs.tiles, gs.cross, meta, otiles,
+    place(kwg, gaddag, consts.points, consts.rules[G_FULL_MASK], gs.tiles, gs.cross, meta, otiles,
           chosen, update)
     rn = gs.ints[GS_RACK + seat]
     through = meta[chosen, M_THROUGH]
@@ -196,7 +196,7 @@ def play(kwg, gaddag, consts, gs, meta, otiles, chosen, update) -> int:
     gs.ints[GS_SCORE + seat] += meta[chosen, M_SCORE]
     gs.ints[GS_ZERO] = 0
     gs.ints[GS_EMPTY] = 0
-    return draw(gs, seat, consts[3][G_RACK_SIZE])
+    return draw(gs, seat, consts.rules[G_RACK_SIZE])
 
 
 @njit(cache=True, nogil=True)
@@ -208,7 +208,7 @@ def exchange(consts, gs, traded, m) -> None:
     for i in range(m):
         rn = remove_first(gs.racks[seat], rn, traded[i])
     gs.ints[GS_RACK + seat] = rn
-    draw(gs, seat, consts[3][G_RACK_SIZE])
+    draw(gs, seat, consts.rules[G_RACK_SIZE])
     bag_n = gs.ints[GS_BAG]
     for i in range(m):
         gs.bag[bag_n] = traded[i]
@@ -231,8 +231,8 @@ def end_turn(consts, gs, played, auto_end) -> int:
     ``played``, emptied the rack with the bag empty; `END_SCORELESS` after the
     rules' scoreless turns), its points added and ``GS_OVER`` set; otherwise
     (`END_NONE`) the next seat is to move."""
-    rules = consts[3]
-    points = consts[2]
+    rules = consts.rules
+    points = consts.points
     seat = gs.ints[GS_TURN]
     players = gs.ints[GS_PLAYERS]
     if auto_end and played and gs.ints[GS_RACK + seat] == 0 and gs.ints[GS_BAG] == 0:

@@ -15,6 +15,8 @@ from ``voff``), or greedy.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from rackety.kernels.fields import (
@@ -55,24 +57,37 @@ from rackety.kernels.rules import U64, end_turn, exchange, pass_turn, play, star
 EV_PLAY, EV_EXCHANGE, EV_PASS, EV_END_POINTS, EV_END_PENALTY = range(5)
 
 
+class Seats(NamedTuple):
+    """How each seat of `play_game` plays: greedily (``greedy[s]`` nonzero) or
+    by its leave table in ``bank`` (nodes, counts, values), which starts at
+    node ``base[s]`` and value ``voff[s]``."""
+
+    greedy: np.ndarray
+    base: np.ndarray
+    voff: np.ndarray
+    bank: tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
 @njit(cache=True, nogil=True)
-def decide(kwg, consts, gs, greedy, exact, bank, base, voff, st, fs, out, scratch, traded,
-           res, resf) -> int:
+def decide(kwg, consts, gs, greedy, exact, bank, base, voff, work) -> int:
     """The move a static player makes for the player to move of the game
     ``gs`` (ties broken as `rackety.game.movegen.MoveList` sorts): returns
     `EV_PLAY` (the placement is row ``res[0]`` of ``out``), `EV_EXCHANGE`
     (``res[2]`` tiles in ``traded``) or `EV_PASS`. ``res[1]``: the best
     placement score (-1: none; exact only with ``exact``, else the best the
     search came across, which for a greedy player is the best all the same);
-    ``resf[0]``: the value of the tiles kept."""
-    points = consts[2]
-    rules = consts[3]
+    ``resf[0]``: the value of the tiles kept. ``work``: the caller's
+    `rackety.kernels.fields.Buffers` (``st``, ``fs``, ``out``, ``scratch``,
+    ``traded``, ``res``, ``resf``)."""
+    st, fs, out, scratch, traded, res, resf = work
+    points = consts.points
+    rules = consts.rules
     seat = gs.ints[GS_TURN]
     rack = gs.racks[seat]
     rn = gs.ints[GS_RACK + seat]
     bag_n = gs.ints[GS_BAG]
     meta, _otiles, oeq = out
-    counts = scratch[3][3]  # the shadow's tile values, filled after this is read
+    counts = scratch.small[3]  # the shadow's tile values, filled after this is read
     for c in range(64):
         counts[c] = 0
     for i in range(rn):
@@ -185,27 +200,29 @@ def _ending(gs, before, ended, seat, twice, events, e):
 
 
 @njit(cache=True, nogil=True)
-def play_game(kwg, gaddag, consts, gs, bag, rng_state, greedy, base, voff, bank, events, work,
-              exact) -> int:
+def play_game(kwg, gaddag, consts, gs, bag, rng_state, seats, events, work, exact) -> int:
     """Play one game in ``gs`` (`rackety.kernels.fields.GameState`, the
     caller's); returns the number of events (-1: too many). ``bag`` holds the
-    tiles in draw order (drawn from the end); seat s is greedy when
-    ``greedy[s]``, else plays its table (``base[s]``, ``voff[s]``) of ``bank``.
+    tiles in draw order (drawn from the end); ``seats``: a `Seats`, seat s
+    greedy when ``greedy[s]``, else playing its table (``base[s]``,
+    ``voff[s]``) of ``bank``.
 
-    ``events`` = (seat, kind (`EV_PLAY` ...), score, best (the best placement
-    score of the turn, for the sacrifice count), meta (direction, lane, first
-    square, length, played-through mask ...), tiles (the main word, or the
+    ``events``: a `rackety.kernels.fields.Events` (seat, kind (`EV_PLAY`
+    ...), score, best (the best placement score of the turn, for the
+    sacrifice count), meta (direction, lane, first square, length,
+    played-through mask ...), tiles (the main word, or the
     tiles exchanged or counted at the end), rack (for the turns: the tiles on
     the rack before the turn in ``[0]``, the tiles in the bag before it in
     ``[1]``, the rack in ``[2:2 + [0]]``; leave training reads the leaves kept
     from it)); ``best`` is exact only with ``exact`` (what a sacrifice count
     needs; the search then goes on to every anchor that may hold a higher
-    score). ``work``: the caller's buffers (`Work` in
-    `rackety.game.movegen`): the generator's state, its output and
+    score). ``work``: the caller's `rackety.kernels.fields.Buffers` (`Work`
+    in `rackety.game.movegen`): the generator's state, its output and
     scratch, and the decision's."""
+    greedy, base, voff, bank = seats
     ev_seat, ev_kind, ev_score, ev_best, ev_meta, ev_tiles, ev_rack = events
     start(kwg, gaddag, consts, gs, bag, U64(rng_state))
-    st, fs, out, scratch, traded, res, resf = work
+    out, traded, res = work.out, work.traded, work.res
     meta, otiles, _oeq = out
     before = np.zeros(MAX_PLAYERS, np.int64)
     e = 0
@@ -216,8 +233,8 @@ def play_game(kwg, gaddag, consts, gs, bag, rng_state, greedy, base, voff, bank,
         ev_rack[e, 1] = gs.ints[GS_BAG]
         for i in range(rn):
             ev_rack[e, 2 + i] = gs.racks[seat, i]
-        do = decide(kwg, consts, gs, greedy[seat] != 0, exact, bank, base[seat], voff[seat], st,
-                    fs, out, scratch, traded, res, resf)
+        do = decide(kwg, consts, gs, greedy[seat] != 0, exact, bank, base[seat], voff[seat],
+                    work)
         ev_best[e] = res[1]
         ev_seat[e] = seat
         ev_kind[e] = do
@@ -243,6 +260,6 @@ def play_game(kwg, gaddag, consts, gs, bag, rng_state, greedy, base, voff, bank,
             before[s] = gs.ints[GS_SCORE + s]
         ended = end_turn(consts, gs, do == EV_PLAY, True)
         if ended != END_NONE:
-            return _ending(gs, before, ended, seat, consts[3][G_TWICE] != 0, events, e)
+            return _ending(gs, before, ended, seat, consts.rules[G_TWICE] != 0, events, e)
         if e + gs.ints[GS_PLAYERS] + 2 >= ev_seat.shape[0]:
             return -1

@@ -9,11 +9,13 @@ checked with it too."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from rackety.kernels.fields import M_DIR, M_FIRST, M_LANE, M_LEN, M_THROUGH
 from rackety.kernels.jit import njit
-from rackety.kernels.nodes import ARC, DAWG_ROOT, accepts, root, seek
+from rackety.kernels.nodes import DAWG_ROOT, accepts, arc_of, root, seek
 from rackety.kernels.rules import U64, remove_first, shuffle
 from rackety.kernels.selfplay import EV_END_PENALTY, EV_END_POINTS, EV_EXCHANGE, EV_PLAY
 
@@ -25,6 +27,26 @@ CHECKS = {1: "a tile placed off the board, on a tile, or over the wrong board ti
           9: "the main word runs on past the tiles written"}
 
 
+class Setting(NamedTuple):
+    """What the checker knows of a game, apart from the lexicon: the layout's
+    letter and word multipliers (int64 [n, n]), the points of every code, the
+    start square, the rack size, the bingo bonus, the tiles the bag needs for
+    an exchange, whether going out scores the other racks twice, the tile
+    distribution (copies per code) and the number of players."""
+
+    lm: np.ndarray
+    wm: np.ndarray
+    points: np.ndarray
+    start_row: int
+    start_col: int
+    rack_size: int
+    bingo: int
+    exchange_min: int
+    twice: bool
+    distribution: np.ndarray
+    n_players: int
+
+
 @njit(cache=True, nogil=True)
 def _in_lexicon(kwg, grid, r, c, dr, dc, length):
     """Whether the ``length`` tiles from (r, c) in direction (dr, dc) spell a word."""
@@ -34,17 +56,20 @@ def _in_lexicon(kwg, grid, r, c, dr, dc, length):
         node = seek(kwg, run, np.int64(grid[r + i * dr, c + i * dc]) & 0x7F)
         if node < 0:
             return False
-        run = np.int64(kwg[node]) & ARC
+        run = arc_of(np.int64(kwg[node]))
     return accepts(kwg, node)
 
 
 @njit(cache=True, nogil=True)
-def check_play(kwg, grid, lm, wm, points, start_row, start_col, rack_size, bingo, empty, meta,
-               word, e) -> tuple[int, int, bool]:
+def check_play(kwg, grid, setting, empty, meta, word, e) -> tuple[int, int, bool]:
     """Placement ``e`` (a row of ``meta`` and ``word``, the generator's columns)
     on ``grid``: (0, its score by the plain scorer, whether every word it
     forms is in the lexicon) with its tiles now on ``grid``; or (a check code
-    of `CHECKS`: 1, 3 or 9, 0, False) with ``grid`` unchanged."""
+    of `CHECKS`: 1, 3 or 9, 0, False) with ``grid`` unchanged. ``setting``: a
+    `Setting`."""
+    lm, wm, points = setting.lm, setting.wm, setting.points
+    start_row, start_col, rack_size, bingo = setting.start_row, setting.start_col, \
+        setting.rack_size, setting.bingo
     n = lm.shape[0]
     length = meta[e, M_LEN]
     d = meta[e, M_DIR]
@@ -125,14 +150,18 @@ def check_play(kwg, grid, lm, wm, points, start_row, start_col, rack_size, bingo
 
 
 @njit(cache=True, nogil=True)
-def check_game(kwg, lm, wm, points, start_row, start_col, rack_size, bingo, exchange_min,
-               twice, distribution, bag0, rng_state, n_players, ev_seat, ev_kind, ev_score,
-               ev_meta, ev_tiles, n_events) -> tuple[int, int]:
+def check_game(kwg, setting, bag0, rng_state, events, n_events) -> tuple[int, int]:
     """Replay a game of `play_game` independently of the generator: every play on
     the board, from the rack, connected, every word it forms in the lexicon and its
     score by the plain scorer (`check_play`); the exchanges and the end of the game
     by the rules; the tiles conserved. Returns (0, -1) when all holds, else (check
-    code (`CHECKS`), event index)."""
+    code (`CHECKS`), event index). ``setting``: a `Setting`; ``events``: a
+    `rackety.kernels.fields.Events`."""
+    lm, points, rack_size = setting.lm, setting.points, setting.rack_size
+    exchange_min, twice, distribution, n_players = setting.exchange_min, setting.twice, \
+        setting.distribution, setting.n_players
+    ev_seat, ev_kind, ev_score, ev_meta, ev_tiles = events.seat, events.kind, events.score, \
+        events.meta, events.tiles
     n = lm.shape[0]
     grid = np.zeros((n, n), np.uint8)
     bag = bag0.copy()
@@ -151,8 +180,7 @@ def check_game(kwg, lm, wm, points, start_row, start_col, rack_size, bingo, exch
         kind = ev_kind[e]
         length = ev_meta[e, M_LEN]
         if kind == EV_PLAY:
-            code, score, words = check_play(kwg, grid, lm, wm, points, start_row, start_col,
-                                            rack_size, bingo, empty, ev_meta, ev_tiles, e)
+            code, score, words = check_play(kwg, grid, setting, empty, ev_meta, ev_tiles, e)
             if code != 0:
                 return code, e
             through = ev_meta[e, M_THROUGH]

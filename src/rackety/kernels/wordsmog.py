@@ -26,6 +26,8 @@ node: the walks run over stacks made once per call.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from rackety.kernels.fields import (
@@ -72,7 +74,31 @@ from rackety.kernels.fields import (
 from rackety.kernels.generate import heap_push, load_rack, may_exchange, static_equity
 from rackety.kernels.jit import njit
 from rackety.kernels.leaves import table_values
-from rackety.kernels.nodes import ACCEPTS, ARC, DAWG_ROOT, IS_END, root, seek
+from rackety.kernels.nodes import DAWG_ROOT, arc_of, is_end, is_word, root, seek, tile_of
+
+
+class Lane(NamedTuple):
+    """The lane a span lies in: its tiles, letter and word multipliers."""
+
+    line: np.ndarray
+    lm: np.ndarray
+    wm: np.ndarray
+
+
+class Room(NamedTuple):
+    """What a call works in and writes: the cross sets, the points of the
+    codes, the rack's state (``st``, ``fs``), the output rows and the walk's
+    stacks (``wk``)."""
+
+    cross: np.ndarray
+    points: np.ndarray
+    st: np.ndarray
+    fs: np.ndarray
+    meta: np.ndarray
+    otiles: np.ndarray
+    oeq: np.ndarray
+    wk: np.ndarray
+
 
 LEAVES_NONE = 0  # as `rackety.kernels.generate.moves_of`: equity = score
 LEAVES_TABLE = 1
@@ -103,8 +129,8 @@ def accepts_sorted(kwg: np.ndarray, codes: np.ndarray, m: int) -> bool:
         node = seek(kwg, run, np.int64(codes[i]))
         if node < 0:
             return False
-        run = np.int64(kwg[node]) & ARC
-    return (np.int64(kwg[node]) & ACCEPTS) != 0
+        run = arc_of(np.int64(kwg[node]))
+    return is_word(np.int64(kwg[node]))
 
 
 @njit(cache=True, nogil=True)
@@ -138,8 +164,8 @@ def _accepts_with(kwg, codes, m, t) -> bool:
         node = seek(kwg, run, c)
         if node < 0:
             return False
-        run = np.int64(kwg[node]) & ARC
-    return (np.int64(kwg[node]) & ACCEPTS) != 0
+        run = arc_of(np.int64(kwg[node]))
+    return is_word(np.int64(kwg[node]))
 
 
 @njit(cache=True, nogil=True)
@@ -190,9 +216,11 @@ def cross_sets(kwg: np.ndarray, tiles: np.ndarray, points: np.ndarray, full: int
 
 
 @njit(cache=True, nogil=True)
-def _record(d, lane, a, b, k, line, lm, wm, cross, points, st, fs, meta, otiles, oeq, wk):
+def _record(d, lane, a, b, k, lane_arrays, room):
     """One move found (the tiles laid in ``wk[_STRIP]``): scored, counted and
     stored as the classic generator stores its moves."""
+    line, lm, wm = lane_arrays
+    cross, points, st, fs, meta, otiles, oeq, wk = room
     if k == 1 and d == 1:  # a one-tile play is listed across when it makes an across word
         e = wk[_EMPTY, 0]
         if cross[X_HAS, 1, lane, e] != 0:
@@ -282,10 +310,11 @@ def _compact(st, fs, meta, otiles, oeq, cut) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _assign(d, lane, a, b, k, ntypes, line, lm, wm, cross, points, st, fs, meta, otiles, oeq,
-            wk) -> None:
+def _assign(d, lane, a, b, k, ntypes, lane_arrays, room) -> None:
     """Lay the multiset of placed tiles (``wk[_TYPE]``, ``wk[_CNT]``) on the
     span's empty squares in every distinct order their cross sets allow."""
+    cross = room.cross
+    wk = room.wk
     j = 0
     wk[_PICK, 0] = -1
     while j >= 0:
@@ -305,19 +334,20 @@ def _assign(d, lane, a, b, k, ntypes, line, lm, wm, cross, points, st, fs, meta,
         wk[_CNT, u] -= 1
         wk[_STRIP, e] = wk[_TYPE, u]
         if j + 1 == k:
-            _record(d, lane, a, b, k, line, lm, wm, cross, points, st, fs, meta, otiles, oeq,
-                    wk)
+            _record(d, lane, a, b, k, lane_arrays, room)
         else:
             j += 1
             wk[_PICK, j] = -1
 
 
 @njit(cache=True, nogil=True)
-def _span(kwg, d, lane, a, b, k, line, lm, wm, cross, points, st, fs, meta, otiles, oeq, wk,
-          letters) -> None:
+def _span(kwg, d, lane, a, b, k, lane_arrays, room, letters) -> None:
     """Every move of the span ``[a, b]`` of a lane (``line``: its tiles), ``k``
     squares of it empty. ``letters``: what the empty squares' cross sets
     allow together."""
+    line = lane_arrays.line
+    st = room.st
+    wk = room.wk
     nb = 0
     ne = 0
     for p in range(a, b + 1):
@@ -346,7 +376,7 @@ def _span(kwg, d, lane, a, b, k, line, lm, wm, cross, points, st, fs, meta, otil
         i = wk[_NODE, depth]
         o = wk[_OPT, depth]
         if o >= 0:  # undo the choice made at this depth
-            c = np.int64(kwg[i]) >> 24
+            c = tile_of(np.int64(kwg[i]))
             if o == 0:
                 ub -= 1
             else:
@@ -355,7 +385,7 @@ def _span(kwg, d, lane, a, b, k, line, lm, wm, cross, points, st, fs, meta, otil
         found = False
         while True:
             node = np.int64(kwg[i])
-            c = node >> 24
+            c = tile_of(node)
             nextb = wk[_BSORT, ub] if ub < nb else 64
             if c > nextb:
                 break  # a board tile left behind: no sibling after can take it
@@ -370,7 +400,7 @@ def _span(kwg, d, lane, a, b, k, line, lm, wm, cross, points, st, fs, meta, otil
                     # a natural tile, unless a blank took this letter just before
                     if st[R_COUNT + c] > 0 and not (
                             depth > 0 and wk[_OPT, depth - 1] == 2
-                            and np.int64(kwg[wk[_NODE, depth - 1]]) >> 24 == c):
+                            and tile_of(np.int64(kwg[wk[_NODE, depth - 1]])) == c):
                         found = True
                     else:
                         o = 2
@@ -378,7 +408,7 @@ def _span(kwg, d, lane, a, b, k, line, lm, wm, cross, points, st, fs, meta, otil
                     found = True
             if found:
                 break
-            if node & IS_END:
+            if is_end(node):
                 break
             i += 1
             o = -1
@@ -394,14 +424,14 @@ def _span(kwg, d, lane, a, b, k, line, lm, wm, cross, points, st, fs, meta, otil
             placed += 1
             st[R_COUNT + (c if o == 1 else 0)] -= 1
         if depth + 1 == length:
-            if node & ACCEPTS:
+            if is_word(node):
                 # the multiset of placed tiles, as distinct types and counts
                 ntypes = 0
                 for q in range(length):
                     oq = wk[_OPT, q]
                     if oq == 0:
                         continue
-                    t = np.int64(kwg[wk[_NODE, q]]) >> 24
+                    t = tile_of(np.int64(kwg[wk[_NODE, q]]))
                     if oq == 2:
                         t |= BLANK_FLAG
                     if ntypes > 0 and wk[_TYPE, ntypes - 1] == t:
@@ -410,10 +440,9 @@ def _span(kwg, d, lane, a, b, k, line, lm, wm, cross, points, st, fs, meta, otil
                         wk[_TYPE, ntypes] = t
                         wk[_CNT, ntypes] = 1
                         ntypes += 1
-                _assign(d, lane, a, b, k, ntypes, line, lm, wm, cross, points, st, fs, meta,
-                        otiles, oeq, wk)
+                _assign(d, lane, a, b, k, ntypes, lane_arrays, room)
             continue
-        child = node & ARC
+        child = arc_of(node)
         if child != 0:
             depth += 1
             wk[_NODE, depth] = child
@@ -444,6 +473,7 @@ def generate(kwg, consts, tiles, cross, st, fs, out, wk) -> tuple[int, int]:
         for q in range(n):
             if tiles[0, p, q] != 0:
                 empty = False
+    room = Room(cross, points, st, fs, meta, otiles, oeq, wk)
     searched = 0
     spans = 0
     for p in range(n):
@@ -490,8 +520,7 @@ def generate(kwg, consts, tiles, cross, st, fs, out, wk) -> tuple[int, int]:
                         continue
                     spans += 1
                     searched += 1
-                    _span(kwg, d, lane, a, b, k, line, lm, wm, cross, points, st, fs, meta,
-                          otiles, oeq, wk, letters)
+                    _span(kwg, d, lane, a, b, k, Lane(line, lm, wm), room, letters)
                     for q in range(a, b + 1):
                         wk[_STRIP, q] = 0
     return searched, spans
@@ -504,17 +533,21 @@ def room(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, nogil=True)
-def moves_of(kwg, consts, tiles, rack, leaves, kind, given, bag, other, mode, topn, cap,
-             exchanges, st, fs, out, cross, wk
+def moves_of(kwg, consts, tiles, request, st, fs, out, cross, wk
              ) -> tuple[float, int, int, int, int, int, int, int, int]:
     """A position's WordSmog moves in one call, as `rackety.kernels.generate.moves_of`
     gives the classic ones (the same arguments but the lexicon's: ``kwg`` is
     its alphagrams, ``tiles`` the board [2, n, n]; ``cross`` and ``wk`` from
     `room`), and the same results: (the cut, the placements stored, where
     the leave values are in ``fs`` and how many, the placements in all, the
-    best score, the spans searched, the spans in all, 0)."""
-    points = consts[2]
-    rules = consts[3]
+    best score, the spans searched, the spans in all, 0). ``request`` a
+    `rackety.kernels.fields.Request` (its ``exact`` is not read: every move is
+    found)."""
+    points = consts.points
+    rules = consts.rules
+    rack, leaves, kind, given, bag, other, mode, topn, cap, exchanges = \
+        request.rack, request.leaves, request.kind, request.given, request.bag, \
+        request.other, request.mode, request.topn, request.cap, request.exchanges
     counts = wk[_BUF]
     for c in range(counts.shape[0]):
         counts[c] = 0

@@ -34,8 +34,9 @@ import time
 import numpy as np
 
 from rackety.errors import RacketyError
-from rackety.kernels.bits import ARC, IS_END
+from rackety.kernels.bits import IS_END, arc_of
 from rackety.kernels.jit import njit
+from rackety.kernels.nodes import pack
 from rackety.lexicon.kwg import MAX_NODES
 from rackety.lexicon.wordlist import WordList
 
@@ -250,10 +251,7 @@ def _layout(start, keys, n_states, host, offset, dawg_root, gaddag_root):
             arc = 0
             if c != _EMPTY:
                 arc = run_pos[host[c]] + offset[c]
-            v = ((key & 0xFF) << 24) | (((key >> 8) & 1) << 23) | arc
-            if j == m - 1:
-                v |= IS_END
-            nodes[p + j] = np.uint32(v)
+            nodes[p + j] = np.uint32(pack(key & 0xFF, arc, (key >> 8) & 1 != 0, j == m - 1))
     return nodes
 
 
@@ -313,7 +311,7 @@ def build_kwg(words: WordList, *, gaddag: bool = True,
     nodes = _layout(start, keys, n_states, host, offset, dawg_root, gaddag_root)
     if not gaddag:
         nodes = np.delete(nodes, 1)
-        arcs = nodes & ARC
+        arcs = arc_of(nodes)
         nodes = np.where(arcs > 1, nodes - 1, nodes).astype(np.uint32)
     t5 = clock()
     if len(nodes) > MAX_NODES:

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rackety.kernels.bits import ACCEPTS, ARC, IS_END
 from rackety.kernels.jit import njit
+from rackety.kernels.nodes import arc_of, is_end, is_word, tile_of
 
 SATURATED = 1 << 61  # a count at this value means "this many or more"
 
@@ -50,8 +50,8 @@ def measure(nodes: np.ndarray, start: int, count: np.ndarray, longest: np.ndarra
             top -= 1
             continue
         node = np.int64(nodes[i])
-        a = node & ARC
-        last = (node & IS_END) != 0
+        a = arc_of(node)
+        last = is_end(node)
         pending = False
         if a != 0 and state[a] != 2:
             if state[a] == 1:
@@ -70,8 +70,8 @@ def measure(nodes: np.ndarray, start: int, count: np.ndarray, longest: np.ndarra
                 return i
             state[i] = 1
             continue
-        separator = (node >> 24) == 0
-        c = np.int64(1) if (node & ACCEPTS) != 0 else np.int64(0)
+        separator = tile_of(node) == 0
+        c = np.int64(1) if is_word(node) else np.int64(0)
         length = np.int64(0) if separator else np.int64(1)
         seps = np.int64(1) if separator else np.int64(0)
         total = np.int64(0)

@@ -41,7 +41,7 @@ import numpy as np
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError
 from rackety.files import read_bytes, write_atomic
-from rackety.kernels.bits import ACCEPTS, ARC
+from rackety.kernels.bits import TILE_SHIFT, arc_of, is_word
 from rackety.lexicon import kwg as _kwg
 from rackety.lexicon.wordlist import MAX_WORD_LENGTH
 
@@ -74,7 +74,7 @@ class Klv:
             raise RacketyError(f"{source}: value {int(np.argmax(~np.isfinite(self.values)))} "
                                "is not a finite number")
         self.counts = counts
-        root = int(self.nodes[_kwg.DAWG_ROOT]) & ARC
+        root = arc_of(int(self.nodes[_kwg.DAWG_ROOT]))
         stored = int(counts[root]) if root else 0
         if stored != len(self.values):
             raise RacketyError(f"{source}: {len(self.values):,} values for {stored:,} leaves "
@@ -180,7 +180,7 @@ class Klv:
             return cls(nodes, np.zeros(0, np.float32), alpha, source=source)
         flat = np.asarray(tiles, np.uint8) + np.uint8(1)
         nodes = build_kwg(from_tiles(flat, lengths), gaddag=False)
-        nodes[1:] -= np.uint32(1 << 24)  # back to the alphabet's codes
+        nodes[1:] -= np.uint32(1 << TILE_SHIFT)  # back to the alphabet's codes
         return cls(nodes, values, alpha, source=source)
 
     # ------------------------------------------------------------- writing
@@ -211,13 +211,13 @@ class Klv:
         r, w = _kwg.DAWG_ROOT, 0
         for t in codes:
             head = int(nodes[r])
-            s = head & ARC
+            s = arc_of(head)
             q = _kwg.seek(nodes, s, t)
             if q < 0:
                 return -1
-            w += (1 if head & ACCEPTS else 0) + int(counts[s]) - int(counts[q])
+            w += (1 if is_word(head) else 0) + int(counts[s]) - int(counts[q])
             r = q
-        return w if int(nodes[r]) & ACCEPTS else -1
+        return w if is_word(int(nodes[r])) else -1
 
     def value(self, leave: Sequence[int] | str) -> float:
         """The value of a leave (tile codes in any order, or text with ``?`` for a
@@ -229,7 +229,7 @@ class Klv:
         """Every stored leave, by word index."""
         from rackety.lexicon.query import enumerate_strings
 
-        root = int(self.nodes[_kwg.DAWG_ROOT]) & ARC
+        root = arc_of(int(self.nodes[_kwg.DAWG_ROOT]))
         flat, lens = enumerate_strings(self.nodes, root, 64)
         out = []
         at = 0

@@ -21,7 +21,8 @@ import numpy as np
 
 from rackety.errors import RacketyError
 from rackety.files import read_bytes, write_atomic
-from rackety.kernels.bits import ACCEPTS, ARC, DAWG_ROOT, GADDAG_ROOT, IS_END
+from rackety.kernels.bits import DAWG_ROOT, GADDAG_ROOT, arc_of, is_end, is_word, tile_of
+from rackety.kernels.bits import IS_END as IS_END  # for KLV and the tests
 from rackety.lexicon.wordlist import MAX_WORD_LENGTH
 
 MAX_NODES = 1 << 22
@@ -30,13 +31,13 @@ MAX_WORDS = 1 << 23  # well above any real lexicon (Polish has about 3 million w
 
 def accepts(node: int) -> bool:
     """Whether the string read up to this node, its tile included, is in the set."""
-    return bool(node & ACCEPTS)
+    return bool(is_word(node))
 
 
 def has_gaddag(nodes: np.ndarray) -> bool:
     """Whether node 1 is the GADDAG pseudo-node. In a DAWG-only word graph node
     1 is a real edge, whose tile is a letter (never 0, the separator)."""
-    return len(nodes) > 1 and int(nodes[1]) >> 24 == 0
+    return len(nodes) > 1 and tile_of(int(nodes[1])) == 0
 
 
 def validate(nodes: np.ndarray, source: str, alphabet_size: int = 64, *,
@@ -61,9 +62,9 @@ def validate(nodes: np.ndarray, source: str, alphabet_size: int = 64, *,
     if n > MAX_NODES:
         raise RacketyError(f"{source}: {n:,} nodes, more than a KWG can address")
     tiles = nodes >> np.uint32(24)
-    arcs = nodes & ARC
-    ends = (nodes & IS_END) != 0
-    accepting = (nodes & ACCEPTS) != 0
+    arcs = arc_of(nodes)
+    ends = is_end(nodes)
+    accepting = is_word(nodes)
 
     def fail(index: np.ndarray, what: str) -> None:
         if index.size:
@@ -174,10 +175,10 @@ def seek(nodes: np.ndarray, index: int, t: int) -> int:
         return -1
     while True:
         node = int(nodes[index])
-        nt = node >> 24
+        nt = tile_of(node)
         if nt == t:
             return index
-        if nt > t or node & IS_END:
+        if nt > t or is_end(node):
             return -1
         index += 1
 
@@ -186,7 +187,7 @@ def follow(nodes: np.ndarray, start: int, tiles: list[int]) -> int:
     """The node reached by reading ``tiles`` from pseudo-node ``start``, or -1."""
     index = start
     for t in tiles:
-        index = seek(nodes, int(nodes[index]) & ARC, t)
+        index = seek(nodes, arc_of(int(nodes[index])), t)
         if index < 0:
             return -1
     return index
@@ -195,12 +196,12 @@ def follow(nodes: np.ndarray, start: int, tiles: list[int]) -> int:
 def children(nodes: np.ndarray, index: int) -> list[tuple[int, bool]]:
     """(tile, accepts) of each edge leaving the node at ``index``."""
     out = []
-    i = int(nodes[index]) & ARC
+    i = arc_of(int(nodes[index]))
     if i == 0:
         return out
     while True:
         node = int(nodes[i])
-        out.append((node >> 24, bool(node & ACCEPTS)))
-        if node & IS_END:
+        out.append((tile_of(node), bool(is_word(node))))
+        if is_end(node):
             return out
         i += 1

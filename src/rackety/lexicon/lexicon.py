@@ -24,7 +24,7 @@ import numpy as np
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError, clip
 from rackety.files import exists, read_bytes
-from rackety.kernels.bits import ARC
+from rackety.kernels.bits import arc_of
 from rackety.lexicon import cache as _cache
 from rackety.lexicon import kwg as _kwg
 from rackety.lexicon import languages as _languages
@@ -106,7 +106,7 @@ class Lexicon:
             nodes.flags.writeable = False  # one numba type for every lexicon
         if not checked:
             counts = _kwg.validate(nodes, source or name, alphabet.size)
-            word_count = int(counts[int(nodes[_kwg.DAWG_ROOT]) & ARC])
+            word_count = int(counts[arc_of(int(nodes[_kwg.DAWG_ROOT]))])
         self.nodes = nodes
         self.alphabet = alphabet
         self.name = name
@@ -355,7 +355,7 @@ class Lexicon:
     def root(self, pseudo: int) -> int:
         """The first node of the DAWG (``pseudo`` = `kwg.DAWG_ROOT`) or the GADDAG
         (`kwg.GADDAG_ROOT`): the arc index its pseudo-node points to."""
-        return int(self.nodes[pseudo]) & ARC
+        return arc_of(int(self.nodes[pseudo]))
 
     # ------------------------------------------------------------- words
     def _word_tiles(self, word: str | Iterable[int]) -> list[int] | None:

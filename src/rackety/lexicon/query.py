@@ -22,8 +22,8 @@ import numpy as np
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError, clip
-from rackety.kernels.bits import ACCEPTS, ARC, DAWG_ROOT, IS_END
 from rackety.kernels.jit import njit
+from rackety.kernels.nodes import DAWG_ROOT, arc_of, is_end, is_word, tile_of
 from rackety.lexicon.wordlist import MAX_WORD_LENGTH, MIN_WORD_LENGTH
 
 
@@ -75,17 +75,17 @@ def contains_many(nodes: np.ndarray, start: int, flat: np.ndarray, lens: np.ndar
             i = arc
             while True:
                 node = np.int64(nodes[i])
-                nt = node >> 24
+                nt = tile_of(node)
                 if nt == t:
                     break
-                if nt > t or node & IS_END:
+                if nt > t or is_end(node):
                     ok = 0
                     break
                 i += 1
             if ok == 0:
                 break
-            arc = node & ARC
-        if ok == 1 and (lens[w] == 0 or not node & ACCEPTS):
+            arc = arc_of(node)
+        if ok == 1 and (lens[w] == 0 or not is_word(node)):
             ok = 0
         out[w] = ok
         pos += lens[w]
@@ -112,13 +112,13 @@ def enumerate_strings(nodes: np.ndarray, start: int,
             depth -= 1
             continue
         node = np.int64(nodes[i])
-        edge[depth] = -1 if (node & IS_END) != 0 else i + 1
-        path[depth] = node >> 24
-        if (node & ACCEPTS) != 0:
+        edge[depth] = -1 if is_end(node) else i + 1
+        path[depth] = tile_of(node)
+        if is_word(node):
             out, lens = _emit(out, lens, n_out, n_words, path, depth + 1)
             n_out += depth + 1
             n_words += 1
-        a = node & ARC
+        a = arc_of(node)
         if a != 0 and depth < max_len - 1:
             depth += 1
             edge[depth] = a
@@ -185,19 +185,19 @@ def anagram_walk(nodes: np.ndarray, start: int, counts: np.ndarray, min_len: int
             depth -= 1
             continue
         node = np.int64(nodes[i])
-        edge[depth] = -1 if (node & IS_END) != 0 else i + 1
-        t = node >> 24
+        edge[depth] = -1 if is_end(node) else i + 1
+        t = tile_of(node)
         kind = _take(counts, t)
         if kind == 0:
             continue
         used[depth] = kind
         path[depth] = t | (0x80 if kind == 2 else 0)
         length = depth + 1
-        if (node & ACCEPTS) != 0 and (length == total if exact else length >= min_len):
+        if is_word(node) and (length == total if exact else length >= min_len):
             out, lens = _emit(out, lens, n_out, n_words, path, length)
             n_out += length
             n_words += 1
-        a = node & ARC
+        a = arc_of(node)
         if a != 0 and length < total:
             depth += 1
             edge[depth] = a
@@ -255,19 +255,19 @@ def pattern_set_walk(nodes: np.ndarray, start: int, pat: np.ndarray,
             depth -= 1
             continue
         node = np.int64(nodes[i])
-        edge[depth] = -1 if (node & IS_END) != 0 else i + 1
-        t = node >> 24
+        edge[depth] = -1 if is_end(node) else i + 1
+        t = tile_of(node)
         before = state[depth]
         moved = ((before & (match[t] | wild)) << one) | (before & stars)
         after = _closure(moved, stars)
         if after == 0:
             continue
         path[depth] = t
-        if (node & ACCEPTS) != 0 and (after & done) != 0:
+        if is_word(node) and (after & done) != 0:
             out, lens = _emit(out, lens, n_out, n_words, path, depth + 1)
             n_out += depth + 1
             n_words += 1
-        a = node & ARC
+        a = arc_of(node)
         if a != 0 and depth + 1 < max_len and (after & ~done) != 0:
             depth += 1
             edge[depth] = a
@@ -314,8 +314,8 @@ def pattern_walk(nodes: np.ndarray, start: int, pat: np.ndarray, counts: np.ndar
             top -= 1
             continue
         node = np.int64(nodes[i])
-        f_edge[top] = -1 if (node & IS_END) != 0 else i + 1
-        t = node >> 24
+        f_edge[top] = -1 if is_end(node) else i + 1
+        t = tile_of(node)
         p = f_pos[top]
         d = f_depth[top]
         elem = pat[p]
@@ -334,11 +334,11 @@ def pattern_walk(nodes: np.ndarray, start: int, pat: np.ndarray, counts: np.ndar
             flag = 0x80 if kind == 2 else 0
         path[d] = t | flag
         q = p if elem == WILD_ANY else p + 1
-        if (node & ACCEPTS) != 0 and (q == m or (q == m - 1 and pat[q] == WILD_ANY)):
+        if is_word(node) and (q == m or (q == m - 1 and pat[q] == WILD_ANY)):
             out, lens = _emit(out, lens, n_out, n_words, path, d + 1)
             n_out += d + 1
             n_words += 1
-        a = node & ARC
+        a = arc_of(node)
         if a != 0 and q < m and d + 1 < max_len:
             top += 1
             f_edge[top] = a
@@ -527,8 +527,8 @@ def suggest_walk(nodes: np.ndarray, start: int, query: np.ndarray,
             depth -= 1
             continue
         node = np.int64(nodes[i])
-        edge[depth] = -1 if (node & IS_END) != 0 else i + 1
-        t = node >> 24
+        edge[depth] = -1 if is_end(node) else i + 1
+        t = tile_of(node)
         path[depth] = t
         r = depth + 1
         rows[r, 0] = r
@@ -545,13 +545,13 @@ def suggest_walk(nodes: np.ndarray, start: int, query: np.ndarray,
             if v < best:
                 best = v
         d = rows[r, m]
-        if (node & ACCEPTS) != 0 and 0 < d <= max_dist:
+        if is_word(node) and 0 < d <= max_dist:
             out, lens = _emit(out, lens, n_out, n_words, path, r)
             dist = _grow(dist, n_words + 1)
             dist[n_words] = d
             n_out += r
             n_words += 1
-        a = node & ARC
+        a = arc_of(node)
         if a != 0 and best <= max_dist and r < max_len:
             depth += 1
             edge[depth] = a
@@ -598,8 +598,8 @@ def decode_walk(nodes: np.ndarray, start: int, cipher: np.ndarray, last: np.ndar
         if budget > 0 and work > budget:
             return out[:n * m], n, 2
         node = np.int64(nodes[i])
-        edge[depth] = -1 if (node & IS_END) != 0 else i + 1
-        t = node >> 24
+        edge[depth] = -1 if is_end(node) else i + 1
+        t = tile_of(node)
         want = key[c]
         if want != 0:
             if t != want:
@@ -615,7 +615,7 @@ def decode_walk(nodes: np.ndarray, start: int, cipher: np.ndarray, last: np.ndar
             fresh[depth] = True
         path[depth] = t
         if last[depth]:
-            if (node & ACCEPTS) == 0:
+            if not is_word(node):
                 continue
             if depth == m - 1:
                 out = _grow(out, (n + 1) * m)
@@ -627,7 +627,7 @@ def decode_walk(nodes: np.ndarray, start: int, cipher: np.ndarray, last: np.ndar
             depth += 1
             edge[depth] = start
         else:
-            a = node & ARC
+            a = arc_of(node)
             if a == 0:
                 continue
             depth += 1

@@ -64,7 +64,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numba import types
@@ -97,7 +97,10 @@ from rackety.kernels.fields import (
     S_OVERFLOW,
     ST_SIZE,
     X_ROWS,
+    Consts,
     GameState,
+    Output,
+    Scratch,
 )
 from rackety.kernels.generate import generate_gaddag, load_rack, scratch
 from rackety.kernels.jit import njit
@@ -138,10 +141,50 @@ FACE_WEIGHT = 20  # move ordering: score + this x face value of the tiles played
 _TT_START_BITS = 16
 _ARENA_ROWS = 1 << 16  # rows of the move arena at first (it grows when full)
 
+class Arrays(NamedTuple):
+    """The arrays of one solve, which `_negamax` reads and writes, by name:
+    the graph, the board and its cross sets per slot (one per ply), the
+    board's constants (`rackety.game.state.board_consts`), the generator's
+    state, the move arena (its rows, their estimates and order), the
+    generator's scratch (`rackety.kernels.generate.scratch`), the rules, the
+    racks, the control (``C_*``), the Zobrist keys, the table, the principal
+    variation's triangle and the moves whose cross sets are still to update."""
+
+    kwg: np.ndarray
+    tiles_s: np.ndarray
+    xs_s: np.ndarray
+    lm2: np.ndarray
+    wm2: np.ndarray
+    points: np.ndarray
+    ln_all: np.ndarray
+    st: np.ndarray
+    fs: np.ndarray
+    meta: np.ndarray
+    otiles: np.ndarray
+    oeq: np.ndarray
+    est: np.ndarray
+    order: np.ndarray
+    anc: np.ndarray
+    bnd: np.ndarray
+    small: np.ndarray
+    bestl: np.ndarray
+    rules: np.ndarray
+    racks: np.ndarray
+    ctl: np.ndarray
+    zsq: np.ndarray
+    zrack: np.ndarray
+    zmisc: np.ndarray
+    tt_key: np.ndarray
+    tt_data: np.ndarray
+    pv_len: np.ndarray
+    pv_meta: np.ndarray
+    pv_tiles: np.ndarray
+    dirty: np.ndarray
+
+
 _I = types.int64
 _U = types.uint64
-_SIG = types.int64(
-    _I, _I, _I, _I, _I, _I, _I, _I, _U,
+_ARRAYS = types.NamedTuple((
     types.Array(types.uint32, 1, "C", readonly=True),  # kwg
     types.uint8[:, :, :, ::1],  # tiles per slot [slot, 2, n, n]
     types.int64[:, :, :, :, ::1],  # cross sets per slot [slot, X_ROWS, 2, n, n]
@@ -161,20 +204,24 @@ _SIG = types.int64(
     types.uint64[::1], types.int64[::1],  # the table: keys, data
     types.int64[::1], types.int32[:, :, ::1], types.uint8[:, :, ::1],  # the PV triangle
     types.int64[::1],  # per slot: the move whose cross sets are still to update (-1: none)
-)
+), Arrays)
+_SIG = types.int64(_I, _I, _I, _I, _I, _I, _I, _I, _U, _ARRAYS)
 
 
 @njit(cache=True, nogil=True)
-def _generate(kwg, tiles, cross, lm2, wm2, points, ln_all, st, fs, meta, otiles, oeq, anc, bnd,
-              small, bestl, rules, rack, off, empty, ctl):
+def _generate(arrays, tiles, cross, rack, off, empty):
     """Every placement of ``rack`` into the arena from row ``off`` (the one
     generator entry in its all mode, without leaves); returns the end row."""
+    a = arrays
+    kwg, lm2, wm2, points, rules, st, fs, ctl = a.kwg, a.lm2, a.wm2, a.points, a.rules, a.st, \
+        a.fs, a.ctl
     # all mode, no leaves: the leave values' place is not needed; a row is kept
     # free for the pass
     load_rack(st, fs, rules, points, rack[:64], MODE_ALL, 1, ctl[C_CAP] - 1, off, empty,
               False)
-    generate_gaddag(kwg, (lm2, wm2, points, rules), (tiles, cross), st, fs,
-                    (meta, otiles, oeq), (ln_all, anc, bnd, small, bestl))
+    generate_gaddag(kwg, Consts(lm2, wm2, points, rules), (tiles, cross), st, fs,
+                    Output(a.meta, a.otiles, a.oeq), Scratch(a.ln_all, a.anc, a.bnd, a.small,
+                                                             a.bestl))
     ctl[C_GENS] += 1
     return st[S_COUNT]
 
@@ -191,14 +238,16 @@ def _placed_face(meta, otiles, i, points):
 
 
 @njit(cache=True, nogil=True)
-def _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, points, full, racks, side, zsq, zrack, h,
-          ctl, dirty):
+def _play(arrays, i, slot, full, side, h):
     """Move ``i`` into slot ``slot + 1`` (a copy of ``slot``) by the rules'
     `place`, off the rack of ``side``; returns the hash with the tiles and the
     rack changed. The slot's cross sets are left to update (``dirty``) until a
     search generates moves there (`_recross`): a table hit or the horizon
     never pays for them."""
-    n = ctl[C_N]
+    a = arrays
+    meta, otiles, tiles_s, xs_s, kwg, points, racks, zsq, zrack, dirty = \
+        a.meta, a.otiles, a.tiles_s, a.xs_s, a.kwg, a.points, a.racks, a.zsq, a.zrack, a.dirty
+    n = a.ctl[C_N]
     tiles_s[slot + 1] = tiles_s[slot]
     place(kwg, True, points, full, tiles_s[slot + 1], xs_s[slot + 1], meta, otiles, i, False)
     dirty[slot + 1] = i
@@ -291,14 +340,17 @@ def _pv_set(pv_len, pv_meta, pv_tiles, ply, meta, otiles, i, child):
 
 
 @njit(_SIG, cache=True, nogil=True)
-def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
-             kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta, otiles, oeq,
-             est, order,
-             anc, bnd, small, bestl, rules, racks, ctl, zsq, zrack, zmisc, tt_key, tt_data,
-             pv_len, pv_meta, pv_tiles, dirty):
+def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h, arrays):
     """The value of the position for ``side`` to move, searched ``depth`` plies
     (`D_INF`: to the end), fail-soft within (``alpha``, ``beta``). The board is
-    slot ``slot``; this node's moves go in the arena from row ``off``."""
+    slot ``slot``; this node's moves go in the arena from row ``off``; the
+    solve's arrays are ``arrays`` (`Arrays`)."""
+    a = arrays
+    kwg, tiles_s, xs_s, points, st, meta, otiles, est, order, rules, racks, ctl = \
+        a.kwg, a.tiles_s, a.xs_s, a.points, a.st, a.meta, a.otiles, a.est, a.order, a.rules, \
+        a.racks, a.ctl
+    zmisc, tt_key, tt_data, pv_len, pv_meta, pv_tiles, dirty = \
+        a.zmisc, a.tt_key, a.tt_data, a.pv_len, a.pv_meta, a.pv_tiles, a.dirty
     ctl[C_NODES] += 1
     if ctl[C_NODES] > ctl[C_BUDGET]:
         ctl[C_ABORT] = 1
@@ -332,9 +384,8 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
                 ctl[C_CUTS] += 1
             return v
     _recross(kwg, tiles_s, xs_s, slot, points, rules[G_FULL_MASK], meta, dirty)
-    end = _generate(kwg, tiles_s[slot], xs_s[slot], lm2, wm2, points, ln_all, st, fs, meta,
-                    otiles, oeq, anc, bnd, small, bestl, rules, racks[side], off,
-                    slot == 0 and ctl[C_EMPTY] != 0, ctl)
+    end = _generate(arrays, tiles_s[slot], xs_s[slot], racks[side], off,
+                    slot == 0 and ctl[C_EMPTY] != 0)
     if st[S_OVERFLOW] != 0:
         ctl[C_ABORT] = 2
         return 0
@@ -407,33 +458,19 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
                 child_passes = np.int64(1)
             else:
                 child_slot = slot + 1
-                ch = _play(meta, otiles, i, tiles_s, xs_s, slot, kwg, points, rules[G_FULL_MASK],
-                           racks, side, zsq, zrack, h, ctl, dirty) ^ zmisc[0]
+                ch = _play(arrays, i, slot, rules[G_FULL_MASK], side, h) ^ zmisc[0]
                 if passes == 1:
                     ch ^= zmisc[1]
                 child_passes = np.int64(0)
             if first:
                 v = score - _negamax(ply + 1, child_depth, score - beta, score - alpha,
-                                     child_passes, opp, child_slot, base, ch,
-                                     kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta,
-                                     otiles, oeq, est, order,
-                                     anc, bnd, small, bestl, rules, racks, ctl, zsq, zrack,
-                                     zmisc, tt_key, tt_data, pv_len, pv_meta, pv_tiles, dirty)
+                                     child_passes, opp, child_slot, base, ch, arrays)
             else:
                 v = score - _negamax(ply + 1, child_depth, score - alpha - 1, score - alpha,
-                                     child_passes, opp, child_slot, base, ch,
-                                     kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta,
-                                     otiles, oeq, est, order,
-                                     anc, bnd, small, bestl, rules, racks, ctl, zsq, zrack,
-                                     zmisc, tt_key, tt_data, pv_len, pv_meta, pv_tiles, dirty)
+                                     child_passes, opp, child_slot, base, ch, arrays)
                 if alpha < v < beta and ctl[C_ABORT] == 0:
                     v = score - _negamax(ply + 1, child_depth, score - beta, score - alpha,
-                                         child_passes, opp, child_slot, base, ch,
-                                         kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs,
-                                         meta, otiles, oeq, est, order,
-                                         anc, bnd, small, bestl, rules, racks, ctl, zsq,
-                                         zrack, zmisc, tt_key, tt_data, pv_len, pv_meta,
-                                         pv_tiles, dirty)
+                                         child_passes, opp, child_slot, base, ch, arrays)
             first = False
             if not is_pass:
                 _unplay(meta, otiles, i, points, racks, side)
@@ -465,17 +502,11 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h,
 
 
 @njit(cache=True, nogil=True)
-def _search(depth, passes, h, kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs, meta,
-            otiles, oeq, est, order,
-            anc, bnd, small, bestl, rules, racks, ctl, zsq, zrack, zmisc, tt_key, tt_data,
-            pv_len, pv_meta, pv_tiles, dirty):
+def _search(depth, passes, h, arrays):
     """One iteration of the deepening: the root searched ``depth`` plies."""
     zero = np.int64(0)
     return _negamax(zero, np.int64(depth), np.int64(-BIG), np.int64(BIG), np.int64(passes),
-                    zero, zero, zero, h, kwg, tiles_s, xs_s, lm2, wm2, points, ln_all, st, fs,
-                    meta, otiles, oeq, est, order,
-                    anc, bnd, small, bestl, rules, racks, ctl, zsq, zrack, zmisc, tt_key,
-                    tt_data, pv_len, pv_meta, pv_tiles, dirty)
+                    zero, zero, zero, h, arrays)
 
 
 @njit(cache=True, nogil=True)
@@ -694,12 +725,13 @@ class _Solver:
             ctl[C_CAP] = self.cap
             ctl[C_BUDGET] = budget
             racks = self.racks0.copy()
-            value = _search(depth, self.passes, self.hash, self.lexicon.nodes, self.tiles_s,
-                            self.xs_s, self.lm2, self.wm2, self.points, self.ln_all, self.st,
-                            self.fs, self.meta, self.otiles, self.oeq, self.est, self.order,
-                            self.anc, self.bnd, self.small, self.bestl, self.rules, racks,
-                            ctl, self.zsq, self.zrack, self.zmisc, self.tt_key,
-                            self.tt_data, self.pv_len, self.pv_meta, self.pv_tiles, self.dirty)
+            arrays = Arrays(self.lexicon.nodes, self.tiles_s, self.xs_s, self.lm2, self.wm2,
+                            self.points, self.ln_all, self.st, self.fs, self.meta, self.otiles,
+                            self.oeq, self.est, self.order, self.anc, self.bnd, self.small,
+                            self.bestl, self.rules, racks, ctl, self.zsq, self.zrack, self.zmisc,
+                            self.tt_key, self.tt_data, self.pv_len, self.pv_meta, self.pv_tiles,
+                            self.dirty)
+            value = _search(depth, self.passes, self.hash, arrays)
             if ctl[C_ABORT] == 2:  # the move arena is full: a bigger one, same iteration
                 self._arena(self.cap * 4)
                 continue

@@ -367,10 +367,11 @@ class _Args:
         ok = np.zeros(n, np.bool_)
         key = np.zeros(n, np.int64)
         decided = _ki.evaluate(
-            self.lexicon.nodes, self.consts, self.gs, self.bank, self.work, self.known,
-            self.need, self.pool, self.rows, first, last, self.played, self.meta, self.tiles,
-            self.score, self.offset, self.exchanged, self.margin, self.other_seat, weight, ok,
-            key, best, equity)
+            self.lexicon.nodes, self.consts, self.gs, self.bank, self.work,
+            _ki.Racks(self.known, self.need, self.pool, self.rows),
+            _ki.Play(self.played, self.meta, self.tiles, self.score, self.offset, self.exchanged,
+                     self.margin, self.other_seat), first, last,
+            _ki.Verdicts(weight, ok, key, best, equity))
         with self.lock:
             self.decided[0] += decided
         return weight, ok, key, best, equity

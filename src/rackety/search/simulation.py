@@ -51,7 +51,7 @@ from rackety.game.move import format_leave
 from rackety.game.movegen import MoveGenerator, Work
 from rackety.game.state import board_consts, rows_of, state_of
 from rackety.kernels.fields import META
-from rackety.kernels.rollouts import rollouts
+from rackety.kernels.rollouts import Setup, rollouts
 from rackety.kernels.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
 from rackety.lexicon import Lexicon
 
@@ -180,6 +180,8 @@ class _Setup:
                 self.traded[i, :len(move.tiles)] = move.tiles
         bank = Bank([as_table(model, board.alphabet)])
         self.bank = (bank.nodes, bank.counts, bank.values)
+        self.setup = Setup(self.root, self.state, self.pool, self.known_opp, self.opponent,
+                           self.spread0, self.bank, 0, 0)
 
     def run(self, plies: int, seed: int, first: int, last: int,
             active: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -189,9 +191,8 @@ class _Setup:
         idx = np.flatnonzero(active)
         candidates = (self.kind[idx], self.meta[idx], self.tiles[idx], self.traded[idx],
                       self.ntraded[idx])
-        rollouts(self.lexicon.nodes, self.lexicon.has_gaddag, self.consts, self.root,
-                 self.state, self.pool, self.known_opp, self.opponent, self.spread0, candidates,
-                 plies, seed, first, last, self.bank, 0, 0, self.work.arrays, values, wins)
+        rollouts(self.lexicon.nodes, self.lexicon.has_gaddag, self.consts, self.setup, candidates,
+                 plies, seed, first, last, self.work.arrays, values, wins)
         return values, wins
 
 
