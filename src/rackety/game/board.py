@@ -344,7 +344,7 @@ class Board:
         board._set(self.alphabet, self.layout, self.grid.copy(),
                    list(self.racks) if racks is None else [tuple(r) for r in racks],
                    list(self.scores), self.zero_turns, dict(self.options))
-        board._rules = self._rules
+        board._rules, board._rules_made = self._rules, self._rules_made
         return board
 
     @property
@@ -421,7 +421,8 @@ class Board:
         for opcode in CGP_OPCODES:
             self.options.pop(opcode, None)
         self.options.update(rules.options(self.alphabet))
-        self._rules = rules
+        self._rules, self._rules_made = rules, None
+        self.rules  # made now, and kept by the copies  # noqa: B018
 
     # --------------------------------------------------------------- moves
     def parse_move(self, text: str) -> Move:
@@ -552,7 +553,7 @@ class Board:
         child = object.__new__(Board)
         child._set(self.alphabet, self.layout, grid, racks, scores, zero_turns,
                    dict(self.options))
-        child._rules = self._rules
+        child._rules, child._rules_made = self._rules, self._rules_made
         return child
 
     # ---------------------------------------------------------- rendering

@@ -18,7 +18,7 @@ The kernels (`kernels.py`, `crosssets.py`) write into preallocated numpy arrays;
 from __future__ import annotations
 
 import threading
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, overload, runtime_checkable
 
@@ -74,18 +74,19 @@ def update_cross_sets(parent: CrossSets, move: Move, lexicon: Lexicon) -> CrossS
 class MoveGenerator:
     """The move generator of one lexicon (`of`), as wolges keeps one
     ``KurniaMoveGenerator`` per lexicon: it owns what it derives from a
-    position, the cross sets of the boards it saw (by their tiles, the last
-    `CACHED`), so a position (`rackety.game.board.Board`) holds nothing of a
-    lexicon. `moves` is `generate`; the referee hands it the cross sets its
-    compiled game keeps (`adopt`), and a position played from one it knows
-    gets them updated lane by lane (`after`). Thread-safe."""
+    position, the cross sets of the boards it saw (by their tiles, the
+    `CACHED` made last, some 19 KB each on 15x15), so a position
+    (`rackety.game.board.Board`) holds nothing of a lexicon. `moves` is
+    `generate`; the referee hands it the cross sets its compiled game keeps
+    (`adopt`), and a position played from one it knows gets them updated lane
+    by lane (`after`). Thread-safe."""
 
-    CACHED = 64
+    CACHED = 256
     _made_lock = threading.Lock()
 
     def __init__(self, lexicon: Lexicon) -> None:
         self.lexicon = lexicon
-        self._cross: dict[bytes, CrossSets] = {}  # in the order last used
+        self._cross: OrderedDict[bytes, CrossSets] = OrderedDict()  # the oldest first
         self._lock = threading.Lock()
 
     @classmethod
@@ -101,26 +102,25 @@ class MoveGenerator:
                     lexicon._move_generator = made  # type: ignore[attr-defined]
         return made
 
-    def _key(self, position: Position) -> bytes:
-        grid = np.ascontiguousarray(position.grid, dtype=np.uint8)
-        return grid.shape[0].to_bytes(2, "little") + grid.tobytes()
+    @staticmethod
+    def _key(position: Position) -> bytes:
+        # the tiles, a byte a square (their number says the board's size)
+        return position.grid.tobytes()
 
     def _keep(self, key: bytes, xs: CrossSets) -> None:
         with self._lock:
-            self._cross.pop(key, None)
             self._cross[key] = xs
+            self._cross.move_to_end(key)
             while len(self._cross) > self.CACHED:
-                del self._cross[next(iter(self._cross))]
+                self._cross.popitem(last=False)  # the oldest kept
 
     def cross_sets(self, position: Position) -> CrossSets:
         """The cross sets of ``position``'s tiles for the lexicon, computed once
         per board (shared: copy them to change them)."""
         key = self._key(position)
-        with self._lock:
-            hit = self._cross.pop(key, None)
-            if hit is not None:
-                self._cross[key] = hit
-                return hit
+        hit = self._cross.get(key)  # a dict read is atomic: no lock to find one
+        if hit is not None:
+            return hit
         xs = cross_sets(position.grid, self.lexicon)
         self._keep(key, xs)
         return xs
@@ -514,8 +514,9 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
     alphabet = board.alphabet
     kernel_mode = _KERNEL_MODES.get(mode)
     which = _WHICH.get(generator)
+    rules = board.rules
     if variant is None:
-        variant = board.rules.variant
+        variant = rules.variant
     wordsmog = variant == "wordsmog"
     if kernel_mode is None or which is None or alphabet.size > 63 or \
             lexicon.alphabet.identity != alphabet.identity or variant not in VARIANTS or \
@@ -532,7 +533,7 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
     else:
         kind, tables, given = _k.LEAVES_GIVEN, _NO_TABLE, _given_values(alphabet, rack, leave)
     can_exchange = exchanges and len(rack) > 0 and kernel_mode != _f.MODE_COUNT and \
-        board.rules.may_exchange(board.bag_count)
+        rules.may_exchange(board.bag_count)
     exchange_bag = board.bag_count if can_exchange else 0  # no trade of more tiles
     topn = 1 if mode == "best" else max(1, top)
     bag, other = static_terms(board) if static and leave is not None else (-1, 0)
@@ -541,12 +542,12 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
     codes = np.array(rack, np.int64)
     if wordsmog:
         grid = np.asarray(board.grid, np.uint8)
-        smog = (lexicon.alphagrams().nodes, board_consts(board),
+        smog = (lexicon.alphagrams().nodes, board_consts(board, rules),
                 np.ascontiguousarray(np.stack([grid, grid.T])))
         room = _ws.room(n)
     else:
         xs = MoveGenerator.of(lexicon).cross_sets(board)
-        args = (lexicon.nodes, lexicon.word_multisets(), board_consts(board),
+        args = (lexicon.nodes, lexicon.word_multisets(), board_consts(board, rules),
                 (xs.tiles, xs.cross))
     while True:
         # the buffers grow and stay grown: use all of them

@@ -154,6 +154,7 @@ class Game:
         self._undo: list[_Snapshot] = []
         self._empty = empty
         self._board: Board | None = None  # the position, made from the state when asked
+        self._move_generator: Any = None  # the lexicon's, made when first needed
         # the compiled game (`rackety.kernels.rules` plays on it): board, cross sets,
         # racks, bag, scores, turn, scoreless turns
         self._consts = kernel_consts(alpha, empty.layout, self.rules, players=len(players))
@@ -195,11 +196,19 @@ class Game:
         board.racks = [tuple(rack_of(gs, s)) for s in order]
         board.scores = [int(gs.ints[GS_SCORE + s]) for s in order]
         board.zero_turns = int(gs.ints[GS_ZERO])
-        from rackety.game.movegen import MoveGenerator  # numba: not at import
-
         # the generator takes the cross sets the compiled game keeps
-        MoveGenerator.of(self.lexicon).adopt(board, CrossSets(gs.tiles.copy(), gs.cross.copy()))
+        self._generator().adopt(board, CrossSets(gs.tiles.copy(), gs.cross.copy()))
         return board
+
+    def _generator(self) -> Any:
+        """The move generator of the game's lexicon (`rackety.game.movegen`:
+        numba, so not imported with the referee)."""
+        made = self._move_generator
+        if made is None:
+            from rackety.game.movegen import MoveGenerator
+
+            made = self._move_generator = MoveGenerator.of(self.lexicon)
+        return made
 
     def view(self, seat: int | None = None) -> Board:
         """The position as ``seat`` (default: the player to move) sees it: its
@@ -390,13 +399,14 @@ class Game:
             words = self.check_placement(move) if check else []
             if words and self.rules.challenge == "void":
                 raise IllegalMoveError(_not_words(words, self.lexicon, self.rules.variant))
-            score = self._seen().score(move)  # the rules' score, whatever the move says
-            if move.score is not None and move.score != score:
+            # the rules' score, whatever the move says (`Board.score` checks its shape too)
+            score = self._seen().score(move)
+            if move.score is None:
+                move = replace(move, score=score)
+            elif move.score != score:
                 raise IllegalMoveError(f"{move.notation(self.alphabet)} scores {score} here, "
                                        f"not {move.score}")
-            move = replace(move, score=score)
-            if not check:  # a move taken as given still fits the board and the rack
-                self._seen().check_shape(move)
+            if not check:  # a move taken as given still fits the rack
                 self._on_rack(move, [0 if t & BLANK_FLAG else t for t in move.placed], rack)
             self._snapshot()
             write_row(move, self._row, self._word, 0, score)

@@ -149,6 +149,8 @@ class Rules:
                 low, high = _LIMITS[name]
                 value = parse_int(text, f"{source}: {opcode} operand", low, high)
             changes[name] = value
+        if not changes:
+            return rules
         try:
             return replace(rules, **changes)  # type: ignore[arg-type]
         except RacketyError as exc:

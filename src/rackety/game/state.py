@@ -203,21 +203,24 @@ def opening_penalties(layout: Layout) -> np.ndarray:
     return out
 
 
-_board_consts: dict[tuple[int, int, Rules, int], tuple[Alphabet, Layout, Consts]] = {}
+_board_consts: dict[tuple[int, int, int, int], tuple[Alphabet, Layout, Consts, Rules]] = {}
 
 
-def board_consts(board: Position) -> Consts:
-    """`kernel_consts` of a position (its rules, `Board.rules`), found by the
-    identity of its alphabet and layout (held, so never reused)."""
+def board_consts(board: Position, rules: Rules | None = None) -> Consts:
+    """`kernel_consts` of a position (its rules, `Board.rules`, or ``rules``
+    when the caller has them), found by the identity of its alphabet, layout
+    and rules (all held, so never reused)."""
     alphabet, layout = board.alphabet, board.layout
-    rules, players = board.rules, max(2, len(board.racks))
-    key = (id(alphabet), id(layout), rules, players)
+    if rules is None:
+        rules = board.rules
+    players = max(2, len(board.racks))
+    key = (id(alphabet), id(layout), id(rules), players)
     hit = _board_consts.get(key)
     if hit is None:
         if len(_board_consts) >= 256:
             _board_consts.clear()
         hit = _board_consts[key] = (alphabet, layout, kernel_consts(
-            alphabet, layout, rules, players=players))
+            alphabet, layout, rules, players=players), rules)
     return hit[2]
 
 
