@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -69,6 +69,17 @@ def _points(alphabet: Alphabet) -> tuple[int, ...]:
     """Face value of every board code 0..255: a blank (flagged or not) is worth 0."""
     return tuple(alphabet.tiles[c].points if 0 < c < alphabet.size else 0
                  for c in range(256))
+
+
+@lru_cache(maxsize=1024)
+def _rules_of(base: Rules | None, alphabet: Alphabet, operands: tuple[str | None, ...]
+              ) -> Rules:
+    """The rules of positions with these rules set, alphabet and CGP rules
+    operations (`CGP_OPCODES`, in order): one object for them all, so what is
+    made from it (`rackety.game.state.board_consts`) is found again."""
+    options = {op: text for op, text in zip(CGP_OPCODES, operands, strict=True)
+               if text is not None}
+    return Rules.from_options(options, base=base).of(alphabet)
 
 
 _DIGITS_OR_NOT = re.compile(r"[0-9]+|[^0-9]+")  # ASCII digits only: '٣' is not a number
@@ -412,7 +423,7 @@ class Board:
         made = self._rules_made
         if made is not None and made[0] == key:
             return made[1]
-        rules = Rules.from_options(options, base=self._rules).of(self.alphabet)
+        rules = _rules_of(*key)
         self._rules_made = (key, rules)
         return rules
 
