@@ -1202,17 +1202,28 @@ def _moves_begin(words, consts, position, request, st, fs, scratch) -> tuple[int
     """`moves_of` up to the generation: the rack's state, its leave values,
     the exchanges and the pass. Returns where the leave values are in ``fs``
     and how many."""
-    rack, leaves, kind, given, bag, other, mode, topn, cap, exchanges, exact_best = request
-    _lm2, _wm2, points, rules = consts
     bitmap, keys = words
     use_words(st, bitmap, keys)
     _lanes, _anchors, _bounds, small, _best_leave = scratch
-    counts = small[3]  # the shadow's tile values, filled after this is read
+    # the rack's counts go in the shadow's tile values, filled after this is read
+    return load_request(consts, position[0], request, st, fs, small[3])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def load_request(consts, tiles, request, st, fs, counts) -> tuple[int, int]:
+    """The rack a request asks about (`rackety.kernels.fields.Request`, as a
+    tuple), loaded for a generation on ``tiles`` (the board [2, n, n]): its
+    counts (written in ``counts``, 64 codes at least), its state
+    (`load_rack`), its leave values (a table's, by the one leave walk, or
+    given), the static terms, and in the top mode the exchanges and the pass
+    in the top-N heap. Returns where the leave values are in ``fs`` and how
+    many. The classic generator's `moves_of` and WordSmog's call it."""
+    rack, leaves, kind, given, bag, other, mode, topn, cap, exchanges, exact_best = request
+    _lm2, _wm2, points, rules = consts
     for c in range(64):
         counts[c] = 0
     for i in range(rack.shape[0]):
         counts[rack[i]] += 1
-    tiles, _cross = position
     empty = True
     for p in range(tiles.shape[1]):
         for q in range(tiles.shape[2]):

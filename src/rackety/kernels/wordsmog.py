@@ -71,9 +71,8 @@ from rackety.kernels.fields import (
     X_SCORE,
     X_SET,
 )
-from rackety.kernels.generate import heap_push, load_rack, may_exchange, static_equity
+from rackety.kernels.generate import heap_push, load_request
 from rackety.kernels.jit import njit
-from rackety.kernels.leaves import table_values
 from rackety.kernels.nodes import DAWG_ROOT, arc_of, is_end, is_word, root, seek, tile_of
 
 
@@ -541,38 +540,12 @@ def moves_of(kwg, consts, tiles, request, st, fs, out, cross, wk
     `room`), and the same results: (the cut, the placements stored, where
     the leave values are in ``fs`` and how many, the placements in all, the
     best score, the spans searched, the spans in all, 0). ``request`` a
-    `rackety.kernels.fields.Request` (its ``exact`` is not read: every move is
-    found)."""
-    points = consts.points
-    rules = consts.rules
-    rack, leaves, kind, given, bag, other, mode, topn, cap, exchanges = \
-        request.rack, request.leaves, request.kind, request.given, request.bag, \
-        request.other, request.mode, request.topn, request.cap, request.exchanges
-    counts = wk[_BUF]
-    for c in range(counts.shape[0]):
-        counts[c] = 0
-    for i in range(rack.shape[0]):
-        counts[rack[i]] += 1
-    empty = True
-    for p in range(tiles.shape[1]):
-        for q in range(tiles.shape[2]):
-            if tiles[0, p, q] != 0:
-                empty = False
-    lv, size = load_rack(st, fs, rules, points, counts, mode, topn, cap, 0, empty, False)
-    if kind == LEAVES_TABLE:
-        table_values(leaves[0], leaves[1], leaves[2], 0, 0, counts, fs[lv:lv + size])
-    elif kind == LEAVES_GIVEN:
-        for i in range(size):
-            fs[lv + i] = given[i]
-    if kind != LEAVES_NONE and bag >= 0:
-        static_equity(st, fs, rules, points, counts, bag, other)
-    top = mode == MODE_TOP
-    if top:  # the exchanges and the pass compete for the top N
-        if exchanges:
-            for i in range(size - 1):
-                if may_exchange(st, counts, i, rack.shape[0], exchanges):
-                    heap_push(st, fs, fs[lv + i])
-        heap_push(st, fs, fs[lv + size - 1])
+    `rackety.kernels.fields.Request`, loaded as the classic generator loads it
+    (`rackety.kernels.generate.load_request`); every move is found, so the best
+    score is always exact."""
+    lv, size = load_request(consts, tiles, request, st, fs, wk[_BUF])
+    top = request.mode == MODE_TOP
+    topn = request.topn
     searched, spans = generate(kwg, consts, tiles, cross, st, fs, out, wk)
     cut = -np.inf
     if top and not st[S_OVERFLOW]:
