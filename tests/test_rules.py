@@ -230,3 +230,52 @@ def test_gcg_replay_ends_the_game_by_the_rules(twl06: Lexicon) -> None:
     game = game_of(two, twl06, rules=Rules(max_scoreless=2))
     assert game.over and game.rules.max_scoreless == 2
     assert not game_of(two, twl06).over
+
+
+def _ended_by_going_out(twl06: Lexicon, rules: Rules) -> Game:
+    """A greedy game under ``rules`` that ends with a play going out."""
+    players = [make_player("greedy", twl06), make_player("greedy", twl06)]
+    for seed in range(20):
+        game, _ = play_game(twl06, players, seed=seed, rules=rules)
+        if any(e.kind == "end_points" for e in game.events):
+            return game
+    raise AssertionError("no greedy game went out in 20 seeds")
+
+
+@pytest.mark.parametrize("playout", PLAYOUT_RULES)
+def test_a_records_game_ends_by_the_referee_and_keeps_the_records_events(
+        twl06: Lexicon, playout: str) -> None:
+    from rackety.game.gcg import record_of, record_rules, write_gcg
+
+    played = _ended_by_going_out(twl06, Rules(playout=playout))
+    record = record_of(played)
+    assert record_rules(record).playout == playout  # the record's end shows its rule
+    game = game_of(read_gcg(write_gcg(record), source="t.gcg"), twl06)
+    assert game.over and game.problems() == []
+    assert [(e.seat, e.kind, e.score, e.total, e.tiles, e.adjustment) for e in game.events] == \
+        [(e.seat, e.kind, e.score, e.total, e.tiles, 0) for e in played.events]
+    # a record that stops at the play going out: the referee ends the game itself
+    turns = [e for e in record.events if e.kind not in ("end_rack_points", "end_rack_penalty")]
+    bare = game_of(replace(record, events=turns), twl06, rules=Rules(playout=playout))
+    assert bare.over and bare.scores == played.scores
+    assert [e.kind for e in bare.events] == [e.kind for e in played.events]
+    # the play that went out challenged in vain (a pass at once): kept in the record's order
+    out = max(i for i, e in enumerate(record.events) if e.kind == "play")
+    other = record.events[out + 1 - 2]  # the other player's last turn: its nickname
+    lost = replace(other, kind="pass", move="-", score=0, total=other.total, rack="",
+                   trailing="", notes=[], line="", line_number=0)
+    challenged = replace(record, events=record.events[:out + 1] + [lost] +
+                         record.events[out + 1:])
+    game = game_of(challenged, twl06)
+    assert game.over and game.scores == played.scores and game.problems() == []
+    back = record_of(game)
+    assert [(e.kind, e.score, e.total) for e in back.events] == \
+        [(e.kind, e.score, e.total) for e in challenged.events]
+
+
+def test_an_added_event_after_the_end_is_undone_with_the_last_turn(twl06: Lexicon) -> None:
+    game = _ended_by_going_out(twl06, Rules())
+    before = len([e for e in game.events if e.kind not in ("end_points", "end_penalty")]) - 1
+    game.add_event(0, "time_penalty", -10)
+    game.undo()
+    assert not game.over and len(game.events) == before

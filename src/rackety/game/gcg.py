@@ -815,9 +815,11 @@ def record_layout(record: GcgRecord) -> Layout | None:
 
 
 def record_rules(record: GcgRecord) -> Rules:
-    """The rules a record states in its header: its variant (``#note Variant:
-    wordsmog``; classic without one). An unknown variant, or two notes that
-    differ, raise a one-line `RacketyError` naming the line."""
+    """The rules a record states: its variant (``#note Variant: wordsmog`` in
+    its header; classic without one), and the play-out rule its end shows
+    (``subtract`` when a play-out bonus and a penalty count the same tiles, as
+    `replay` scores them; else ``twice``). An unknown variant, or two
+    notes that differ, raise a one-line `RacketyError` naming the line."""
     found: tuple[str, Pragma] | None = None
     for key, value, pragma in _board_notes(record):
         if key != VARIANT_NOTE.lower():
@@ -832,7 +834,13 @@ def record_rules(record: GcgRecord) -> Rules:
             raise RacketyError(f"{where}: a second variant, {variant}, where line "
                                f"{found[1].line_number} gives {found[0]}")
         found = found or (variant, pragma)
-    return Rules(variant=found[0] if found else "classic")
+    # the play-out rule: a record that takes the out-player's gain off the other
+    # rack as well (the same tiles as a penalty) plays each rack once
+    gains = [sorted(e.tiles) for e in record.events if e.kind == "end_rack_points"]
+    subtract = any(e.kind == "end_rack_penalty" and sorted(e.tiles) in gains
+                   for e in record.events)
+    return Rules(variant=found[0] if found else "classic",
+                 playout="subtract" if subtract else "twice")
 
 
 def _board_notes(record: GcgRecord) -> list[tuple[str, str, Pragma]]:
@@ -1280,17 +1288,19 @@ def game_of(record: GcgRecord, lexicon: Lexicon, *, rules: Rules | None = None,
                      if p.name.lower() not in ("lexicon", "incomplete")
                      and not p.name.lower().startswith(("rack", "player"))
                      and id(p) not in board_notes]
-    game.auto_end = False
+    made: list[GameEvent] = []  # the game's event for each of the record's
     for step, ev in zip(replayed.steps, record.events, strict=True):
         try:
-            event = _apply(game, step, ev)
+            event = _apply(game, step, ev, made)
         except RacketyError as exc:
             where = f"{record.source}:{ev.line_number or step.index + 1}"
             raise RacketyError(f"{where}: {exc}") from None
+        _in_order(game.events, event, made[-1] if made else None)
         game.amend(event, total=step.total)  # a written total that does not add up: kept
         event.notes = list(ev.notes)
-    game.auto_end = True
-    game.over = replayed.over
+        made.append(event)
+    if replayed.over:  # the record's end-of-game events may end it before the rules do
+        game.over = True
     if not game.over:
         n = len(replayed.final.racks)
         known = {(replayed.to_move + k) % n: rack
@@ -1335,9 +1345,14 @@ _GAME_KINDS = {"challenge_bonus": "challenge_bonus", "end_rack_points": "end_poi
                "end_rack_penalty": "end_penalty", "time_penalty": "time_penalty"}
 
 
-def _apply(game: Game, step: Step, ev: Event) -> GameEvent:
-    """Play one step of a replayed record on ``game`` (its ``auto_end`` off)."""
+def _apply(game: Game, step: Step, ev: Event, made: list[GameEvent]) -> GameEvent:
+    """Play one step of a replayed record on ``game``; ``made`` the game's events
+    of the steps before. The game ends by its rules, with the end-of-game events
+    they give; the record's end-of-game events are matched to those (their
+    scores as written), and what the rules did not give is added."""
     seat = step.seat
+    if game.over and step.kind == "pass":  # a challenge of the play that went out, lost
+        return game.add_event(seat, "lost_turn", 0, step.rack or ())
     if step.kind in ("play", "exchange", "pass") and game.turn != seat:
         game.set_turn(seat)  # a record may skip a turn (a lost challenge)
     if step.kind == "play":
@@ -1353,15 +1368,49 @@ def _apply(game: Game, step: Step, ev: Event) -> GameEvent:
         return game.play(move, check=False)
     if step.kind == "withdrawn":
         assert step.takes is not None and step.computed is not None
-        event = game.withdraw(game.events[step.takes])
+        event = game.withdraw(made[step.takes])
         game.amend(event, score=step.score)
         return event
     kind = _GAME_KINDS.get(step.kind, "other")
+    ruled = next((e for e in _after(game.events, made[-1] if made else None)
+                  if e.seat == seat and e.kind == kind and kind in ("end_points", "end_penalty")
+                  and not any(e is m for m in made)), None) if game.over else None
+    if ruled is not None:  # the rules' end of the game, as the record writes it
+        game.amend(ruled, score=step.score)
+        if step.tiles:
+            ruled.tiles = tuple(step.tiles)
+        if step.rack is not None:
+            ruled.rack = tuple(step.rack)
+        return ruled
     event = game.add_event(seat, kind, step.score, step.rack or (), tiles=step.tiles)
     if kind == "other":
         event.written = ev.move
-    game.over = step.over
+    if step.over:
+        game.over = True  # the record ends the game (a rack counted against its player)
     return event
+
+
+def _after(events: list[GameEvent], last: GameEvent | None) -> list[GameEvent]:
+    """The events after ``last`` (all when None)."""
+    if last is None:
+        return list(events)
+    at = next((i for i, e in enumerate(events) if e is last), len(events) - 1)
+    return events[at + 1:]
+
+
+def _in_order(events: list[GameEvent], event: GameEvent, last: GameEvent | None) -> None:
+    """Put ``event`` just after ``last`` (the event of the record's step before),
+    ahead of end-of-game events the rules gave that the record has not come to
+    yet, so the game's events run in the record's order."""
+    at = 0 if last is None else next(
+        (i + 1 for i, e in enumerate(events) if e is last), len(events))
+    where = next(i for i, e in enumerate(events) if e is event)
+    for passed in events[at:where]:  # the totals as the events now run
+        if passed.seat == event.seat:
+            event.total -= passed.score + passed.carry
+            passed.total += event.score + event.carry
+    if where > at:
+        events.insert(at, events.pop(where))
 
 
 __all__ = ["KINDS", "TURN_KINDS", "Discrepancy", "Event", "GcgRecord", "Player", "Pragma",

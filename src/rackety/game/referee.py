@@ -150,7 +150,6 @@ class Game:
                 raise RacketyError("bag: not the alphabet's tile distribution")
         self.events: list[Event] = []
         self.pragmata: list[Any] = []  # GCG pragmata a record brought (title, id ...)
-        self.auto_end = True  # end the game by the rules (off while a record is replayed)
         self._undo: list[_Snapshot] = []
         self._empty = empty
         self._board: Board | None = None  # the position, made from the state when asked
@@ -321,8 +320,10 @@ class Game:
     def add_event(self, seat: int, kind: str, score: int, rack: Sequence[int] = (),
                   tiles: Sequence[int] = ()) -> Event:
         """Record an event that is not a turn (a challenge bonus, a time penalty,
-        a record's end-of-game points) for ``seat``, with its score; undoable."""
-        self._snapshot()
+        a record's end-of-game points) for ``seat``, with its score; undoable:
+        once the game is over, with the turn that ended it (`undo`)."""
+        if not self.over:
+            self._snapshot()
         event = self._event(seat, kind, score, rack, tiles=tiles)
         self._sync()
         return event
@@ -332,17 +333,23 @@ class Game:
         """Make ``event`` say the ``score`` and ``total`` a record wrote: a score
         that differs from the rules' is kept with the difference as the event's
         ``adjustment``, a total that does not add up with the difference as its
-        ``carry``; the seat's score follows."""
+        ``carry``; the seat's score follows, and the totals of its later events."""
+        later = [e for e in self.events[next((i for i, e in enumerate(self.events)
+                                              if e is event), len(self.events)) + 1:]
+                 if e.seat == event.seat]
+        diff = 0
         if score is not None and score != event.score:
             diff = score - event.score
             event.adjustment += diff
             event.score = score
             event.total += diff
-            self._state.ints[GS_SCORE + event.seat] += diff
         if total is not None and total != event.total:
             event.carry += total - event.total
-            self._state.ints[GS_SCORE + event.seat] += total - event.total
+            diff += total - event.total
             event.total = total
+        self._state.ints[GS_SCORE + event.seat] += diff
+        for e in later:
+            e.total += diff
         self._sync()
 
     def _snapshot(self) -> None:
@@ -442,7 +449,7 @@ class Game:
         seat = self.turn
         before = self.scores
         racks = self.racks
-        ended = rules_kernels().end_turn(self._consts, self._state, played, self.auto_end)
+        ended = rules_kernels().end_turn(self._consts, self._state, played)
         after = self.scores
         others = [s for s in range(len(self.players)) if s != seat]
         if ended == END_OUT:

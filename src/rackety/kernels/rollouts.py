@@ -130,7 +130,7 @@ def rollouts(kwg, gaddag, consts, setup, candidates, plies, seed, first, last, w
                 exchange(consts, gs, traded, cand_ntraded[c])
             else:
                 pass_turn(gs)
-            ended = end_turn(consts, gs, cand_kind[c] == EV_PLAY, True) != END_NONE
+            ended = end_turn(consts, gs, cand_kind[c] == EV_PLAY) != END_NONE
             last_leave = 0.0
             for ply in range(plies):
                 if ended:
@@ -144,7 +144,7 @@ def rollouts(kwg, gaddag, consts, setup, candidates, plies, seed, first, last, w
                     exchange(consts, gs, traded, res[2])
                 else:
                     pass_turn(gs)
-                ended = end_turn(consts, gs, do == EV_PLAY, True) != END_NONE
+                ended = end_turn(consts, gs, do == EV_PLAY) != END_NONE
             if plies == 0 or ended:
                 last_leave = 0.0
             spread = float(gs.ints[GS_SCORE] - gs.ints[GS_SCORE + 1]

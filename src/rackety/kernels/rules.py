@@ -225,17 +225,18 @@ def pass_turn(gs) -> None:
 
 
 @njit(cache=True, nogil=True)
-def end_turn(consts, gs, played, auto_end) -> int:
-    """After the turn of the player to move: the end of the game when
-    ``auto_end`` and the rules say so (`END_OUT` when the turn, a placement if
-    ``played``, emptied the rack with the bag empty; `END_SCORELESS` after the
-    rules' scoreless turns), its points added and ``GS_OVER`` set; otherwise
-    (`END_NONE`) the next seat is to move."""
+def end_turn(consts, gs, played) -> int:
+    """After the turn of the player to move: the end of the game when the rules
+    say so (`END_OUT` when the turn, a placement if ``played``, emptied the rack
+    with the bag empty; `END_SCORELESS` after the rules' scoreless turns), its
+    points added and ``GS_OVER`` set; otherwise (`END_NONE`) the next seat is to
+    move. The one kernel that ends a game (`rackety.game.rules.Rules.ending` is
+    its Python twin, for records)."""
     rules = consts.rules
     points = consts.points
     seat = gs.ints[GS_TURN]
     players = gs.ints[GS_PLAYERS]
-    if auto_end and played and gs.ints[GS_RACK + seat] == 0 and gs.ints[GS_BAG] == 0:
+    if played and gs.ints[GS_RACK + seat] == 0 and gs.ints[GS_BAG] == 0:
         left = 0
         for other in range(players):
             if other != seat:
@@ -250,7 +251,7 @@ def end_turn(consts, gs, played, auto_end) -> int:
                                                             gs.ints[GS_RACK + other], points)
         gs.ints[GS_OVER] = END_OUT
         return END_OUT
-    if auto_end and gs.ints[GS_ZERO] >= rules[G_MAX_SCORELESS]:
+    if gs.ints[GS_ZERO] >= rules[G_MAX_SCORELESS]:
         for s in range(players):
             gs.ints[GS_SCORE + s] -= rack_value(gs.racks[s], gs.ints[GS_RACK + s], points)
         gs.ints[GS_OVER] = END_SCORELESS

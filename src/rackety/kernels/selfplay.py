@@ -258,7 +258,7 @@ def play_game(kwg, gaddag, consts, gs, bag, rng_state, seats, events, work, exac
         e += 1
         for s in range(gs.ints[GS_PLAYERS]):
             before[s] = gs.ints[GS_SCORE + s]
-        ended = end_turn(consts, gs, do == EV_PLAY, True)
+        ended = end_turn(consts, gs, do == EV_PLAY)
         if ended != END_NONE:
             return _ending(gs, before, ended, seat, consts.rules[G_TWICE] != 0, events, e)
         if e + gs.ints[GS_PLAYERS] + 2 >= ev_seat.shape[0]:

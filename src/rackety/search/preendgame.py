@@ -197,10 +197,10 @@ class _Setup:
         for action in actions:
             if action is None:
                 pass_turn(gs)
-                end_turn(self.consts, gs, False, True)
+                end_turn(self.consts, gs, False)
             else:
                 play(nodes, gaddag, self.consts, gs, action[0], action[1], 0, True)
-                end_turn(self.consts, gs, True, True)
+                end_turn(self.consts, gs, True)
         result = solve_state(gs, self.consts, self.alphabet, self.lexicon, seconds=seconds,
                              max_depth=max_depth, control=control)
         return result.value, bool(result.exact), result.depth
