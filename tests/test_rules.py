@@ -279,3 +279,36 @@ def test_an_added_event_after_the_end_is_undone_with_the_last_turn(twl06: Lexico
     game.add_event(0, "time_penalty", -10)
     game.undo()
     assert not game.over and len(game.events) == before
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**31), turns=st.integers(0, 30))
+def test_the_referees_scorer_is_the_boards_and_the_generators(twl06: Lexicon, seed: int,
+                                                              turns: int) -> None:
+    """`rackety.kernels.rules.score` (what the referee scores a move by, from the
+    cross sets its game keeps) against `Board.score` and the generator's score,
+    on every placement of a position some greedy turns into a game."""
+    import numpy as np
+
+    from rackety.game.movegen import MoveGenerator
+    from rackety.game.state import kernel_consts, write_row
+    from rackety.kernels.fields import M_SCORE, META, GameState
+    from rackety.kernels.rules import score
+
+    game = Game(twl06, seed=seed)
+    for _ in range(turns):
+        if game.over:
+            break
+        game.play(game.position.moves(twl06, mode="best")[0], check=False)
+    board = game.position
+    consts = kernel_consts(game.alphabet, board.layout, game.rules, players=2)
+    state = GameState.allocate(board.size, 2, 100)
+    state.tiles[0], state.tiles[1] = board.grid, board.grid.T
+    xs = MoveGenerator.of(twl06).cross_sets(board)
+    state.cross[:] = xs.cross
+    row, word = np.zeros((1, META), np.int32), np.zeros((1, board.size), np.uint8)
+    placements = [m for m in board.moves(twl06) if m.kind == "place"]
+    for move in placements:
+        write_row(move, row, word, 0, -1)
+        assert row[0, M_SCORE] == -1
+        assert int(score(consts, state, row, word, 0)) == board.score(move) == move.score

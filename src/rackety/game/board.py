@@ -65,6 +65,14 @@ def _total_tiles(alphabet: Alphabet) -> int:
 
 
 @cache
+def _distribution(alphabet: Alphabet) -> np.ndarray:
+    """The full tile set, count per code (read-only: `Board.distribution` copies)."""
+    counts = np.array([t.count for t in alphabet.tiles], dtype=np.int64)
+    counts.flags.writeable = False
+    return counts
+
+
+@cache
 def _points(alphabet: Alphabet) -> tuple[int, ...]:
     """Face value of every board code 0..255: a blank (flagged or not) is worth 0."""
     return tuple(alphabet.tiles[c].points if 0 < c < alphabet.size else 0
@@ -272,13 +280,13 @@ class Board:
     def _used(self) -> np.ndarray:
         """Tiles on the board and on the known racks, counted per code (a blank on
         the board counts as a blank)."""
-        flat = self.grid.ravel()
-        flat = flat[flat > 0]
-        codes = np.where(flat & BLANK_FLAG, 0, flat).astype(np.int64)
-        if self.racks:
-            codes = np.concatenate([codes, np.fromiter(
-                (c for rack in self.racks for c in rack), dtype=np.int64)])
-        return np.bincount(codes, minlength=self.alphabet.size)
+        on_board = np.bincount(self.grid.ravel(), minlength=256)
+        used = on_board[:max(self.alphabet.size, 1)].copy()
+        used[0] = on_board[BLANK_FLAG:].sum()  # blanks (code 0 counts empty squares)
+        for rack in self.racks:
+            for code in rack:
+                used[code] += 1
+        return used
 
     def _check_counts(self, source: str) -> None:
         used = self._used()
@@ -380,11 +388,11 @@ class Board:
 
     def distribution(self) -> np.ndarray:
         """The full tile set: count per code (int64)."""
-        return np.array([t.count for t in self.alphabet.tiles], dtype=np.int64)
+        return _distribution(self.alphabet).copy()
 
     def unseen(self) -> np.ndarray:
         """Tiles not on the board and not on a known rack, counted per code."""
-        return self.distribution() - self._used()
+        return _distribution(self.alphabet) - self._used()
 
     @property
     def unseen_count(self) -> int:

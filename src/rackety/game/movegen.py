@@ -20,6 +20,7 @@ from __future__ import annotations
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol, overload, runtime_checkable
 
 import numpy as np
@@ -76,10 +77,11 @@ class MoveGenerator:
     ``KurniaMoveGenerator`` per lexicon: it owns what it derives from a
     position, the cross sets of the boards it saw (by their tiles, the
     `CACHED` made last, some 19 KB each on 15x15), so a position
-    (`rackety.game.board.Board`) holds nothing of a lexicon. `moves` is
-    `generate`; the referee hands it the cross sets its compiled game keeps
-    (`adopt`), and a position played from one it knows gets them updated lane
-    by lane (`after`). Thread-safe."""
+    (`rackety.game.board.Board`) holds nothing of a lexicon, and the buffers
+    its kernels work in (``buffers``: each thread's own, made once and grown
+    as needed). `moves` is `generate`; the referee hands it the cross sets its
+    compiled game keeps (`adopt`), and a position played from one it knows
+    gets them updated lane by lane (`after`). Thread-safe."""
 
     CACHED = 256
     _made_lock = threading.Lock()
@@ -88,6 +90,7 @@ class MoveGenerator:
         self.lexicon = lexicon
         self._cross: OrderedDict[bytes, CrossSets] = OrderedDict()  # the oldest first
         self._lock = threading.Lock()
+        self.buffers = _Buffers()  # the kernels' state, scratch and output, per thread
 
     @classmethod
     def of(cls, lexicon: Lexicon) -> MoveGenerator:
@@ -250,7 +253,8 @@ def _given_values(alphabet: Alphabet, rack: Sequence[int], leave: LeaveFunction)
 
 # ------------------------------------------------------------------- buffers
 class _Buffers(threading.local):
-    """A thread's generator buffers, made once and kept: the state (`kernels.fields`)
+    """A generator's buffers in each thread, made once and kept (a
+    `MoveGenerator` owns one): the state (`kernels.fields`)
     per top N, the scratch per board side (`kernels.generate.scratch`), and the
     output rows, grown as needed and shared."""
 
@@ -280,9 +284,6 @@ class _Buffers(threading.local):
             self.scratches[n] = _k.scratch(n)
         hit = self.sets[(topn, n)] = (*self.states[topn], self.scratches[n], self.out)
         return hit
-
-
-_buffers = _Buffers()
 
 
 # ------------------------------------------------------------------ results
@@ -532,13 +533,20 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
         kind, tables, given = _k.LEAVES_TABLE, (leave.nodes, leave.counts, leave.values), _NONE
     else:
         kind, tables, given = _k.LEAVES_GIVEN, _NO_TABLE, _given_values(alphabet, rack, leave)
+    if static and leave is not None:
+        bag, other = static_terms(board)
+        in_bag = bag
+    else:
+        bag, other = -1, 0
+        in_bag = board.bag_count
     can_exchange = exchanges and len(rack) > 0 and kernel_mode != _f.MODE_COUNT and \
-        rules.may_exchange(board.bag_count)
-    exchange_bag = board.bag_count if can_exchange else 0  # no trade of more tiles
+        rules.may_exchange(in_bag)
+    exchange_bag = in_bag if can_exchange else 0  # no trade of more tiles
     topn = 1 if mode == "best" else max(1, top)
-    bag, other = static_terms(board) if static and leave is not None else (-1, 0)
     n = board.size
-    st, fs, scratch, out = _buffers.of(topn, n, _INITIAL_CAP)
+    made = MoveGenerator.of(lexicon)
+    buffers = made.buffers
+    st, fs, scratch, out = buffers.of(topn, n, _INITIAL_CAP)
     codes = np.array(rack, np.int64)
     if wordsmog:
         grid = np.asarray(board.grid, np.uint8)
@@ -546,7 +554,7 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
                 np.ascontiguousarray(np.stack([grid, grid.T])))
         room = _ws.room(n)
     else:
-        xs = MoveGenerator.of(lexicon).cross_sets(board)
+        xs = made.cross_sets(board)
         args = (lexicon.nodes, lexicon.word_multisets(), board_consts(board, rules),
                 (xs.tiles, xs.cross))
     while True:
@@ -561,7 +569,7 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
                 *args, request, which, st, fs, out, scratch)
         if not st[_f.S_OVERFLOW]:
             break
-        st, fs, scratch, out = _buffers.of(topn, n, 4 * len(out.meta))
+        st, fs, scratch, out = buffers.of(topn, n, 4 * len(out.meta))
     meta, tiles, eq = out
     return MoveList(board, meta[:c].copy(), tiles[:c].copy(), eq[:c].copy(),
                     _Leaves(rack, fs[lv:lv + size].copy()),
@@ -573,11 +581,19 @@ def static_terms(board: Position) -> tuple[int, int]:
     """What full static equity needs of a position beyond the rack: the tiles
     in the bag (`Board.bag_count`) and the points the other players hold once
     it is empty (every tile neither on the board nor on the rack to move)."""
-    points = points_of(board.alphabet)
+    points = _faces(board.alphabet)
     unseen = board.unseen()
-    other = int(sum(int(points[c]) * int(k) for c, k in enumerate(unseen) if k > 0))
-    other += sum(int(points[c]) for rack in board.racks[1:] for c in rack)
+    other = int(points[:len(unseen)] @ np.maximum(unseen, 0))
+    for rack in board.racks[1:]:
+        for code in rack:
+            other += int(points[code])
     return board.bag_count, other
+
+
+@cache
+def _faces(alphabet: Alphabet) -> np.ndarray:
+    """`points_of` an alphabet, made once (read-only)."""
+    return points_of(alphabet)
 
 
 def static_note(board: Position) -> str | None:

@@ -71,6 +71,7 @@ from rackety.kernels.fields import (
     GS_SCORE,
     GS_TURN,
     GS_ZERO,
+    M_SCORE,
     META,
     GameState,
 )
@@ -380,7 +381,8 @@ class Game:
     def _scored(self, seat: int, kind: str, score: int, rack: Sequence[int],
                 move: Move | None = None, tiles: Sequence[int] = ()) -> Event:
         """An event of ``seat`` whose ``score`` the rules' kernels have added."""
-        event = Event(seat, kind, tuple(rack), score, self.scores[seat], move, tuple(tiles))
+        event = Event(seat, kind, tuple(rack), score, int(self._state.ints[GS_SCORE + seat]),
+                      move, tuple(tiles))
         self.events.append(event)
         return event
 
@@ -400,14 +402,29 @@ class Game:
         if isinstance(move, str):
             move = self.parse(move)
         seat = self.turn
-        rack = self.racks[seat]
+        rack = tuple(rack_of(self._state, seat))
         rules = rules_kernels()
         if move.kind == "place":
             words = self.check_placement(move) if check else []
             if words and self.rules.challenge == "void":
                 raise IllegalMoveError(_not_words(words, self.lexicon, self.rules.variant))
-            # the rules' score, whatever the move says (`Board.score` checks its shape too)
-            score = self._seen().score(move)
+            # the rules' score (`rackety.kernels.rules.score`, which checks the
+            # squares too), whatever the move says
+            size = self._word.shape[1]
+            r, c = move.row, move.col
+            if min(r, c) < 0 or max(r, c) >= size or \
+                    (r if move.down else c) + len(move.tiles) > size:
+                score = -1
+            else:
+                write_row(move, self._row, self._word, 0, 0)
+                score = int(rules.score(self._consts, self._state, self._row, self._word, 0))
+            if score < 0:  # off the board, a square taken, or not holding the tile said
+                try:
+                    self._seen().check_shape(move)
+                except RacketyError as exc:
+                    raise IllegalMoveError(str(exc)) from None
+                raise IllegalMoveError(f"{move.notation(self.alphabet)} does not fit the board")
+            self._row[0, M_SCORE] = score
             if move.score is None:
                 move = replace(move, score=score)
             elif move.score != score:
@@ -416,7 +433,6 @@ class Game:
             if not check:  # a move taken as given still fits the rack
                 self._on_rack(move, [0 if t & BLANK_FLAG else t for t in move.placed], rack)
             self._snapshot()
-            write_row(move, self._row, self._word, 0, score)
             rules.play(self.lexicon.nodes, self.lexicon.has_gaddag, self._consts, self._state,
                        self._row, self._word, 0, True)
             event = self._scored(seat, "play", score, rack, move)
@@ -437,6 +453,14 @@ class Game:
         return event
 
     def _on_rack(self, move: Move, tiles: Sequence[int], rack: Sequence[int]) -> None:
+        left = list(rack)
+        try:
+            for tile in tiles:
+                left.remove(tile)
+        except ValueError:
+            pass
+        else:
+            return
         missing = Counter(tiles) - Counter(rack)
         if missing:
             raise RacketyError(f"move {move.notation(self.alphabet)!r}: tiles "
@@ -448,8 +472,11 @@ class Game:
         player, or the end of the game with its events."""
         seat = self.turn
         before = self.scores
-        racks = self.racks
         ended = rules_kernels().end_turn(self._consts, self._state, played)
+        if not ended:
+            self._sync()
+            return
+        racks = self.racks  # the end counts them and leaves them be
         after = self.scores
         others = [s for s in range(len(self.players)) if s != seat]
         if ended == END_OUT:

@@ -25,6 +25,7 @@ from rackety.kernels.fields import (
     END_NONE,
     END_OUT,
     END_SCORELESS,
+    G_BINGO,
     G_FULL_MASK,
     G_MAX_SCORELESS,
     G_RACK_SIZE,
@@ -43,6 +44,8 @@ from rackety.kernels.fields import (
     M_LEN,
     M_SCORE,
     M_THROUGH,
+    X_HAS,
+    X_SCORE,
 )
 from rackety.kernels.jit import njit
 
@@ -176,6 +179,56 @@ def recross(kwg, gaddag, points, full, tiles, cross, meta, chosen) -> None:
     first = meta[chosen, M_FIRST]
     update_after_move(kwg, gaddag, tiles, meta[chosen, M_DIR], meta[chosen, M_LANE], first,
                       first + meta[chosen, M_LEN] - 1, points, full, cross)
+
+
+@njit(cache=True, nogil=True)
+def score(consts, gs, meta, otiles, chosen) -> int:
+    """The score of placement ``chosen`` (a row of ``meta``/``otiles``, its
+    ``M_SCORE`` not read) on the state's board, as the generator scores it: from
+    the cross sets the state keeps (``X_SCORE``, ``X_HAS``), the new tiles times
+    their letter premiums, tiles on the board at face value, the main word times
+    the word premiums under new tiles, each cross word a new tile forms, and the
+    bingo bonus for a full rack; a one-tile main word scores only its cross
+    word. -1 when the placement does not fit the board: a square it places on
+    is taken, or one it plays through does not hold its tile (its squares must
+    lie on the board). The referee scores every move it applies by this
+    (`rackety.game.board.Board.score` is the same rule on a `Board`)."""
+    d = meta[chosen, M_DIR]
+    lane = meta[chosen, M_LANE]
+    first = meta[chosen, M_FIRST]
+    through = meta[chosen, M_THROUGH]
+    length = meta[chosen, M_LEN]
+    points = consts.points
+    lm = consts.lm2[d, lane]
+    wm = consts.wm2[d, lane]
+    side_score = gs.cross[X_SCORE, d, lane]
+    side_has = gs.cross[X_HAS, d, lane]
+    board = gs.tiles[d, lane]
+    main = 0
+    mult = 1
+    sides = 0
+    placed = 0
+    for j in range(length):
+        p = first + j
+        held = np.int64(board[p])
+        if (through >> j) & 1:
+            if held & 0x7F != np.int64(otiles[chosen, j]) & 0x7F or held == 0:
+                return -1
+            main += points[held]
+            continue
+        if held != 0:
+            return -1
+        value = points[np.int64(otiles[chosen, j])] * lm[p]
+        w = wm[p]
+        main += value
+        mult *= w
+        placed += 1
+        if side_has[p] != 0:
+            sides += (value + side_score[p]) * w
+    total = sides if length == 1 else main * mult + sides
+    if placed == consts.rules[G_RACK_SIZE]:
+        total += consts.rules[G_BINGO]
+    return total
 
 
 @njit(cache=True, nogil=True)
