@@ -3,6 +3,14 @@ runs in a fresh process against each source tree, the trees alternated round
 by round, CPU time, medians.
 
     python bench/core.py --base /path/to/old/src [--rounds 3]
+    python bench/core.py --check bench/baseline.json [--rounds 3]
+
+``--check`` is the guard a hand-in that touches ``kernels/``, ``search/`` or
+``game/`` runs (docs/BENCHMARKS.md): the baseline file names the tree to keep
+(a commit of this repository, checked out into a temporary folder) and the
+tolerance; both trees run in this one run, and the command fails (exit 1) when
+a measure is worse than the baseline by more than the tolerance (5 %).
+``--update`` makes the baseline this checkout's HEAD once a hand-in lands.
 
 Measures (TWL06, one core): all moves and best move (shipped leaves) in µs per
 position over the first 100 midgame positions of bench/data; greedy, static
@@ -21,6 +29,7 @@ import json
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -151,28 +160,103 @@ def run(src: str, what: str, klv: str) -> float:
     return float(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--base", required=True, help="the source tree (src/) before")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--only", default="", help="comma-separated measures")
-    args = parser.parse_args()
+def compare(base: str, rounds: int, only: set[str]) -> list[tuple[str, str, bool, float, float]]:
+    """Each measure against ``base`` (a src/ folder) and this tree, alternated
+    round by round, printed as it comes: (name, label, higher is better,
+    median before, median after)."""
     new = str(HERE.parent / "src")
     klv = str(HERE.parent / "src/rackety/data/leaves/TWL06.klv2")
-    only = set(filter(None, args.only.split(",")))
     print(f"{'measure':<42} {'before':>10} {'after':>10} {'after/before':>13}")
+    results = []
     for what, label, higher in MEASURES:
         if only and what not in only:
             continue
         before, after = [], []
-        run(args.base, what, klv)  # compile or load the kernels first
+        run(base, what, klv)  # compile or load the kernels first
         run(new, what, klv)
-        for _ in range(args.rounds):
-            before.append(run(args.base, what, klv))
+        for _ in range(rounds):
+            before.append(run(base, what, klv))
             after.append(run(new, what, klv))
         b, a = statistics.median(before), statistics.median(after)
         print(f"{label:<42} {b:10.3f} {a:10.3f} {a / b:13.2f}  "
               f"({'higher' if higher else 'lower'} is better)", flush=True)
+        results.append((what, label, higher, b, a))
+    return results
+
+
+def worse(higher: bool, before: float, after: float) -> float:
+    """How much worse ``after`` is than ``before`` (0.05: 5 % worse; negative:
+    better), in the measure's own direction."""
+    return before / after - 1 if higher else after / before - 1
+
+
+def git(*args: str) -> str:
+    return subprocess.run(["git", "-C", str(HERE.parent), *args], capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def check(path: Path, rounds: int, only: set[str]) -> int:
+    """The guard: this tree against the baseline's, in one run; 1 when a
+    measure is worse than the tolerance allows."""
+    try:
+        baseline = json.loads(path.read_text())
+        commit, tolerance = str(baseline["commit"]), float(baseline.get("tolerance", 0.05))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"{path}: not a baseline ({{\"commit\": ..., \"tolerance\": ...}}): {exc}",
+              file=sys.stderr)
+        return 2
+    try:
+        commit = git("rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}")
+        archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", commit, "src"],
+                                 capture_output=True, check=True).stdout
+    except subprocess.CalledProcessError:
+        print(f"{path}: {commit!r} is not a commit of this repository", file=sys.stderr)
+        return 2
+    # the baseline's tree as committed, kept between runs (its kernels' cache too)
+    folder = Path.home() / ".cache" / "rackety-bench" / commit
+    if not (folder / "src").is_dir():
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=folder.parent) as partial:
+            subprocess.run(["tar", "-x", "-C", partial], input=archive, check=True)
+            folder.mkdir(parents=True, exist_ok=True)
+            (Path(partial) / "src").rename(folder / "src")
+    print(f"baseline {commit[:10]} ({path}), tolerance {tolerance:.0%}, {rounds} rounds")
+    results = compare(str(folder / "src"), rounds, only)
+    failed = [(label, worse(higher, b, a)) for _, label, higher, b, a in results
+              if worse(higher, b, a) > tolerance]
+    for label, amount in failed:
+        print(f"WORSE: {label}: {amount:.1%} worse than the baseline", file=sys.stderr)
+    print("guard: " + ("failed" if failed else "every measure within the tolerance"))
+    return 1 if failed else 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--base", help="the source tree (src/) before")
+    which.add_argument("--check", type=Path, metavar="BASELINE.json",
+                       help="fail when a measure is >tolerance worse than the baseline's tree")
+    parser.add_argument("--update", action="store_true",
+                        help="with --check: make the baseline this checkout's HEAD (no timing)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", default="", help="comma-separated measures")
+    args = parser.parse_args()
+    only = set(filter(None, args.only.split(",")))
+    unknown = only - {what for what, _, _ in MEASURES}
+    if unknown:
+        parser.error(f"unknown measures: {', '.join(sorted(unknown))}")
+    if args.update:
+        if args.check is None:
+            parser.error("--update goes with --check BASELINE.json")
+        old = json.loads(args.check.read_text()) if args.check.exists() else {}
+        old["commit"] = git("rev-parse", "HEAD")
+        old.setdefault("tolerance", 0.05)
+        args.check.write_text(json.dumps(old, indent=2) + "\n")
+        print(f"{args.check}: baseline {old['commit'][:10]}")
+        return
+    if args.check is not None:
+        sys.exit(check(args.check, args.rounds, only))
+    compare(args.base, args.rounds, only)
 
 
 if __name__ == "__main__":
