@@ -173,9 +173,15 @@ G_LAYOUT = (
     Region("G_TWICE", 9),  # going out scores twice the other racks (else: they subtract)
     Region("G_PLAYERS", 10),
     Region("G_VOWELS", 11),  # the vowels' codes, a bit each (the alphabet's vowel flags)
+    Region("G_VARIANT", 12),  # the rules' variant: `VARIANT_CLASSIC` or `VARIANT_WORDSMOG`
     # + 32 d + p: the opening's vowel penalty, as `R_OPEN` (`game.state.opening_penalties`)
     Region("G_OPEN", 16, 2 * OPEN_LANE),
 )
+
+# the variants (`rackety.game.rules.VARIANTS`): which generator the compiled
+# players and searches call (`rackety.kernels.generate`, `rackety.kernels.wordsmog`)
+VARIANT_CLASSIC = 0
+VARIANT_WORDSMOG = 1
 
 # the game: a `GameState`'s ``ints`` (int64 [GS_SIZE])
 GS_SIZE = 16
@@ -282,7 +288,8 @@ class Buffers(NamedTuple):
     (`rackety.game.movegen.Work`): the generator's state ``st`` and ``fs``, its
     output and scratch, and the static decision's (`rackety.kernels.selfplay.decide`):
     the tiles traded (int64 [64]), its ints (the row chosen, the best score, the
-    tiles traded) and floats (the value of the tiles kept)."""
+    tiles traded) and floats (the value of the tiles kept); and the WordSmog
+    generator's stacks (``wk``, `rackety.kernels.wordsmog.room`)."""
 
     st: np.ndarray
     fs: np.ndarray
@@ -291,6 +298,7 @@ class Buffers(NamedTuple):
     traded: np.ndarray
     res: np.ndarray
     resf: np.ndarray
+    wk: np.ndarray
 
 
 class Request(NamedTuple):
