@@ -8,6 +8,9 @@ each rollout here is one call into numba (`rollouts`) that, for every
 candidate, plays the candidate, then ``plies`` more moves (the opponent's best
 static move, then ours, ...) drawn from the same random bag for every candidate
 (common random numbers: the candidates are compared on the same draws).
+The candidates and the rollouts' moves are those of the position's rules:
+WordSmog's under WordSmog (`rackety.game.movegen.generate`,
+`rackety.kernels.selfplay.decide`).
 
 A candidate's value per rollout is the spread change over the rollout (our
 points minus the opponent's) plus the value of the tiles the last mover kept
@@ -48,7 +51,7 @@ from rackety.game.board import Board
 from rackety.game.heuristics import leave_model
 from rackety.game.leaves import Bank, as_table
 from rackety.game.move import format_leave
-from rackety.game.movegen import MoveGenerator, Work
+from rackety.game.movegen import MoveGenerator, Work, variant_lexicon
 from rackety.game.state import board_consts, rows_of, state_of
 from rackety.kernels.fields import META
 from rackety.kernels.rollouts import Setup, rollouts
@@ -150,9 +153,11 @@ class _Setup:
     def __init__(self, board: Board, lexicon: Lexicon, model: Any,
                  candidates: list[Move], opponent_leaves: OpponentLeaves = ()) -> None:
         self.lexicon = lexicon
+        # the graph of the rules' variant: the words, or under WordSmog their alphagrams
+        self.graph = variant_lexicon(lexicon, board.rules.variant)
         # the position for the rollouts: the mover's rack in seat 0, the other's drawn
         self.root = state_of(board.copy(racks=[board.rack, ()]),
-                             MoveGenerator.of(lexicon).cross_sets(board))
+                             MoveGenerator.of(self.graph).cross_sets(board))
         self.state = self.root.copy()
         self.consts = board_consts(board)
         self.work = Work(board.size, board.alphabet.rack_size, lexicon=lexicon)
@@ -191,8 +196,8 @@ class _Setup:
         idx = np.flatnonzero(active)
         candidates = (self.kind[idx], self.meta[idx], self.tiles[idx], self.traded[idx],
                       self.ntraded[idx])
-        rollouts(self.lexicon.nodes, self.lexicon.has_gaddag, self.consts, self.setup, candidates,
-                 plies, seed, first, last, self.work.arrays, values, wins)
+        rollouts(self.graph.nodes, self.graph.graph, self.consts, self.setup, candidates, plies,
+                 seed, first, last, self.work.arrays, values, wins)
         return values, wins
 
 
