@@ -272,7 +272,6 @@ class _Buffers(threading.local):
         self.sets: dict[tuple[int, int], tuple] = {}
         self.states: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.scratches: dict[int, _f.Scratch] = {}
-        self.rooms: dict[int, np.ndarray] = {}  # WordSmog's stacks per board side
         self.out = _f.Output(np.empty((0, _f.META), np.int32), np.empty((0, 0), np.uint8),
                              np.empty(0, np.float64))
 
@@ -563,9 +562,6 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
         graph = lexicon.alphagrams()
         xs = MoveGenerator.of(graph).cross_sets(board)
         smog = (graph.nodes, board_consts(board, rules), (xs.tiles, xs.cross))
-        room = buffers.rooms.get(n)
-        if room is None:
-            room = buffers.rooms[n] = _ws.room(n)
     else:
         xs = made.cross_sets(board)
         args = (lexicon.nodes, lexicon.word_multisets(), board_consts(board, rules),
@@ -576,7 +572,7 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
                              len(out.meta), exchange_bag, exact_best_score)
         if wordsmog:
             cut, c, lv, size, total, best, *stats = _ws.moves_of(
-                *smog, request, st, fs, out, room)
+                *smog, request, st, fs, out, scratch.small)
         else:
             cut, c, lv, size, total, best, *stats = _k.moves_of(
                 *args, request, which, st, fs, out, scratch)
@@ -666,9 +662,9 @@ __all__ = [
 
 class Work:
     """The buffers one compiled game (or rollout) works in, allocated once: the
-    generator's state, its output and scratch (`rackety.kernels.generate`), the
-    decision's (`rackety.kernels.selfplay.decide`) and WordSmog's stacks
-    (`rackety.kernels.wordsmog.room`)."""
+    generator's state, its output and scratch (`rackety.kernels.generate`,
+    whose small arrays WordSmog's generator works in), and the decision's
+    (`rackety.kernels.selfplay.decide`)."""
 
     def __init__(self, size: int, rack_size: int, cap: int = 4096, *,
                  lexicon: Lexicon | None = None) -> None:
@@ -678,8 +674,7 @@ class Work:
                                            np.empty((cap, size), np.uint8),
                                            np.empty(cap, np.float64)),
                                  _k.scratch(size, rack_size), np.zeros(64, np.int64),
-                                 np.zeros(4, np.int64), np.zeros(2, np.float64),
-                                 _ws.room(size))
+                                 np.zeros(4, np.int64), np.zeros(2, np.float64))
         # the shadow bounds check whole-rack plays against the lexicon's words
         self.words = lexicon.word_multisets() if lexicon is not None else None
         if self.words is not None:

@@ -65,8 +65,10 @@ def cross_lane(kwg: np.ndarray, graph: int, tiles: np.ndarray, g: int, lane: int
     of rev(D) are the letters that may precede D in any word (``X_LEFT``); the
     children of U read in the DAWG those that may follow U in a word it begins
     (``X_RIGHT``). Without a GADDAG, ``X_LEFT`` allows every letter. Over
-    alphagrams (``graph`` `GRAPH_ALPHAGRAMS`): `_anagram_letters`, and both
-    extension sets every letter."""
+    alphagrams (``graph`` `GRAPH_ALPHAGRAMS`): `_anagram_lane`."""
+    if graph == GRAPH_ALPHAGRAMS:
+        _anagram_lane(kwg, tiles, g, lane, points, full, cross)
+        return
     xset = cross[X_SET]
     xscore = cross[X_SCORE]
     xhas = cross[X_HAS]
@@ -77,7 +79,6 @@ def cross_lane(kwg: np.ndarray, graph: int, tiles: np.ndarray, g: int, lane: int
     d = 1 - g
     droot = arc_of(np.int64(kwg[0]))
     gaddag = graph == GRAPH_GADDAG
-    anagrams = graph == GRAPH_ALPHAGRAMS
     groot = arc_of(np.int64(kwg[1])) if gaddag else 0
     for p in range(n):
         xleft[g, lane, p] = full
@@ -104,9 +105,7 @@ def cross_lane(kwg: np.ndarray, graph: int, tiles: np.ndarray, g: int, lane: int
         for i in range(p + 1, down + 1):
             s += points[line[i]]
         mask = np.int64(0)
-        if anagrams:
-            mask = _anagram_letters(kwg, line, up, down, p, full)
-        elif gaddag and down > p:
+        if gaddag and down > p:
             e = walk(kwg, groot, line, down, p, -1)
             arc = arc_of(np.int64(kwg[e])) if e >= 0 else 0
             before = np.int64(0)
@@ -161,6 +160,40 @@ def cross_lane(kwg: np.ndarray, graph: int, tiles: np.ndarray, g: int, lane: int
         xset[d, p, lane] = mask
         xscore[d, p, lane] = s
         xhas[d, p, lane] = 1
+
+
+@njit(cache=True, nogil=True)
+def _anagram_lane(kwg, tiles, g, lane, points, full, cross) -> None:
+    """`cross_lane` over alphagrams (WordSmog's): a square's cross set is
+    `_anagram_letters` of its perpendicular tiles, and both extension sets
+    allow every letter."""
+    line = tiles[g, lane]
+    n = line.shape[0]
+    d = 1 - g
+    for p in range(n):
+        cross[X_LEFT, g, lane, p] = full
+        cross[X_RIGHT, g, lane, p] = full
+        cross[X_SET, d, p, lane] = 0
+        cross[X_SCORE, d, p, lane] = 0
+        cross[X_HAS, d, p, lane] = 0
+        if line[p] != 0:
+            continue
+        up = p
+        while up > 0 and line[up - 1] != 0:
+            up -= 1
+        down = p
+        while down < n - 1 and line[down + 1] != 0:
+            down += 1
+        if up == p and down == p:
+            cross[X_SET, d, p, lane] = full
+            continue
+        s = 0
+        for i in range(up, down + 1):
+            if i != p:
+                s += points[line[i]]
+        cross[X_SET, d, p, lane] = _anagram_letters(kwg, line, up, down, p, full)
+        cross[X_SCORE, d, p, lane] = s
+        cross[X_HAS, d, p, lane] = 1
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -270,11 +270,18 @@ class Output(NamedTuple):
     oeq: np.ndarray
 
 
+#: rows of a scratch's small arrays: the shadow's six, or the stacks of
+#: WordSmog's walk (`rackety.kernels.wordsmog`), which works in them
+SMALL_ROWS = 9
+
+
 class Scratch(NamedTuple):
     """The generator's scratch (`rackety.kernels.generate.scratch`): the
     per-lane arrays (int64 [2, n, `ROWS`, n]), the anchors (int64 [8, cap]),
-    their bounds (float64 [5, cap]), the shadow's small arrays (int64 [6, 64])
-    and the best leave per tiles kept (float64)."""
+    their bounds (float64 [5, cap]), the shadow's small arrays (int64
+    [`SMALL_ROWS`, at least 64]: WordSmog's generator takes them as its
+    stacks, the classic one sets what it reads of them) and the best leave
+    per tiles kept (float64)."""
 
     lanes: np.ndarray
     anchors: np.ndarray
@@ -288,8 +295,7 @@ class Buffers(NamedTuple):
     (`rackety.game.movegen.Work`): the generator's state ``st`` and ``fs``, its
     output and scratch, and the static decision's (`rackety.kernels.selfplay.decide`):
     the tiles traded (int64 [64]), its ints (the row chosen, the best score, the
-    tiles traded) and floats (the value of the tiles kept); and the WordSmog
-    generator's stacks (``wk``, `rackety.kernels.wordsmog.room`)."""
+    tiles traded) and floats (the value of the tiles kept)."""
 
     st: np.ndarray
     fs: np.ndarray
@@ -298,7 +304,6 @@ class Buffers(NamedTuple):
     traded: np.ndarray
     res: np.ndarray
     resf: np.ndarray
-    wk: np.ndarray
 
 
 class Request(NamedTuple):

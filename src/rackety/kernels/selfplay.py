@@ -82,11 +82,11 @@ def decide(kwg, consts, gs, greedy, exact, bank, base, voff, work) -> int:
     search came across, which for a greedy player is the best all the same;
     WordSmog's always is exact); ``resf[0]``: the value of the tiles kept.
     ``work``: the caller's `rackety.kernels.fields.Buffers` (``st``, ``fs``,
-    ``out``, ``scratch``, ``traded``, ``res``, ``resf``, ``wk``). Under
-    WordSmog (the rules' ``G_VARIANT``) the placements are WordSmog's:
-    ``kwg`` is then the lexicon's alphagrams, and the game's cross sets
-    theirs (`rackety.kernels.crosssets`)."""
-    st, fs, out, scratch, traded, res, resf, wk = work
+    ``out``, ``scratch``, ``traded``, ``res``, ``resf``). Under WordSmog (the
+    rules' ``G_VARIANT``) the placements are WordSmog's: ``kwg`` is then the
+    lexicon's alphagrams, and the game's cross sets theirs
+    (`rackety.kernels.crosssets`)."""
+    st, fs, out, scratch, traded, res, resf = work
     points = consts.points
     rules = consts.rules
     seat = gs.ints[GS_TURN]
@@ -129,7 +129,7 @@ def decide(kwg, consts, gs, greedy, exact, bank, base, voff, work) -> int:
                     m += 1
         heap_push(st, fs, best_exchange_value)
     if rules[G_VARIANT] == VARIANT_WORDSMOG:
-        generate_wordsmog(kwg, consts, (gs.tiles, gs.cross), st, fs, out, wk)
+        generate_wordsmog(kwg, consts, (gs.tiles, gs.cross), st, fs, out, scratch.small)
     else:
         generate_gaddag(kwg, consts, (gs.tiles, gs.cross), st, fs, out, scratch)
     # the best stored placement: equity, then score, then direction, lane, first

@@ -24,7 +24,8 @@ and t are an anagram of a word: `rackety.kernels.crosssets` computes them
 over the alphagrams (``graph`` `rackety.kernels.bits.GRAPH_ALPHAGRAMS`), and
 the caller keeps them as it keeps the classic ones (a game state's, the
 move generator's per board), updated lane by lane after a move. Nothing is
-allocated: the walks run over the caller's stacks (`room`).
+allocated: the walks run over the caller's stacks, the small arrays of the
+classic generator's scratch (`rackety.kernels.fields.Scratch`, or `room`).
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ from rackety.kernels.fields import (
     S_RACKSIZE,
     S_TOTAL,
     S_VOWELS,
+    SMALL_ROWS,
     X_HAS,
     X_SCORE,
     X_SET,
@@ -118,6 +120,7 @@ _STRIP = 7  # the tile laid on each square of the lane (0 where the board has on
 _BUF = 8  # a word's codes, for the word check
 _WK_ROWS = 9
 _WIDTH = 64
+assert _WK_ROWS <= SMALL_ROWS  # the stacks fit in a scratch's small arrays
 
 
 @njit(cache=True, nogil=True)
@@ -391,7 +394,9 @@ def generate(kwg, consts, position, st, fs, out, wk) -> tuple[int, int]:
     `rackety.kernels.generate.generate` generates the classic ones:
     ``position`` = (tiles [2, n, n], its WordSmog cross sets [X_ROWS, 2, n, n],
     `rackety.kernels.crosssets` over the alphagrams ``kwg``); ``wk`` the
-    walk's stacks (`room`). Returns the spans searched and the spans in all."""
+    walk's stacks (`room`, or a scratch's ``small``: int64 [`_WK_ROWS` at
+    least, 64 and n + 1 at least]). Returns the spans searched and the spans
+    in all."""
     lm2, wm2, points, rules = consts
     tiles, cross = position
     meta, otiles, oeq = out
@@ -463,8 +468,9 @@ def generate(kwg, consts, position, st, fs, out, wk) -> tuple[int, int]:
 
 
 def room(n: int) -> np.ndarray:
-    """The stacks `generate` works in on an ``n`` x ``n`` board (int64
-    [`_WK_ROWS`, at least 64]), made once by its caller."""
+    """The stacks `generate` works in on an ``n`` x ``n`` board, for a caller
+    without a scratch (`rackety.kernels.generate.scratch`, whose small arrays
+    serve), made once."""
     return np.zeros((_WK_ROWS, max(_WIDTH, n + 1)), np.int64)
 
 

@@ -110,7 +110,6 @@ from rackety.kernels.generate import generate_gaddag, load_rack, scratch
 from rackety.kernels.jit import njit
 from rackety.kernels.rules import out_spread, pass_ends, place, recross
 from rackety.kernels.wordsmog import generate as generate_wordsmog
-from rackety.kernels.wordsmog import room
 from rackety.search.control import SLICE
 
 if TYPE_CHECKING:
@@ -155,8 +154,8 @@ class Arrays(NamedTuple):
     state, the move arena (its rows, their estimates and order), the
     generator's scratch (`rackety.kernels.generate.scratch`), the rules, the
     racks, the control (``C_*``), the Zobrist keys, the table, the principal
-    variation's triangle, the moves whose cross sets are still to update and
-    the WordSmog generator's stacks (`rackety.kernels.wordsmog.room`)."""
+    variation's triangle and the moves whose cross sets are still to update.
+    WordSmog's generator works in the scratch's small arrays."""
 
     kwg: np.ndarray
     tiles_s: np.ndarray
@@ -188,7 +187,6 @@ class Arrays(NamedTuple):
     pv_meta: np.ndarray
     pv_tiles: np.ndarray
     dirty: np.ndarray
-    wk: np.ndarray
 
 
 _I = types.int64
@@ -213,7 +211,6 @@ _ARRAYS = types.NamedTuple((
     types.uint64[::1], types.int64[::1],  # the table: keys, data
     types.int64[::1], types.int32[:, :, ::1], types.uint8[:, :, ::1],  # the PV triangle
     types.int64[::1],  # per slot: the move whose cross sets are still to update (-1: none)
-    types.int64[:, ::1],  # WordSmog's stacks
 ), Arrays)
 _SIG = types.int64(_I, _I, _I, _I, _I, _I, _I, _I, _U, _ARRAYS)
 
@@ -233,7 +230,7 @@ def _generate(arrays, tiles, cross, rack, off, empty):
     consts = Consts(lm2, wm2, points, rules)
     out = Output(a.meta, a.otiles, a.oeq)
     if rules[G_VARIANT] == VARIANT_WORDSMOG:
-        generate_wordsmog(kwg, consts, (tiles, cross), st, fs, out, a.wk)
+        generate_wordsmog(kwg, consts, (tiles, cross), st, fs, out, a.small)
     else:
         generate_gaddag(kwg, consts, (tiles, cross), st, fs, out,
                         Scratch(a.ln_all, a.anc, a.bnd, a.small, a.bestl))
@@ -714,7 +711,6 @@ class _Solver:
         self.pv_meta = np.zeros((plies + 1, plies + 1, META), np.int32)
         self.pv_tiles = np.zeros((plies + 1, plies + 1, n), np.uint8)
         self.dirty = np.full(plies + 1, -1, np.int64)
-        self.wk = room(n)
 
     def _arena(self, cap: int) -> None:
         self.cap = cap
@@ -754,7 +750,7 @@ class _Solver:
                             self.oeq, self.est, self.order, self.anc, self.bnd, self.small,
                             self.bestl, self.rules, racks, ctl, self.zsq, self.zrack, self.zmisc,
                             self.tt_key, self.tt_data, self.pv_len, self.pv_meta, self.pv_tiles,
-                            self.dirty, self.wk)
+                            self.dirty)
             value = _search(depth, self.passes, self.hash, arrays)
             if ctl[C_ABORT] == 2:  # the move arena is full: a bigger one, same iteration
                 self._arena(self.cap * 4)
