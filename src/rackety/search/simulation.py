@@ -27,7 +27,10 @@ simulation stops when one candidate is left, or at the iteration or time
 limit, and says which (`SimResult.stopped`). Rollout i of a simulation with
 seed S draws from the bag shuffled by splitmix64 from ``S`` and ``i`` only, and
 the batches are fixed by iteration counts, so the result does not depend on
-the number of processes (a time limit, of course, does).
+the number of processes (a time limit, of course, does). Under a time limit
+the batches of a simulation in this process are paced (`_paced`): a first
+rollout measures how long one takes (a WordSmog rollout costs about a
+hundred classic ones), and no batch is longer than the time left holds.
 """
 
 from __future__ import annotations
@@ -313,9 +316,13 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
     try:
         while True:
             active = np.array([not c.dropped for c in cands])
-            step = batch if limit is None else min(batch, limit - done)
+            step = batch - done % batch  # the batches end at multiples of ``batch``
+            if limit is not None:
+                step = min(step, limit - done)
             if step <= 0 or active.sum() == 0:
                 break
+            if seconds is not None and setup is not None:
+                step = _paced(step, done, seconds, time.perf_counter() - t0)
             if control is not None and control.stopped():
                 stopped = "seconds" if control.deadline is not None and \
                     time.perf_counter() >= control.deadline else "stopped"
@@ -356,6 +363,20 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
     elapsed = time.perf_counter() - t0
     ranked = sorted(cands, key=lambda c: (c.dropped, -c.equity))
     return SimResult(ranked, done, elapsed, stopped)
+
+
+def _paced(step: int, done: int, seconds: float, spent: float) -> int:
+    """The rollouts of the next batch (``step`` at most, one at least) under
+    a time limit of ``seconds``, ``done`` of them in ``spent`` seconds so
+    far: the first alone, to measure the pace, then what the pace fits in the
+    time left. A classic simulation's batches come out as before (the first
+    one's rest follows it; no candidate is dropped after one rollout), but
+    for the last before the limit."""
+    if done == 0:
+        return 1
+    if spent <= 0:
+        return step
+    return max(1, min(step, int(done * (seconds - spent) / spent)))
 
 
 def _z(confidence: float) -> float:
