@@ -137,7 +137,10 @@ class Compiled:
     With ``best_scores`` each turn's best placement score is exact (what the
     sacrifice count of a tournament needs: the search then looks at every
     anchor that may hold a higher score); without it, games are faster and
-    only the events' ``best`` column is a lower bound."""
+    only the events' ``best`` column is a lower bound. The players play the
+    rules' variant: under WordSmog, WordSmog's moves over the lexicon's
+    alphagrams (`rackety.game.movegen.variant_lexicon`), and `check` reads
+    the words as anagrams."""
 
     def __init__(self, lexicon: Lexicon, players: list[Any], *, rules: Rules | None = None,
                  layout: Any = None, alphabet: Any = None, best_scores: bool = True) -> None:
