@@ -112,8 +112,9 @@ def generate_from_arrays(grid, rack, lexicon, *, letter_mult, word_mult, start):
     """Every WordSmog placement of a bare position (premiums as arrays) as
     {(row, col, down, tiles, through): score}, through the kernel's entry."""
     from rackety.game.state import full_mask, points_of
+    from rackety.kernels import crosssets, wordsmog
     from rackety.kernels import fields as f
-    from rackety.kernels import wordsmog
+    from rackety.kernels.bits import GRAPH_ALPHAGRAMS
 
     grid = np.ascontiguousarray(grid, np.uint8)
     n = grid.shape[0]
@@ -135,9 +136,11 @@ def generate_from_arrays(grid, rack, lexicon, *, letter_mult, word_mult, start):
     table = (np.zeros(1, np.uint32), np.zeros(1, np.int64), np.zeros(1, np.float32))
     request = f.Request(np.array(rack, np.int64), table, wordsmog.LEAVES_NONE, nothing, -1, 0,
                         f.MODE_ALL, 1, cap, 0, False)
-    _cut, count, *_ = wordsmog.moves_of(
-        lexicon.alphagrams().nodes, consts, np.ascontiguousarray(np.stack([grid, grid.T])),
-        request, st_, fs, out, *wordsmog.room(n))
+    alphagrams = lexicon.alphagrams()
+    position = crosssets.of_grid(alphagrams.nodes, GRAPH_ALPHAGRAMS, grid,
+                                 points_of(lexicon.alphabet), full_mask(lexicon.alphabet))
+    _cut, count, *_ = wordsmog.moves_of(alphagrams.nodes, consts, position, request, st_, fs,
+                                        out, wordsmog.room(n))
     assert not st_[f.S_OVERFLOW]
     moves: dict = {}
     for row, word in zip(out[0][:count], out[1], strict=False):

@@ -24,7 +24,7 @@ import numpy as np
 
 from rackety.game.leaves import Bank, as_table
 from rackety.game.move import Move
-from rackety.game.movegen import Work
+from rackety.game.movegen import Work, variant_lexicon
 from rackety.game.referee import Game
 from rackety.game.rules import Rules
 from rackety.game.state import kernel_consts, move_of_row, multipliers, points_of
@@ -137,7 +137,10 @@ class Compiled:
     With ``best_scores`` each turn's best placement score is exact (what the
     sacrifice count of a tournament needs: the search then looks at every
     anchor that may hold a higher score); without it, games are faster and
-    only the events' ``best`` column is a lower bound."""
+    only the events' ``best`` column is a lower bound. The players play the
+    rules' variant: under WordSmog, WordSmog's moves over the lexicon's
+    alphagrams (`rackety.game.movegen.variant_lexicon`), and `check` reads
+    the words as anagrams."""
 
     def __init__(self, lexicon: Lexicon, players: list[Any], *, rules: Rules | None = None,
                  layout: Any = None, alphabet: Any = None, best_scores: bool = True) -> None:
@@ -145,8 +148,8 @@ class Compiled:
         probe = Game(lexicon, [f"p{i}" for i in range(len(players))], seed=0, rules=rules,
                      layout=layout, alphabet=alphabet)
         self.rules = probe.rules  # resolved for the game's tiles
-        if self.rules.variant != "classic":  # the compiled players generate classic plays
-            raise TypeError(f"compiled self-play plays classic rules, not {self.rules.variant}")
+        # the graph the kernels walk: the words, or under WordSmog their alphagrams
+        self.graph = variant_lexicon(lexicon, self.rules.variant)
         self.alphabet = probe.alphabet
         board = probe.position
         lay = board.layout
@@ -180,7 +183,7 @@ class Compiled:
     def play(self, seed: int) -> FastGame:
         """One game from the bag of ``seed``."""
         bag, state = Game.shuffled_bag(self.alphabet, seed)
-        n = play_game(self.lexicon.nodes, self.lexicon.has_gaddag, self.consts, self.state,
+        n = play_game(self.graph.nodes, self.graph.graph, self.consts, self.state,
                       bag, np.uint64(state), self.seats, self.buffers, self.work.arrays,
                       self.best_scores)
         if n < 0:
@@ -197,7 +200,7 @@ class Compiled:
         lay_lm, lay_wm = self.lm2[0], self.wm2[0]
         setting = Setting(lay_lm, lay_wm, self.points, self.start[0], self.start[1],
                           self.alphabet.rack_size, self.bingo, self.exchange_min, self.twice,
-                          self.distribution, self.n_players)
-        code, index = check_game(self.lexicon.nodes, setting, game.bag0,
+                          self.distribution, self.n_players, self.rules.variant == "wordsmog")
+        code, index = check_game(self.graph.nodes, setting, game.bag0,
                                  np.uint64(game.rng_state), game.events(), game.n)
         return None if code == 0 else f"event {index + 1}: {CHECKS[int(code)]}"

@@ -47,9 +47,19 @@ _MAX_LEAVES = 1 << 16  # leave indices of a rack: the product of (copies + 1) ov
 
 
 # ----------------------------------------------------------------- derived data
+def variant_lexicon(lexicon: Lexicon, variant: str) -> Lexicon:
+    """The lexicon whose graph the kernels walk under the rules' ``variant``:
+    ``lexicon`` itself (classic), or its alphagrams (WordSmog,
+    `Lexicon.alphagrams`: its `Lexicon.graph` makes the cross sets
+    WordSmog's). The compiled players and searches take its ``nodes`` and
+    ``graph``, and its generator's cross sets (`MoveGenerator.of`)."""
+    return lexicon.alphagrams() if variant == "wordsmog" else lexicon
+
+
 def cross_sets(grid: np.ndarray, lexicon: Lexicon) -> CrossSets:
-    """Cross sets of a board from scratch."""
-    tiles, cross = _cs.of_grid(lexicon.nodes, lexicon.has_gaddag, np.asarray(grid, np.uint8),
+    """Cross sets of a board from scratch (WordSmog's for a lexicon of
+    alphagrams, `variant_lexicon`)."""
+    tiles, cross = _cs.of_grid(lexicon.nodes, lexicon.graph, np.asarray(grid, np.uint8),
                                points_of(lexicon.alphabet), full_mask(lexicon.alphabet))
     return CrossSets(tiles, cross)
 
@@ -66,7 +76,7 @@ def update_cross_sets(parent: CrossSets, move: Move, lexicon: Lexicon) -> CrossS
         if not through:
             child.tiles[d, lane, first + i] = code
             child.tiles[1 - d, first + i, lane] = code
-    _cs.update_after_move(lexicon.nodes, lexicon.has_gaddag, child.tiles, d, lane, first,
+    _cs.update_after_move(lexicon.nodes, lexicon.graph, child.tiles, d, lane, first,
                           first + len(move.tiles) - 1, points_of(lexicon.alphabet),
                           full_mask(lexicon.alphabet), child.cross)
     return child
@@ -549,10 +559,9 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
     st, fs, scratch, out = buffers.of(topn, n, _INITIAL_CAP)
     codes = np.array(rack, np.int64)
     if wordsmog:
-        grid = np.asarray(board.grid, np.uint8)
-        smog = (lexicon.alphagrams().nodes, board_consts(board, rules),
-                np.ascontiguousarray(np.stack([grid, grid.T])))
-        room = _ws.room(n)
+        graph = lexicon.alphagrams()
+        xs = MoveGenerator.of(graph).cross_sets(board)
+        smog = (graph.nodes, board_consts(board, rules), (xs.tiles, xs.cross))
     else:
         xs = made.cross_sets(board)
         args = (lexicon.nodes, lexicon.word_multisets(), board_consts(board, rules),
@@ -563,7 +572,7 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
                              len(out.meta), exchange_bag, exact_best_score)
         if wordsmog:
             cut, c, lv, size, total, best, *stats = _ws.moves_of(
-                *smog, request, st, fs, out, *room)
+                *smog, request, st, fs, out, scratch.small)
         else:
             cut, c, lv, size, total, best, *stats = _k.moves_of(
                 *args, request, which, st, fs, out, scratch)
@@ -647,13 +656,15 @@ __all__ = [
     "generate",
     "leave_subsets",
     "update_cross_sets",
+    "variant_lexicon",
 ]
 
 
 class Work:
     """The buffers one compiled game (or rollout) works in, allocated once: the
-    generator's state, its output and scratch (`rackety.kernels.generate`), and
-    the decision's (`rackety.kernels.selfplay.decide`)."""
+    generator's state, its output and scratch (`rackety.kernels.generate`,
+    whose small arrays WordSmog's generator works in), and the decision's
+    (`rackety.kernels.selfplay.decide`)."""
 
     def __init__(self, size: int, rack_size: int, cap: int = 4096, *,
                  lexicon: Lexicon | None = None) -> None:

@@ -161,7 +161,7 @@ class Game:
         self._state = GameState.allocate(empty.size, len(players), len(tiles))
         self._row = np.zeros((1, META), np.int32)  # a placement as the kernels read it
         self._word = np.zeros((1, empty.size), np.uint8)
-        rules_kernels().start(lexicon.nodes, lexicon.has_gaddag, self._consts, self._state,
+        rules_kernels().start(lexicon.nodes, lexicon.graph, self._consts, self._state,
                               tiles, np.uint64(rng))
 
     @staticmethod
@@ -433,7 +433,7 @@ class Game:
             if not check:  # a move taken as given still fits the rack
                 self._on_rack(move, [0 if t & BLANK_FLAG else t for t in move.placed], rack)
             self._snapshot()
-            rules.play(self.lexicon.nodes, self.lexicon.has_gaddag, self._consts, self._state,
+            rules.play(self.lexicon.nodes, self.lexicon.graph, self._consts, self._state,
                        self._row, self._word, 0, True)
             event = self._scored(seat, "play", score, rack, move)
         elif move.kind == "exchange":

@@ -39,6 +39,7 @@ from rackety.kernels.fields import (
     G_START_COL,
     G_START_ROW,
     G_TWICE,
+    G_VARIANT,
     G_VOWELS,
     GS_BAG,
     GS_EMPTY,
@@ -55,6 +56,8 @@ from rackety.kernels.fields import (
     MAX_PLAYERS,
     META,
     OPEN_LANE,
+    VARIANT_CLASSIC,
+    VARIANT_WORDSMOG,
     X_HAS,
     X_LEFT,
     X_RIGHT,
@@ -150,6 +153,10 @@ def kernel_consts(alphabet: Alphabet, layout: Layout, rules: Rules | None = None
     return _kernel_consts(alphabet, layout, (rules or Rules()).of(alphabet), players)
 
 
+#: the kernels' code of each variant of the rules (``G_VARIANT``)
+KERNEL_VARIANTS = {"classic": VARIANT_CLASSIC, "wordsmog": VARIANT_WORDSMOG}
+
+
 @lru_cache(maxsize=256)
 def _kernel_consts(alphabet: Alphabet, layout: Layout, game_rules: Rules, players: int) -> Consts:
     lm2, wm2 = multipliers(layout)
@@ -164,6 +171,7 @@ def _kernel_consts(alphabet: Alphabet, layout: Layout, game_rules: Rules, player
     rules[G_MAX_SCORELESS] = game_rules.max_scoreless or 0
     rules[G_TWICE] = 1 if game_rules.twice(players) else 0
     rules[G_PLAYERS] = players
+    rules[G_VARIANT] = KERNEL_VARIANTS[game_rules.variant]
     for tile in alphabet.tiles:
         if tile.vowel and 0 < tile.code < 64:
             rules[G_VOWELS] |= np.int64(1) << np.int64(tile.code)

@@ -15,6 +15,14 @@ TILE_SHIFT = 24  # bits 24-31: the tile code
 DAWG_ROOT = 0  # the pseudo-node whose arc is the DAWG's root run
 GADDAG_ROOT = 1
 
+# what a graph holds, as the kernels that keep cross sets are told (``graph``):
+# the words in a DAWG, the words in a DAWG and a GADDAG, or the words'
+# alphagrams in a DAWG (`rackety.lexicon.Lexicon.alphagrams`, WordSmog's: a
+# word is valid when it is an anagram of one)
+GRAPH_DAWG = 0
+GRAPH_GADDAG = 1
+GRAPH_ALPHAGRAMS = 2
+
 
 def tile_of(node: Any) -> Any:
     """The tile code (0: the GADDAG separator, or a blank in a KLV)."""

@@ -29,6 +29,14 @@ The cross sets for direction d depend on the perpendicular lanes and the
 extension sets on the lane itself, so after a move only the lanes it touched
 are recomputed (`update_after_move`).
 
+``graph`` says what ``kwg`` holds (`rackety.kernels.bits`): the words in a
+DAWG (`GRAPH_DAWG`), in a DAWG and a GADDAG (`GRAPH_GADDAG`), or their
+alphagrams (`GRAPH_ALPHAGRAMS`, WordSmog's: a word need only be an anagram
+of a word). With alphagrams a square's cross set is every letter t such that
+the perpendicular tiles and t, sorted, are an alphagram, and the extension
+sets allow every letter (the WordSmog generator,
+`rackety.kernels.wordsmog`, reads ``X_SET``, ``X_SCORE`` and ``X_HAS``).
+
 Nodes are read through `rackety.kernels.nodes`.
 """
 
@@ -36,13 +44,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from rackety.kernels.bits import GRAPH_ALPHAGRAMS, GRAPH_GADDAG
 from rackety.kernels.fields import X_HAS, X_LEFT, X_RIGHT, X_ROWS, X_SCORE, X_SET
 from rackety.kernels.jit import njit
-from rackety.kernels.nodes import arc_of, is_end, is_word, tile_of, walk
+from rackety.kernels.nodes import arc_of, is_end, is_word, seek, tile_of, walk
 
 
 @njit(cache=True, nogil=True)
-def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: int,
+def cross_lane(kwg: np.ndarray, graph: int, tiles: np.ndarray, g: int, lane: int,
                points: np.ndarray, full: int, cross: np.ndarray) -> None:
     """Cross sets, for moves in direction 1-g, of every empty square of lane
     ``lane`` of view ``g`` (the perpendicular line), written at ``[1-g, pos, lane]``;
@@ -55,7 +64,11 @@ def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: i
     Without one, walk U in the DAWG and for each child x walk D. The children
     of rev(D) are the letters that may precede D in any word (``X_LEFT``); the
     children of U read in the DAWG those that may follow U in a word it begins
-    (``X_RIGHT``). Without a GADDAG, ``X_LEFT`` allows every letter."""
+    (``X_RIGHT``). Without a GADDAG, ``X_LEFT`` allows every letter. Over
+    alphagrams (``graph`` `GRAPH_ALPHAGRAMS`): `_anagram_lane`."""
+    if graph == GRAPH_ALPHAGRAMS:
+        _anagram_lane(kwg, tiles, g, lane, points, full, cross)
+        return
     xset = cross[X_SET]
     xscore = cross[X_SCORE]
     xhas = cross[X_HAS]
@@ -65,6 +78,7 @@ def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: i
     n = line.shape[0]
     d = 1 - g
     droot = arc_of(np.int64(kwg[0]))
+    gaddag = graph == GRAPH_GADDAG
     groot = arc_of(np.int64(kwg[1])) if gaddag else 0
     for p in range(n):
         xleft[g, lane, p] = full
@@ -149,6 +163,107 @@ def cross_lane(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, g: int, lane: i
 
 
 @njit(cache=True, nogil=True)
+def _anagram_lane(kwg, tiles, g, lane, points, full, cross) -> None:
+    """`cross_lane` over alphagrams (WordSmog's): a square's cross set is
+    `_anagram_letters` of its perpendicular tiles, and both extension sets
+    allow every letter."""
+    line = tiles[g, lane]
+    n = line.shape[0]
+    d = 1 - g
+    for p in range(n):
+        cross[X_LEFT, g, lane, p] = full
+        cross[X_RIGHT, g, lane, p] = full
+        cross[X_SET, d, p, lane] = 0
+        cross[X_SCORE, d, p, lane] = 0
+        cross[X_HAS, d, p, lane] = 0
+        if line[p] != 0:
+            continue
+        up = p
+        while up > 0 and line[up - 1] != 0:
+            up -= 1
+        down = p
+        while down < n - 1 and line[down + 1] != 0:
+            down += 1
+        if up == p and down == p:
+            cross[X_SET, d, p, lane] = full
+            continue
+        s = 0
+        for i in range(up, down + 1):
+            if i != p:
+                s += points[line[i]]
+        cross[X_SET, d, p, lane] = _anagram_letters(kwg, line, up, down, p, full)
+        cross[X_SCORE, d, p, lane] = s
+        cross[X_HAS, d, p, lane] = 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _next_tile(line, up, down, p, code, at):
+    """The tile of ``line[up:down + 1]`` but square ``p`` that comes after
+    (``code``, square ``at``) in the order by code (blank flags dropped), then
+    by square: (its code, its square), or (64, 0) after the last."""
+    best = np.int64(64)
+    where = np.int64(0)
+    for i in range(up, down + 1):
+        if i == p:
+            continue
+        c = np.int64(line[i]) & 0x7F
+        if (c > code or (c == code and i > at)) and (c < best or (c == best and i < where)):
+            best = c
+            where = np.int64(i)
+    return best, where
+
+
+@njit(cache=True, nogil=True)
+def _rest_is_alphagram(kwg, node, line, up, down, p, code, at) -> bool:
+    """Whether the tiles after (``code``, ``at``) (`_next_tile`'s order), read
+    from ``node`` on, end on an alphagram."""
+    while True:
+        code, at = _next_tile(line, up, down, p, code, at)
+        if code == 64:
+            return is_word(node)
+        i = seek(kwg, arc_of(node), code)
+        if i < 0:
+            return False
+        node = np.int64(kwg[i])
+
+
+@njit(cache=True, nogil=True)
+def _anagram_letters(kwg, line, up, down, p, full) -> np.int64:
+    """The letters t of ``full`` such that the tiles of ``line[up:down + 1]``
+    but square ``p``, and t, are an anagram of a word: sorted, an alphagram
+    of the DAWG ``kwg``. The tiles are read in code order (`_next_tile`: no
+    buffer), and each t is tried where it goes in that order, from the node
+    the tiles before it lead to."""
+    mask = np.int64(0)
+    run = arc_of(np.int64(kwg[0]))
+    code = np.int64(-1)  # the last tile read (none yet)
+    at = np.int64(-1)
+    while run != 0:
+        after, where = _next_tile(line, up, down, p, code, at)
+        i = run
+        while True:  # t with code <= t < after goes here
+            node = np.int64(kwg[i])
+            t = tile_of(node)
+            if t >= after:
+                break
+            if t >= code and (full >> t) & 1 and \
+                    _rest_is_alphagram(kwg, node, line, up, down, p, code, at):
+                mask |= np.int64(1) << t
+            if is_end(node):
+                break
+            i += 1
+        if after == 64:
+            break
+        i = seek(kwg, run, after)
+        if i < 0:
+            break
+        run = arc_of(np.int64(kwg[i]))
+        code = after
+        at = where
+    return mask
+
+
+@njit(cache=True, nogil=True)
 def _letters(kwg: np.ndarray, run: np.int64) -> np.int64:
     """The letters of a run of nodes."""
     mask = np.int64(0)
@@ -165,17 +280,17 @@ def _letters(kwg: np.ndarray, run: np.int64) -> np.int64:
 
 
 @njit(cache=True, nogil=True)
-def cross_all(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, points: np.ndarray,
+def cross_all(kwg: np.ndarray, graph: int, tiles: np.ndarray, points: np.ndarray,
               full: int, cross: np.ndarray) -> None:
     """Every cross set of the board, from scratch."""
     n = tiles.shape[1]
     for g in range(2):
         for lane in range(n):
-            cross_lane(kwg, gaddag, tiles, g, lane, points, full, cross)
+            cross_lane(kwg, graph, tiles, g, lane, points, full, cross)
 
 
 @njit(cache=True, nogil=True)
-def of_grid(kwg: np.ndarray, gaddag: bool, grid: np.ndarray, points: np.ndarray, full: int
+def of_grid(kwg: np.ndarray, graph: int, grid: np.ndarray, points: np.ndarray, full: int
             ) -> tuple[np.ndarray, np.ndarray]:
     """A board (``grid``, one orientation) in both orientations and every cross
     set of it: (tiles [2, n, n], cross [X_ROWS, 2, n, n])."""
@@ -186,12 +301,12 @@ def of_grid(kwg: np.ndarray, gaddag: bool, grid: np.ndarray, points: np.ndarray,
             tiles[0, r, c] = grid[r, c]
             tiles[1, c, r] = grid[r, c]
     cross = np.empty((X_ROWS, 2, n, n), np.int64)
-    cross_all(kwg, gaddag, tiles, points, full, cross)
+    cross_all(kwg, graph, tiles, points, full, cross)
     return tiles, cross
 
 
 @njit(cache=True, nogil=True)
-def update_after_move(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, d: int, lane: int,
+def update_after_move(kwg: np.ndarray, graph: int, tiles: np.ndarray, d: int, lane: int,
                       first: int, last: int, points: np.ndarray, full: int,
                       cross: np.ndarray) -> None:
     """Recompute only what a move in direction ``d`` on ``lane`` over positions
@@ -199,6 +314,6 @@ def update_after_move(kwg: np.ndarray, gaddag: bool, tiles: np.ndarray, d: int, 
     of direction 1-d come from its own lane, those of direction d from the
     perpendicular lanes it crossed (and the extension sets likewise: of its own
     lane for direction d, of the lanes it crossed for direction 1-d)."""
-    cross_lane(kwg, gaddag, tiles, d, lane, points, full, cross)
+    cross_lane(kwg, graph, tiles, d, lane, points, full, cross)
     for p in range(first, last + 1):
-        cross_lane(kwg, gaddag, tiles, 1 - d, p, points, full, cross)
+        cross_lane(kwg, graph, tiles, 1 - d, p, points, full, cross)

@@ -173,9 +173,15 @@ G_LAYOUT = (
     Region("G_TWICE", 9),  # going out scores twice the other racks (else: they subtract)
     Region("G_PLAYERS", 10),
     Region("G_VOWELS", 11),  # the vowels' codes, a bit each (the alphabet's vowel flags)
+    Region("G_VARIANT", 12),  # the rules' variant: `VARIANT_CLASSIC` or `VARIANT_WORDSMOG`
     # + 32 d + p: the opening's vowel penalty, as `R_OPEN` (`game.state.opening_penalties`)
     Region("G_OPEN", 16, 2 * OPEN_LANE),
 )
+
+# the variants (`rackety.game.rules.VARIANTS`): which generator the compiled
+# players and searches call (`rackety.kernels.generate`, `rackety.kernels.wordsmog`)
+VARIANT_CLASSIC = 0
+VARIANT_WORDSMOG = 1
 
 # the game: a `GameState`'s ``ints`` (int64 [GS_SIZE])
 GS_SIZE = 16
@@ -264,11 +270,18 @@ class Output(NamedTuple):
     oeq: np.ndarray
 
 
+#: rows of a scratch's small arrays: the shadow's six, or the stacks of
+#: WordSmog's walk (`rackety.kernels.wordsmog`), which works in them
+SMALL_ROWS = 9
+
+
 class Scratch(NamedTuple):
     """The generator's scratch (`rackety.kernels.generate.scratch`): the
     per-lane arrays (int64 [2, n, `ROWS`, n]), the anchors (int64 [8, cap]),
-    their bounds (float64 [5, cap]), the shadow's small arrays (int64 [6, 64])
-    and the best leave per tiles kept (float64)."""
+    their bounds (float64 [5, cap]), the shadow's small arrays (int64
+    [`SMALL_ROWS`, at least 64]: WordSmog's generator takes them as its
+    stacks, the classic one sets what it reads of them) and the best leave
+    per tiles kept (float64)."""
 
     lanes: np.ndarray
     anchors: np.ndarray

@@ -110,6 +110,7 @@ from rackety.kernels.fields import (
     S_WHP,
     S_WKP,
     S_WRH,
+    SMALL_ROWS,
     STRIP,
     TILE,
     WM,
@@ -1072,11 +1073,13 @@ def scratch(n: int, rack_size: int = 16) -> Scratch:
     the search's heap of anchors, whether each bound is the checked one),
     their bounds (equity, score, the bound's out values, the heap's keys, the
     bound of the plays that keep a tile), the
-    shadow's small arrays (multipliers, tile values, the whole-rack memo) and
-    the best leave per tiles kept."""
+    shadow's small arrays (multipliers, tile values, the whole-rack memo; or
+    WordSmog's stacks, `rackety.kernels.wordsmog.generate`) and the best
+    leave per tiles kept."""
     cap = 2 * n * n + 2
     return Scratch(np.empty((2, n, ROWS, n), np.int64), np.empty((8, cap), np.int64),
-                   np.empty((5, cap), np.float64), np.zeros((6, 64), np.int64),
+                   np.empty((5, cap), np.float64),
+                   np.zeros((SMALL_ROWS, max(64, n + 1)), np.int64),
                    np.zeros(max(64, rack_size + 1), np.float64))
 
 

@@ -55,7 +55,7 @@ class Setup(NamedTuple):
 
 
 @njit(cache=True, nogil=True)
-def rollouts(kwg, gaddag, consts, setup, candidates, plies, seed, first, last, work, values,
+def rollouts(kwg, graph, consts, setup, candidates, plies, seed, first, last, work, values,
              wins) -> None:
     """Rollouts ``first`` to ``last - 1`` of every candidate: ``values[c, i]`` the
     value of rollout i of candidate c, ``wins[c, i]`` its win probability;
@@ -123,7 +123,7 @@ def rollouts(kwg, gaddag, consts, setup, candidates, plies, seed, first, last, w
                     cmeta[0, j] = cand_meta[c, j]
                 for j in range(cand_meta[c, M_LEN]):
                     ctiles[0, j] = cand_tiles[c, j]
-                play(kwg, gaddag, consts, gs, cmeta, ctiles, 0, plies > 0)
+                play(kwg, graph, consts, gs, cmeta, ctiles, 0, plies > 0)
             elif cand_kind[c] == EV_EXCHANGE:
                 for i in range(cand_ntraded[c]):
                     traded[i] = cand_traded[c, i]
@@ -139,7 +139,7 @@ def rollouts(kwg, gaddag, consts, setup, candidates, plies, seed, first, last, w
                 do = decide(kwg, consts, gs, False, False, bank, base, voff, work)
                 last_leave = resf[0] if side == 0 else -resf[0]
                 if do == EV_PLAY:
-                    play(kwg, gaddag, consts, gs, meta, otiles, res[0], ply < plies - 1)
+                    play(kwg, graph, consts, gs, meta, otiles, res[0], ply < plies - 1)
                 elif do == EV_EXCHANGE:
                     exchange(consts, gs, traded, res[2])
                 else:

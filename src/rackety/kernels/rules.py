@@ -7,6 +7,10 @@ scoreless turns). The referee (`rackety.game.referee.Game`), the compiled
 self-play and leave training, the simulation's rollouts, the endgame (which
 places tiles with `place`) and the pre-endgame all play by these.
 
+The cross sets a state keeps are those of the graph ``kwg`` the kernels are
+given, ``graph`` saying what it holds (`rackety.kernels.crosssets`): the
+lexicon's words, or under WordSmog their alphagrams.
+
 A rack is ``racks[seat, :n]`` (codes, 0 the blank) in the order drawn; the
 bag is ``bag[:n]``, drawn from the end. The shuffle is splitmix64 (Steele, Lea
 and Flood 2014) driving Fisher-Yates: the same seed, the same game, whichever
@@ -132,14 +136,14 @@ def draw(gs, seat, rack_size) -> int:
 
 
 @njit(cache=True, nogil=True)
-def start(kwg, gaddag, consts, gs, bag, rng) -> None:
+def start(kwg, graph, consts, gs, bag, rng) -> None:
     """A new game in ``gs``: the board empty with its cross sets, the bag
     ``bag`` (drawn from the end), the shuffle's state ``rng``, every score
     and count 0, seat 0 to move, each seat's rack drawn in seat order."""
     points = consts.points
     rules = consts.rules
     gs.tiles[:] = 0
-    cross_all(kwg, gaddag, gs.tiles, points, rules[G_FULL_MASK], gs.cross)
+    cross_all(kwg, graph, gs.tiles, points, rules[G_FULL_MASK], gs.cross)
     players = gs.ints[GS_PLAYERS]
     gs.ints[:] = 0
     gs.ints[GS_PLAYERS] = players
@@ -153,7 +157,7 @@ def start(kwg, gaddag, consts, gs, bag, rng) -> None:
 
 
 @njit(cache=True, nogil=True)
-def place(kwg, gaddag, points, full, tiles, cross, meta, otiles, chosen, update) -> None:
+def place(kwg, graph, points, full, tiles, cross, meta, otiles, chosen, update) -> None:
     """Put placement ``chosen`` (a row of the generator's ``meta``/``otiles``) on
     the board ``tiles`` (both orientations) and, unless ``update`` is false,
     recompute the cross sets ``cross`` of the lanes it touched (`recross`;
@@ -168,16 +172,16 @@ def place(kwg, gaddag, points, full, tiles, cross, meta, otiles, chosen, update)
             tiles[d, lane, first + j] = code
             tiles[1 - d, first + j, lane] = code
     if update:
-        recross(kwg, gaddag, points, full, tiles, cross, meta, chosen)
+        recross(kwg, graph, points, full, tiles, cross, meta, chosen)
 
 
 @njit(cache=True, nogil=True)
-def recross(kwg, gaddag, points, full, tiles, cross, meta, chosen) -> None:
+def recross(kwg, graph, points, full, tiles, cross, meta, chosen) -> None:
     """The cross sets of the lanes placement ``chosen`` touched, recomputed on
     ``tiles``, which hold it (`place` without its update, then this, is how the
     endgame updates only the positions it generates moves in)."""
     first = meta[chosen, M_FIRST]
-    update_after_move(kwg, gaddag, tiles, meta[chosen, M_DIR], meta[chosen, M_LANE], first,
+    update_after_move(kwg, graph, tiles, meta[chosen, M_DIR], meta[chosen, M_LANE], first,
                       first + meta[chosen, M_LEN] - 1, points, full, cross)
 
 
@@ -232,12 +236,12 @@ def score(consts, gs, meta, otiles, chosen) -> int:
 
 
 @njit(cache=True, nogil=True)
-def play(kwg, gaddag, consts, gs, meta, otiles, chosen, update) -> int:
+def play(kwg, graph, consts, gs, meta, otiles, chosen, update) -> int:
     """The player to move plays placement ``chosen`` for its ``M_SCORE``: the
     tiles on the board (`place`), off the rack, the score added, the
     scoreless count reset, the rack refilled. Returns the tiles on the rack."""
     seat = gs.ints[GS_TURN]
-    place(kwg, gaddag, consts.points, consts.rules[G_FULL_MASK], gs.tiles, gs.cross, meta, otiles,
+    place(kwg, graph, consts.points, consts.rules[G_FULL_MASK], gs.tiles, gs.cross, meta, otiles,
           chosen, update)
     rn = gs.ints[GS_RACK + seat]
     through = meta[chosen, M_THROUGH]

@@ -3,8 +3,9 @@
 `decide` is the move a static player makes (greedy: the best score; static:
 the best full static equity under a leave table, `generate.static_equity`,
 with Gordon's exchange rule), through the
-one generator entry (`rackety.kernels.generate.generate`) and the one leave
-walk (`rackety.kernels.leaves.table_values`). `play_game` plays a whole game
+one generator entry (`rackety.kernels.generate.generate`), or WordSmog's
+(`rackety.kernels.wordsmog.generate`) when the rules say so (``G_VARIANT``),
+and the one leave walk (`rackety.kernels.leaves.table_values`). `play_game` plays a whole game
 of such players by the rules' kernels (`rackety.kernels.rules`) and writes its
 events; the simulation's rollouts play by `decide` too.
 
@@ -24,6 +25,7 @@ from rackety.kernels.fields import (
     END_OUT,
     G_EXCHANGE_MIN,
     G_TWICE,
+    G_VARIANT,
     GS_BAG,
     GS_EMPTY,
     GS_PLAYERS,
@@ -42,6 +44,7 @@ from rackety.kernels.fields import (
     S_BEST,
     S_COUNT,
     S_TOTAL,
+    VARIANT_WORDSMOG,
 )
 from rackety.kernels.generate import (
     generate_gaddag,
@@ -53,6 +56,7 @@ from rackety.kernels.generate import (
 from rackety.kernels.jit import njit
 from rackety.kernels.leaves import table_values
 from rackety.kernels.rules import U64, end_turn, exchange, pass_turn, play, start
+from rackety.kernels.wordsmog import generate as generate_wordsmog
 
 EV_PLAY, EV_EXCHANGE, EV_PASS, EV_END_POINTS, EV_END_PENALTY = range(5)
 
@@ -75,10 +79,13 @@ def decide(kwg, consts, gs, greedy, exact, bank, base, voff, work) -> int:
     `EV_PLAY` (the placement is row ``res[0]`` of ``out``), `EV_EXCHANGE`
     (``res[2]`` tiles in ``traded``) or `EV_PASS`. ``res[1]``: the best
     placement score (-1: none; exact only with ``exact``, else the best the
-    search came across, which for a greedy player is the best all the same);
-    ``resf[0]``: the value of the tiles kept. ``work``: the caller's
-    `rackety.kernels.fields.Buffers` (``st``, ``fs``, ``out``, ``scratch``,
-    ``traded``, ``res``, ``resf``)."""
+    search came across, which for a greedy player is the best all the same;
+    WordSmog's always is exact); ``resf[0]``: the value of the tiles kept.
+    ``work``: the caller's `rackety.kernels.fields.Buffers` (``st``, ``fs``,
+    ``out``, ``scratch``, ``traded``, ``res``, ``resf``). Under WordSmog (the
+    rules' ``G_VARIANT``) the placements are WordSmog's: ``kwg`` is then the
+    lexicon's alphagrams, and the game's cross sets theirs
+    (`rackety.kernels.crosssets`)."""
     st, fs, out, scratch, traded, res, resf = work
     points = consts.points
     rules = consts.rules
@@ -121,7 +128,10 @@ def decide(kwg, consts, gs, greedy, exact, bank, base, voff, work) -> int:
                     traded[m] = c
                     m += 1
         heap_push(st, fs, best_exchange_value)
-    generate_gaddag(kwg, consts, (gs.tiles, gs.cross), st, fs, out, scratch)
+    if rules[G_VARIANT] == VARIANT_WORDSMOG:
+        generate_wordsmog(kwg, consts, (gs.tiles, gs.cross), st, fs, out, scratch.small)
+    else:
+        generate_gaddag(kwg, consts, (gs.tiles, gs.cross), st, fs, out, scratch)
     # the best stored placement: equity, then score, then direction, lane, first
     # square, then the order found (the order `MoveList` sorts in)
     chosen = -1
@@ -200,7 +210,7 @@ def _ending(gs, before, ended, seat, twice, events, e):
 
 
 @njit(cache=True, nogil=True)
-def play_game(kwg, gaddag, consts, gs, bag, rng_state, seats, events, work, exact) -> int:
+def play_game(kwg, graph, consts, gs, bag, rng_state, seats, events, work, exact) -> int:
     """Play one game in ``gs`` (`rackety.kernels.fields.GameState`, the
     caller's); returns the number of events (-1: too many). ``bag`` holds the
     tiles in draw order (drawn from the end); ``seats``: a `Seats`, seat s
@@ -216,12 +226,13 @@ def play_game(kwg, gaddag, consts, gs, bag, rng_state, seats, events, work, exac
     ``[1]``, the rack in ``[2:2 + [0]]``; leave training reads the leaves kept
     from it)); ``best`` is exact only with ``exact`` (what a sacrifice count
     needs; the search then goes on to every anchor that may hold a higher
-    score). ``work``: the caller's `rackety.kernels.fields.Buffers` (`Work`
-    in `rackety.game.movegen`): the generator's state, its output and
-    scratch, and the decision's."""
+    score). ``kwg`` and ``graph``: the graph of the rules' variant and what it
+    holds (`rackety.game.movegen.variant_lexicon`). ``work``: the caller's
+    `rackety.kernels.fields.Buffers` (`Work` in `rackety.game.movegen`): the
+    generator's state, its output and scratch, and the decision's."""
     greedy, base, voff, bank = seats
     ev_seat, ev_kind, ev_score, ev_best, ev_meta, ev_tiles, ev_rack = events
-    start(kwg, gaddag, consts, gs, bag, U64(rng_state))
+    start(kwg, graph, consts, gs, bag, U64(rng_state))
     out, traded, res = work.out, work.traded, work.res
     meta, otiles, _oeq = out
     before = np.zeros(MAX_PLAYERS, np.int64)
@@ -246,7 +257,7 @@ def play_game(kwg, gaddag, consts, gs, bag, rng_state, seats, events, work, exac
             for j in range(meta[chosen, M_LEN]):
                 ev_tiles[e, j] = otiles[chosen, j]
             ev_score[e] = meta[chosen, M_SCORE]
-            play(kwg, gaddag, consts, gs, meta, otiles, chosen, True)
+            play(kwg, graph, consts, gs, meta, otiles, chosen, True)
         elif do == EV_EXCHANGE:
             m = res[2]
             for i in range(m):

@@ -32,7 +32,9 @@ class Setting(NamedTuple):
     letter and word multipliers (int64 [n, n]), the points of every code, the
     start square, the rack size, the bingo bonus, the tiles the bag needs for
     an exchange, whether going out scores the other racks twice, the tile
-    distribution (copies per code) and the number of players."""
+    distribution (copies per code), the number of players, and whether a
+    word need only be an anagram of a word (WordSmog: the lexicon ``kwg`` is
+    then its alphagrams, `rackety.lexicon.Lexicon.alphagrams`)."""
 
     lm: np.ndarray
     wm: np.ndarray
@@ -45,13 +47,26 @@ class Setting(NamedTuple):
     twice: bool
     distribution: np.ndarray
     n_players: int
+    anagrams: bool = False
 
 
 @njit(cache=True, nogil=True)
-def _in_lexicon(kwg, grid, r, c, dr, dc, length):
-    """Whether the ``length`` tiles from (r, c) in direction (dr, dc) spell a word."""
+def _in_lexicon(kwg, grid, r, c, dr, dc, length, anagrams):
+    """Whether the ``length`` tiles from (r, c) in direction (dr, dc) spell a
+    word (with ``anagrams``: whether, sorted, they are an alphagram of ``kwg``)."""
     run = root(kwg, DAWG_ROOT)
     node = np.int64(-1)
+    if anagrams:
+        codes = np.empty(length, np.int64)
+        for i in range(length):
+            codes[i] = np.int64(grid[r + i * dr, c + i * dc]) & 0x7F
+        codes.sort()
+        for i in range(length):
+            node = seek(kwg, run, codes[i])
+            if node < 0:
+                return False
+            run = arc_of(np.int64(kwg[node]))
+        return accepts(kwg, node)
     for i in range(length):
         node = seek(kwg, run, np.int64(grid[r + i * dr, c + i * dc]) & 0x7F)
         if node < 0:
@@ -138,11 +153,12 @@ def check_play(kwg, grid, setting, empty, meta, word, e) -> tuple[int, int, bool
                     rr, cc = r + k * pr, c + k * pc
                     cross += value * lm[r, c] if k == 0 else points[grid[rr, cc]]
                 total += cross * wm[r, c]
-                if not _in_lexicon(kwg, grid, r - a * pr, c - a * pc, pr, pc, a + b + 1):
+                if not _in_lexicon(kwg, grid, r - a * pr, c - a * pc, pr, pc, a + b + 1,
+                                   setting.anagrams):
                     words = False
     if length >= 2:
         total += main * word_mult
-        if not _in_lexicon(kwg, grid, r0, c0, dr, dc, length):
+        if not _in_lexicon(kwg, grid, r0, c0, dr, dc, length, setting.anagrams):
             words = False
     if placed == rack_size:
         total += bingo

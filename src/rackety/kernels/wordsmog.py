@@ -20,8 +20,12 @@ generator (`rackety.kernels.generate`), equity the score plus the leave's
 value as `rackety.kernels.generate.load_rack` set them.
 
 A square's cross set is every letter t such that the perpendicular tiles
-and t are an anagram of a word (`cross_sets`). Nothing is allocated per
-node: the walks run over stacks made once per call.
+and t are an anagram of a word: `rackety.kernels.crosssets` computes them
+over the alphagrams (``graph`` `rackety.kernels.bits.GRAPH_ALPHAGRAMS`), and
+the caller keeps them as it keeps the classic ones (a game state's, the
+move generator's per board), updated lane by lane after a move. Nothing is
+allocated: the walks run over the caller's stacks, the small arrays of the
+classic generator's scratch (`rackety.kernels.fields.Scratch`, or `room`).
 """
 
 from __future__ import annotations
@@ -67,6 +71,7 @@ from rackety.kernels.fields import (
     S_RACKSIZE,
     S_TOTAL,
     S_VOWELS,
+    SMALL_ROWS,
     X_HAS,
     X_SCORE,
     X_SET,
@@ -115,6 +120,7 @@ _STRIP = 7  # the tile laid on each square of the lane (0 where the board has on
 _BUF = 8  # a word's codes, for the word check
 _WK_ROWS = 9
 _WIDTH = 64
+assert _WK_ROWS <= SMALL_ROWS  # the stacks fit in a scratch's small arrays
 
 
 @njit(cache=True, nogil=True)
@@ -144,74 +150,6 @@ def is_anagram(kwg: np.ndarray, tiles: np.ndarray, m: int, buf: np.ndarray) -> b
             j -= 1
         buf[j] = v
     return accepts_sorted(kwg, buf, m)
-
-
-@njit(cache=True, nogil=True)
-def _accepts_with(kwg, codes, m, t) -> bool:
-    """Whether the sorted ``codes[:m]`` and one more ``t`` are an alphagram."""
-    run = root(kwg, DAWG_ROOT)
-    node = np.int64(-1)
-    i = 0
-    pending = True
-    while i < m or pending:
-        if pending and (i == m or t < codes[i]):
-            c = np.int64(t)
-            pending = False
-        else:
-            c = codes[i]
-            i += 1
-        node = seek(kwg, run, c)
-        if node < 0:
-            return False
-        run = arc_of(np.int64(kwg[node]))
-    return is_word(np.int64(kwg[node]))
-
-
-@njit(cache=True, nogil=True)
-def cross_sets(kwg: np.ndarray, tiles: np.ndarray, points: np.ndarray, full: int,
-               cross: np.ndarray, buf: np.ndarray) -> None:
-    """WordSmog cross sets of a board (``tiles`` uint8 [2, n, n]: by rows, by
-    columns) into ``cross`` (int64, rows `X_SET`, `X_SCORE`, `X_HAS` of
-    `rackety.kernels.fields`, each [2, n, n]): on an empty square, the
-    letters t (of ``full``) such that the perpendicular tiles and t are an
-    anagram of a word (every letter where there are none), their face
-    value, and whether there are any. ``buf``: room for a lane."""
-    n = tiles.shape[1]
-    for d in range(2):
-        o = 1 - d
-        for lane in range(n):
-            for p in range(n):
-                cross[X_SET, d, lane, p] = 0
-                cross[X_SCORE, d, lane, p] = 0
-                cross[X_HAS, d, lane, p] = 0
-                if tiles[d, lane, p] != 0:
-                    continue
-                m = 0
-                score = 0
-                for step in (-1, 1):
-                    q = lane + step
-                    while 0 <= q < n and tiles[o, p, q] != 0:
-                        t = np.int64(tiles[o, p, q])
-                        if t & BLANK_FLAG == 0:
-                            score += points[t]
-                        v = t & 0x7F
-                        j = m
-                        while j > 0 and buf[j - 1] > v:
-                            buf[j] = buf[j - 1]
-                            j -= 1
-                        buf[j] = v
-                        m += 1
-                        q += step
-                if m == 0:
-                    cross[X_SET, d, lane, p] = full
-                    continue
-                cross[X_HAS, d, lane, p] = 1
-                cross[X_SCORE, d, lane, p] = score
-                mask = np.int64(0)
-                for t in range(1, 64):
-                    if (full >> t) & 1 and _accepts_with(kwg, buf, m, t):
-                        mask |= np.int64(1) << t
-                cross[X_SET, d, lane, p] = mask
 
 
 @njit(cache=True, nogil=True)
@@ -449,17 +387,21 @@ def _span(kwg, d, lane, a, b, k, lane_arrays, room, letters) -> None:
 
 
 @njit(cache=True, nogil=True)
-def generate(kwg, consts, tiles, cross, st, fs, out, wk) -> tuple[int, int]:
-    """Every WordSmog move of the position (``tiles`` [2, n, n]) for the rack
+def generate(kwg, consts, position, st, fs, out, wk) -> tuple[int, int]:
+    """Every WordSmog move of the position for the rack
     `rackety.kernels.generate.load_rack` set in ``st`` and ``fs``, into
-    ``out`` = (meta, otiles, oeq) from ``st[S_COUNT]``; ``cross``: int64
-    [3, 2, n, n] and ``wk``: int64 [`_WK_ROWS`, 64], the call's room.
-    Returns the spans searched and the spans in all."""
+    ``out`` = (meta, otiles, oeq) from ``st[S_COUNT]``, as
+    `rackety.kernels.generate.generate` generates the classic ones:
+    ``position`` = (tiles [2, n, n], its WordSmog cross sets [X_ROWS, 2, n, n],
+    `rackety.kernels.crosssets` over the alphagrams ``kwg``); ``wk`` the
+    walk's stacks (`room`, or a scratch's ``small``: int64 [`_WK_ROWS` at
+    least, 64 and n + 1 at least]). Returns the spans searched and the spans
+    in all."""
     lm2, wm2, points, rules = consts
+    tiles, cross = position
     meta, otiles, oeq = out
     n = tiles.shape[1]
     full = rules[G_FULL_MASK]
-    cross_sets(kwg, tiles, points, full, cross, wk[_BUF])
     rack_n = st[S_RACKN]
     rackmask = np.int64(0)
     for c in range(1, 64):
@@ -525,28 +467,29 @@ def generate(kwg, consts, tiles, cross, st, fs, out, wk) -> tuple[int, int]:
     return searched, spans
 
 
-def room(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The room `generate` works in on an ``n`` x ``n`` board: (the cross
-    sets, the walk's stacks)."""
-    return np.zeros((3, 2, n, n), np.int64), np.zeros((_WK_ROWS, max(_WIDTH, n + 1)), np.int64)
+def room(n: int) -> np.ndarray:
+    """The stacks `generate` works in on an ``n`` x ``n`` board, for a caller
+    without a scratch (`rackety.kernels.generate.scratch`, whose small arrays
+    serve), made once."""
+    return np.zeros((_WK_ROWS, max(_WIDTH, n + 1)), np.int64)
 
 
 @njit(cache=True, nogil=True)
-def moves_of(kwg, consts, tiles, request, st, fs, out, cross, wk
+def moves_of(kwg, consts, position, request, st, fs, out, wk
              ) -> tuple[float, int, int, int, int, int, int, int, int]:
     """A position's WordSmog moves in one call, as `rackety.kernels.generate.moves_of`
     gives the classic ones (the same arguments but the lexicon's: ``kwg`` is
-    its alphagrams, ``tiles`` the board [2, n, n]; ``cross`` and ``wk`` from
-    `room`), and the same results: (the cut, the placements stored, where
-    the leave values are in ``fs`` and how many, the placements in all, the
-    best score, the spans searched, the spans in all, 0). ``request`` a
-    `rackety.kernels.fields.Request`, loaded as the classic generator loads it
-    (`rackety.kernels.generate.load_request`); every move is found, so the best
-    score is always exact."""
-    lv, size = load_request(consts, tiles, request, st, fs, wk[_BUF])
+    its alphagrams and ``position`` holds their cross sets, as `generate`
+    takes them; ``wk`` from `room`), and the same results: (the cut, the
+    placements stored, where the leave values are in ``fs`` and how many,
+    the placements in all, the best score, the spans searched, the spans in
+    all, 0). ``request`` a `rackety.kernels.fields.Request`, loaded as the
+    classic generator loads it (`rackety.kernels.generate.load_request`);
+    every move is found, so the best score is always exact."""
+    lv, size = load_request(consts, position[0], request, st, fs, wk[_BUF])
     top = request.mode == MODE_TOP
     topn = request.topn
-    searched, spans = generate(kwg, consts, tiles, cross, st, fs, out, wk)
+    searched, spans = generate(kwg, consts, position, st, fs, out, wk)
     cut = -np.inf
     if top and not st[S_OVERFLOW]:
         if st[S_HEAPN] == topn:

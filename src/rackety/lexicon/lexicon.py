@@ -24,7 +24,7 @@ import numpy as np
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError, clip
 from rackety.files import exists, read_bytes
-from rackety.kernels.bits import arc_of
+from rackety.kernels.bits import GRAPH_ALPHAGRAMS, GRAPH_DAWG, GRAPH_GADDAG, arc_of
 from rackety.lexicon import cache as _cache
 from rackety.lexicon import kwg as _kwg
 from rackety.lexicon import languages as _languages
@@ -114,6 +114,10 @@ class Lexicon:
         self.report = report
         self._word_count = word_count
         self.has_gaddag = _kwg.has_gaddag(nodes)
+        #: what the graph holds, for the kernels that keep cross sets
+        #: (`rackety.kernels.bits`: ``GRAPH_DAWG``, ``GRAPH_GADDAG``, or
+        #: ``GRAPH_ALPHAGRAMS`` for `alphagrams`)
+        self.graph = GRAPH_GADDAG if self.has_gaddag else GRAPH_DAWG
         self._multisets: tuple[np.ndarray, np.ndarray] | None = None
         self._alphagrams: Lexicon | None = None
 
@@ -329,7 +333,8 @@ class Lexicon:
         alphagram once, in a DAWG-only KWG. Made on first use (one sort and
         one build, under a second for the largest lists) and kept with the
         lexicon. A tile string is an anagram of a word exactly when its
-        codes, sorted, are in it."""
+        codes, sorted, are in it. Its `graph` says so to the kernels, which
+        then keep WordSmog's cross sets (`rackety.kernels.crosssets`)."""
         if self._alphagrams is None:
             from rackety.lexicon.build import build_kwg
             from rackety.lexicon.wordlist import from_tiles
@@ -337,9 +342,11 @@ class Lexicon:
             flat, lengths = self.word_tiles()
             owner = np.repeat(np.arange(len(lengths)), lengths)
             alphagrams = from_tiles(flat[np.lexsort((flat, owner))], lengths)
-            self._alphagrams = Lexicon(build_kwg(alphagrams, gaddag=False), self.alphabet,
-                                       f"{self.name} alphagrams", source=self.source,
-                                       word_count=len(alphagrams), checked=True)
+            made = Lexicon(build_kwg(alphagrams, gaddag=False), self.alphabet,
+                           f"{self.name} alphagrams", source=self.source,
+                           word_count=len(alphagrams), checked=True)
+            made.graph = GRAPH_ALPHAGRAMS
+            self._alphagrams = made
         return self._alphagrams
 
     def has_anagram(self, word: str | Iterable[int]) -> bool:

@@ -221,7 +221,8 @@ class BestPlayer(PlayerBase):
         try:
             result = infer(position, lexicon, move, leave=self.leave, jobs=1,
                            max_racks=_max_racks(INFER_SHARE * (
-                               self.seconds if control is None else self._left(started))),
+                               self.seconds if control is None else self._left(started)),
+                               board.rules.variant),
                            progress=check)
         except RacketyError:  # too many racks, or stopped (`Control.check`)
             return []
@@ -246,7 +247,14 @@ def _runs_down(grid: Any, r: int, c: int) -> bool:
     return run(0, -1) + run(0, 1) == 0
 
 
-def _max_racks(seconds: float) -> int:
-    """How many racks an inference may weigh in ``seconds`` (about 20,000 a
-    second with one job)."""
-    return max(1_000, int(20_000 * seconds))
+#: racks an inference weighs a second with one job, by the rules' variant (each
+#: rack one decision of the static player: WordSmog's generator finds every
+#: placement, a hundred times the work)
+RACKS_PER_SECOND = {"classic": 20_000, "wordsmog": 100}
+
+
+def _max_racks(seconds: float, variant: str = "classic") -> int:
+    """How many racks an inference may weigh in ``seconds`` under ``variant``
+    (`RACKS_PER_SECOND`), and those of a twentieth of a second at least."""
+    rate = RACKS_PER_SECOND.get(variant, RACKS_PER_SECOND["wordsmog"])
+    return max(rate // 20, int(rate * seconds))

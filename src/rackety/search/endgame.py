@@ -36,9 +36,11 @@ self-recursive numba function (NUMBA.md, trap 2):
   weight of 2 and 12 times fewer than MAGPIE's score minus face value;
   killer moves are left out (FAST-MOVEGEN.md: they barely pay);
 - moves generated per node by the move generator's kernels
-  (`rackety.kernels.generate`, every placement, no leaves) into one stack-like
-  arena (MAGPIE's ``small_move_arena``), the board and its cross sets copied
-  per ply and updated lane by lane (`crosssets.update_after_move`);
+  (`rackety.kernels.generate`, every placement, no leaves; under the rules'
+  WordSmog, `rackety.kernels.wordsmog` over the lexicon's alphagrams) into
+  one stack-like arena (MAGPIE's ``small_move_arena``), the board and its
+  cross sets copied per ply and updated lane by lane
+  (`crosssets.update_after_move`);
 - exactness: a node is *complete* when no line under it was cut at the depth
   horizon. Complete results go in the table with an unbounded depth, and a
   node whose depth covers the longest possible rest of the game (``2 x tiles
@@ -72,12 +74,13 @@ from numba import types
 from rackety.alphabet import BLANK_FLAG
 from rackety.errors import RacketyError
 from rackety.game.move import Move
-from rackety.game.movegen import MoveGenerator
+from rackety.game.movegen import MoveGenerator, variant_lexicon
 from rackety.game.state import board_consts, move_of_row, state_of
 from rackety.kernels.fields import (
     F_HEAP,
     G_FULL_MASK,
     G_N,
+    G_VARIANT,
     GS_BAG,
     GS_EMPTY,
     GS_PLAYERS,
@@ -96,6 +99,7 @@ from rackety.kernels.fields import (
     S_COUNT,
     S_OVERFLOW,
     ST_SIZE,
+    VARIANT_WORDSMOG,
     X_ROWS,
     Consts,
     GameState,
@@ -105,6 +109,7 @@ from rackety.kernels.fields import (
 from rackety.kernels.generate import generate_gaddag, load_rack, scratch
 from rackety.kernels.jit import njit
 from rackety.kernels.rules import out_spread, pass_ends, place, recross
+from rackety.kernels.wordsmog import generate as generate_wordsmog
 from rackety.search.control import SLICE
 
 if TYPE_CHECKING:
@@ -124,6 +129,7 @@ C_TTMASK = 13
 C_EMPTY = 14  # the root board is empty
 C_TTHITS = 15
 C_GENS = 16  # move generations
+C_GRAPH = 17  # what the graph holds (`rackety.kernels.bits`: the words, or their alphagrams)
 CTL_SIZE = 32
 
 # racks[p]: copies of each code 0..63, then these
@@ -148,7 +154,8 @@ class Arrays(NamedTuple):
     state, the move arena (its rows, their estimates and order), the
     generator's scratch (`rackety.kernels.generate.scratch`), the rules, the
     racks, the control (``C_*``), the Zobrist keys, the table, the principal
-    variation's triangle and the moves whose cross sets are still to update."""
+    variation's triangle and the moves whose cross sets are still to update.
+    WordSmog's generator works in the scratch's small arrays."""
 
     kwg: np.ndarray
     tiles_s: np.ndarray
@@ -211,7 +218,8 @@ _SIG = types.int64(_I, _I, _I, _I, _I, _I, _I, _I, _U, _ARRAYS)
 @njit(cache=True, nogil=True)
 def _generate(arrays, tiles, cross, rack, off, empty):
     """Every placement of ``rack`` into the arena from row ``off`` (the one
-    generator entry in its all mode, without leaves); returns the end row."""
+    generator entry in its all mode, without leaves; WordSmog's under the
+    rules' ``G_VARIANT``); returns the end row."""
     a = arrays
     kwg, lm2, wm2, points, rules, st, fs, ctl = a.kwg, a.lm2, a.wm2, a.points, a.rules, a.st, \
         a.fs, a.ctl
@@ -219,9 +227,13 @@ def _generate(arrays, tiles, cross, rack, off, empty):
     # free for the pass
     load_rack(st, fs, rules, points, rack[:64], MODE_ALL, 1, ctl[C_CAP] - 1, off, empty,
               False)
-    generate_gaddag(kwg, Consts(lm2, wm2, points, rules), (tiles, cross), st, fs,
-                    Output(a.meta, a.otiles, a.oeq), Scratch(a.ln_all, a.anc, a.bnd, a.small,
-                                                             a.bestl))
+    consts = Consts(lm2, wm2, points, rules)
+    out = Output(a.meta, a.otiles, a.oeq)
+    if rules[G_VARIANT] == VARIANT_WORDSMOG:
+        generate_wordsmog(kwg, consts, (tiles, cross), st, fs, out, a.small)
+    else:
+        generate_gaddag(kwg, consts, (tiles, cross), st, fs, out,
+                        Scratch(a.ln_all, a.anc, a.bnd, a.small, a.bestl))
     ctl[C_GENS] += 1
     return st[S_COUNT]
 
@@ -249,7 +261,8 @@ def _play(arrays, i, slot, full, side, h):
         a.meta, a.otiles, a.tiles_s, a.xs_s, a.kwg, a.points, a.racks, a.zsq, a.zrack, a.dirty
     n = a.ctl[C_N]
     tiles_s[slot + 1] = tiles_s[slot]
-    place(kwg, True, points, full, tiles_s[slot + 1], xs_s[slot + 1], meta, otiles, i, False)
+    place(kwg, a.ctl[C_GRAPH], points, full, tiles_s[slot + 1], xs_s[slot + 1], meta, otiles, i,
+          False)
     dirty[slot + 1] = i
     d = meta[i, M_DIR]
     lane = meta[i, M_LANE]
@@ -272,12 +285,12 @@ def _play(arrays, i, slot, full, side, h):
 
 
 @njit(cache=True, nogil=True)
-def _recross(kwg, tiles_s, xs_s, slot, points, full, meta, dirty):
+def _recross(kwg, graph, tiles_s, xs_s, slot, points, full, meta, dirty):
     """Bring the cross sets of slot ``slot`` up to date: its parent's, updated
     for the move that made it (`rackety.kernels.rules.recross`)."""
     if slot > 0 and dirty[slot] >= 0:
         xs_s[slot] = xs_s[slot - 1]
-        recross(kwg, True, points, full, tiles_s[slot], xs_s[slot], meta, dirty[slot])
+        recross(kwg, graph, points, full, tiles_s[slot], xs_s[slot], meta, dirty[slot])
         dirty[slot] = -1
 
 
@@ -383,7 +396,7 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h, arrays):
             if tdepth != D_INF:
                 ctl[C_CUTS] += 1
             return v
-    _recross(kwg, tiles_s, xs_s, slot, points, rules[G_FULL_MASK], meta, dirty)
+    _recross(kwg, ctl[C_GRAPH], tiles_s, xs_s, slot, points, rules[G_FULL_MASK], meta, dirty)
     end = _generate(arrays, tiles_s[slot], xs_s[slot], racks[side], off,
                     slot == 0 and ctl[C_EMPTY] != 0)
     if st[S_OVERFLOW] != 0:
@@ -592,7 +605,8 @@ def solve(board: Board, lexicon: Lexicon, *, seconds: float | None = None,
     if lexicon.alphabet.identity != board.alphabet.identity:
         raise RacketyError(f"lexicon {lexicon.name} is in alphabet {lexicon.alphabet.name}, "
                            f"the position in {board.alphabet.name}")
-    gs = state_of(board, MoveGenerator.of(lexicon).cross_sets(board))
+    graph = variant_lexicon(lexicon, board.rules.variant)  # WordSmog's: the alphagrams
+    gs = state_of(board, MoveGenerator.of(graph).cross_sets(board))
     return solve_state(gs, board_consts(board), board.alphabet, lexicon,
                        seconds=seconds, tt_bits=tt_bits, max_depth=max_depth, control=control)
 
@@ -602,9 +616,12 @@ def solve_state(gs: GameState, consts: tuple[np.ndarray, ...], alphabet: Alphabe
                 max_depth: int | None = None, control: Control | None = None
                 ) -> EndgameResult:
     """`solve` on a game state of the rules' kernels (two seats, the bag empty,
-    the seat to move ``ints[GS_TURN]``; ``consts`` its `kernel_consts`), as the
+    the seat to move ``ints[GS_TURN]``; ``consts`` its `kernel_consts`, whose
+    variant says which moves are searched; its cross sets those of the
+    variant's graph, `rackety.game.movegen.variant_lexicon`), as the
     pre-endgame hands it over after a play."""
-    if not lexicon.has_gaddag:
+    wordsmog = int(consts[3][G_VARIANT]) == VARIANT_WORDSMOG
+    if not lexicon.has_gaddag and not wordsmog:
         raise RacketyError(f"lexicon {lexicon.name} has no GADDAG; the solver needs one")
     if alphabet.size > 63:
         raise RacketyError(f"alphabet {alphabet.name} has {alphabet.size} tile "
@@ -617,7 +634,8 @@ def solve_state(gs: GameState, consts: tuple[np.ndarray, ...], alphabet: Alphabe
         rack = gs.racks[seat, :int(gs.ints[GS_RACK + seat])]
         if len(rack) and np.bincount(rack).max() > MAX_COUNT:
             raise RacketyError(f"endgame: more than {MAX_COUNT} copies of a tile on a rack")
-    return _Solver(gs, consts, alphabet, lexicon, tt_bits).run(seconds, max_depth, control)
+    graph = lexicon.alphagrams() if wordsmog else lexicon
+    return _Solver(gs, consts, alphabet, graph, tt_bits).run(seconds, max_depth, control)
 
 
 @lru_cache(maxsize=4)
@@ -634,7 +652,8 @@ def _zobrist(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 class _Solver:
-    """The arrays of one solve, allocated once."""
+    """The arrays of one solve, allocated once (``lexicon``: the graph of the
+    rules' variant, the words or their alphagrams)."""
 
     def __init__(self, gs: GameState, consts: tuple[np.ndarray, ...], alphabet: Alphabet,
                  lexicon: Lexicon, tt_bits: int) -> None:
@@ -668,6 +687,7 @@ class _Solver:
         ctl[C_N] = n
         ctl[C_TTMASK] = (1 << min(tt_bits, _TT_START_BITS)) - 1
         ctl[C_EMPTY] = int(gs.ints[GS_EMPTY])
+        ctl[C_GRAPH] = lexicon.graph
         self.ctl = ctl
         self.zsq, self.zrack, self.zmisc = _zobrist(n)
         h = np.uint64(0)

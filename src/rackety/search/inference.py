@@ -73,7 +73,7 @@ from rackety.game.board import Board
 from rackety.game.heuristics import leave_label, leave_model
 from rackety.game.leaves import Bank, as_table
 from rackety.game.move import Move, format_leave
-from rackety.game.movegen import MoveGenerator, Work, generate
+from rackety.game.movegen import MoveGenerator, Work, generate, variant_lexicon
 from rackety.game.referee import formed_words
 from rackety.game.state import board_consts, rows_of, state_of
 from rackety.kernels import inference as _ki
@@ -172,7 +172,7 @@ def infer(position: Board | str, lexicon: Lexicon, move: Move | str, *, margin: 
     if lexicon.alphabet.identity != alphabet.identity:
         raise RacketyError(f"lexicon {lexicon.name} is in alphabet {lexicon.alphabet.name}, "
                            f"the position in {alphabet.name}")
-    if not lexicon.has_gaddag:
+    if not lexicon.has_gaddag and board.rules.variant == "classic":
         raise RacketyError(f"lexicon {lexicon.name} has no GADDAG: the static player's "
                            "decision needs one")
     if not isinstance(margin, int | float) or not math.isfinite(margin) or \
@@ -230,14 +230,15 @@ def infer(position: Board | str, lexicon: Lexicon, move: Move | str, *, margin: 
     rows = np.zeros((count, drawn), np.uint8)
     _ki.draws(avail, drawn, True, rows)
     first_rack = _rack_of(known_counts + need, rows[0])
+    graph = variant_lexicon(lexicon, board.rules.variant)  # WordSmog's: the alphagrams
     gs = state_of(board.copy(racks=[first_rack, *others]),
-                  MoveGenerator.of(lexicon).cross_sets(board))
+                  MoveGenerator.of(graph).cross_sets(board))
     gs.ints[GS_BAG] = bag
     other_seat = -1
     if bag == 0:  # the last tiles: a seat whose rack is not given holds the rest
         other_seat = next((s for s, r in enumerate(others, 1) if not r), -1)
     bank = Bank([table])
-    args = _Args(lexicon, board, gs, (bank.nodes, bank.counts, bank.values),
+    args = _Args(graph, board, gs, (bank.nodes, bank.counts, bank.values),
                  Work(board.size, rack_size, lexicon=lexicon).arrays, known_counts, need, pool,
                  rows, _counts(played), play, exchanged, float(margin), other_seat)
     if play is not None:
@@ -340,14 +341,15 @@ _NO_WEIGHTS = np.zeros(0)
 
 
 class _Args:
-    """What the kernel needs for every batch of racks."""
+    """What the kernel needs for every batch of racks (``graph``: the lexicon
+    of the rules' variant, `rackety.game.movegen.variant_lexicon`)."""
 
-    def __init__(self, lexicon: Lexicon, board: Board, gs: Any, bank: tuple[np.ndarray, ...],
+    def __init__(self, graph: Lexicon, board: Board, gs: Any, bank: tuple[np.ndarray, ...],
                  work: tuple[Any, ...], known: np.ndarray, need: np.ndarray, pool: np.ndarray,
                  rows: np.ndarray, played: np.ndarray, play: Move | None, exchanged: int,
                  margin: float, other_seat: int) -> None:
-        self.lexicon, self.consts, self.gs, self.bank, self.work = \
-            lexicon, board_consts(board), gs, bank, work
+        self.graph, self.consts, self.gs, self.bank, self.work = \
+            graph, board_consts(board), gs, bank, work
         self.known, self.need, self.pool, self.rows, self.played = known, need, pool, rows, played
         if play is not None:
             self.meta, self.tiles = rows_of([play], board.size)
@@ -367,7 +369,7 @@ class _Args:
         ok = np.zeros(n, np.bool_)
         key = np.zeros(n, np.int64)
         decided = _ki.evaluate(
-            self.lexicon.nodes, self.consts, self.gs, self.bank, self.work,
+            self.graph.nodes, self.consts, self.gs, self.bank, self.work,
             _ki.Racks(self.known, self.need, self.pool, self.rows),
             _ki.Play(self.played, self.meta, self.tiles, self.score, self.offset, self.exchanged,
                      self.margin, self.other_seat), first, last,
@@ -431,9 +433,12 @@ def _legal(board: Board, lexicon: Lexicon, play: Move, played: tuple[int, ...],
         if m.kind == "place" and _key(m) == target:
             return m
     words = formed_words(board.grid, play.placed_squares(), play.placed)
-    phonies = [board.alphabet.format(w) for w in words if w not in lexicon]
+    wordsmog = board.rules.variant == "wordsmog"
+    phonies = [board.alphabet.format(w) for w in words
+               if not (lexicon.has_anagram(w) if wordsmog else w in lexicon)]
     if phonies:
-        raise RacketyError(f"{where}: {', '.join(phonies)} not in {lexicon.name}")
+        what = "an anagram of a word in" if wordsmog else "in"
+        raise RacketyError(f"{where}: {', '.join(phonies)} not {what} {lexicon.name}")
     if board.is_empty:
         raise RacketyError(f"{where}: the first play must cover the start square and form a "
                            "word")

@@ -98,7 +98,7 @@ import numpy as np
 from rackety.errors import RacketyError
 from rackety.game.board import Board
 from rackety.game.heuristics import leave_model
-from rackety.game.movegen import MoveGenerator
+from rackety.game.movegen import MoveGenerator, variant_lexicon
 from rackety.game.state import board_consts, rows_of, set_bag, set_rack, state_of
 from rackety.kernels.rules import end_turn, pass_turn, play
 from rackety.lexicon import Lexicon
@@ -181,7 +181,9 @@ class _Setup:
         self.alphabet = board.alphabet
         self.lexicon = lexicon
         self.consts = board_consts(board)
-        self.root = state_of(board, MoveGenerator.of(lexicon).cross_sets(board))
+        # the graph of the rules' variant: the words, or under WordSmog their alphagrams
+        self.graph = variant_lexicon(lexicon, board.rules.variant)
+        self.root = state_of(board, MoveGenerator.of(self.graph).cross_sets(board))
 
     def solve(self, spec: Spec, seconds: float | None, max_depth: int | None = None,
               control: Control | None = None) -> tuple[int, bool, int]:
@@ -193,13 +195,13 @@ class _Setup:
         gs = self.root.copy()
         set_rack(gs, 1, opponent)
         set_bag(gs, bag)
-        nodes, gaddag = self.lexicon.nodes, self.lexicon.has_gaddag
+        nodes, graph = self.graph.nodes, self.graph.graph
         for action in actions:
             if action is None:
                 pass_turn(gs)
                 end_turn(self.consts, gs, False)
             else:
-                play(nodes, gaddag, self.consts, gs, action[0], action[1], 0, True)
+                play(nodes, graph, self.consts, gs, action[0], action[1], 0, True)
                 end_turn(self.consts, gs, True)
         result = solve_state(gs, self.consts, self.alphabet, self.lexicon, seconds=seconds,
                              max_depth=max_depth, control=control)

@@ -8,6 +8,9 @@ each rollout here is one call into numba (`rollouts`) that, for every
 candidate, plays the candidate, then ``plies`` more moves (the opponent's best
 static move, then ours, ...) drawn from the same random bag for every candidate
 (common random numbers: the candidates are compared on the same draws).
+The candidates and the rollouts' moves are those of the position's rules:
+WordSmog's under WordSmog (`rackety.game.movegen.generate`,
+`rackety.kernels.selfplay.decide`).
 
 A candidate's value per rollout is the spread change over the rollout (our
 points minus the opponent's) plus the value of the tiles the last mover kept
@@ -24,7 +27,10 @@ simulation stops when one candidate is left, or at the iteration or time
 limit, and says which (`SimResult.stopped`). Rollout i of a simulation with
 seed S draws from the bag shuffled by splitmix64 from ``S`` and ``i`` only, and
 the batches are fixed by iteration counts, so the result does not depend on
-the number of processes (a time limit, of course, does).
+the number of processes (a time limit, of course, does). Under a time limit
+the batches of a simulation in this process are paced (`_paced`): a first
+rollout measures how long one takes (a WordSmog rollout costs about a
+hundred classic ones), and no batch is longer than the time left holds.
 """
 
 from __future__ import annotations
@@ -48,7 +54,7 @@ from rackety.game.board import Board
 from rackety.game.heuristics import leave_model
 from rackety.game.leaves import Bank, as_table
 from rackety.game.move import format_leave
-from rackety.game.movegen import MoveGenerator, Work
+from rackety.game.movegen import MoveGenerator, Work, variant_lexicon
 from rackety.game.state import board_consts, rows_of, state_of
 from rackety.kernels.fields import META
 from rackety.kernels.rollouts import Setup, rollouts
@@ -150,9 +156,11 @@ class _Setup:
     def __init__(self, board: Board, lexicon: Lexicon, model: Any,
                  candidates: list[Move], opponent_leaves: OpponentLeaves = ()) -> None:
         self.lexicon = lexicon
+        # the graph of the rules' variant: the words, or under WordSmog their alphagrams
+        self.graph = variant_lexicon(lexicon, board.rules.variant)
         # the position for the rollouts: the mover's rack in seat 0, the other's drawn
         self.root = state_of(board.copy(racks=[board.rack, ()]),
-                             MoveGenerator.of(lexicon).cross_sets(board))
+                             MoveGenerator.of(self.graph).cross_sets(board))
         self.state = self.root.copy()
         self.consts = board_consts(board)
         self.work = Work(board.size, board.alphabet.rack_size, lexicon=lexicon)
@@ -191,8 +199,8 @@ class _Setup:
         idx = np.flatnonzero(active)
         candidates = (self.kind[idx], self.meta[idx], self.tiles[idx], self.traded[idx],
                       self.ntraded[idx])
-        rollouts(self.lexicon.nodes, self.lexicon.has_gaddag, self.consts, self.setup, candidates,
-                 plies, seed, first, last, self.work.arrays, values, wins)
+        rollouts(self.graph.nodes, self.graph.graph, self.consts, self.setup, candidates, plies,
+                 seed, first, last, self.work.arrays, values, wins)
         return values, wins
 
 
@@ -308,9 +316,13 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
     try:
         while True:
             active = np.array([not c.dropped for c in cands])
-            step = batch if limit is None else min(batch, limit - done)
+            step = batch - done % batch  # the batches end at multiples of ``batch``
+            if limit is not None:
+                step = min(step, limit - done)
             if step <= 0 or active.sum() == 0:
                 break
+            if seconds is not None and setup is not None:
+                step = _paced(step, done, seconds, time.perf_counter() - t0)
             if control is not None and control.stopped():
                 stopped = "seconds" if control.deadline is not None and \
                     time.perf_counter() >= control.deadline else "stopped"
@@ -351,6 +363,20 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
     elapsed = time.perf_counter() - t0
     ranked = sorted(cands, key=lambda c: (c.dropped, -c.equity))
     return SimResult(ranked, done, elapsed, stopped)
+
+
+def _paced(step: int, done: int, seconds: float, spent: float) -> int:
+    """The rollouts of the next batch (``step`` at most, one at least) under
+    a time limit of ``seconds``, ``done`` of them in ``spent`` seconds so
+    far: the first alone, to measure the pace, then what the pace fits in the
+    time left. A classic simulation's batches come out as before (the first
+    one's rest follows it; no candidate is dropped after one rollout), but
+    for the last before the limit."""
+    if done == 0:
+        return 1
+    if spent <= 0:
+        return step
+    return max(1, min(step, int(done * (seconds - spent) / spent)))
 
 
 def _z(confidence: float) -> float:
