@@ -703,7 +703,23 @@ def word_features(lexicon: Lexicon) -> WordSets:
     return ((sev, np.ones(len(sev))), (eig, np.ones(len(eig))), (eig, share))
 
 
+_MASKS: dict[bytes, tuple[set[tuple[int, ...]], dict[tuple[int, ...], int]]] = {}
+
+
 def _word_masks(lexicon: Lexicon) -> tuple[set[tuple[int, ...]], dict[tuple[int, ...], int]]:
+    """`_masks_of` the lexicon, made once per lexicon's contents in a process
+    (a training loads its lexicon afresh; read them, do not change them)."""
+    key = hashlib.blake2b(lexicon.nodes.tobytes(), digest_size=16,
+                          person=lexicon.alphabet.identity.encode()[:16]).digest()
+    made = _MASKS.get(key)
+    if made is None:
+        if len(_MASKS) >= 4:
+            _MASKS.clear()
+        made = _MASKS[key] = _masks_of(lexicon)
+    return made
+
+
+def _masks_of(lexicon: Lexicon) -> tuple[set[tuple[int, ...]], dict[tuple[int, ...], int]]:
     """`word_racks`' racks (codes ascending): those that spell a word of all
     their tiles, and those that spell one with one more tile, each with the
     bit mask of the codes that tile may be."""
@@ -728,12 +744,16 @@ def _word_masks(lexicon: Lexicon) -> tuple[set[tuple[int, ...]], dict[tuple[int,
                 found[key] = found.get(key, 0) | (1 << drop)
         racks: dict[tuple[int, ...], int] = {}
         for word, mask in found.items():
+            # the letters the word holds more of than the set: a rack of it has
+            # that many more of them as blanks (most words hold none)
+            excess = [(c, k - int(dist[c])) for c, k in Counter(word).items() if k > dist[c]]
             for n in range(min(blanks, rack_len) + 1):
                 for picked in itertools.combinations(range(rack_len), n):
-                    rest = [c for i, c in enumerate(word) if i not in picked]
-                    if all(dist[c] >= k for c, k in Counter(rest).items()):
-                        rack = tuple([0] * n + rest)
-                        racks[rack] = racks.get(rack, 0) | mask
+                    if excess and any(sum(word[i] == c for i in picked) < more
+                                      for c, more in excess):
+                        continue
+                    rack = (0,) * n + tuple([c for i, c in enumerate(word) if i not in picked])
+                    racks[rack] = racks.get(rack, 0) | mask
         out.append(racks)
     return set(out[0]), out[1]
 
