@@ -17,7 +17,10 @@ bag is empty), a 7x7 layout and a word list over its letters.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from hypothesis import strategies as st
 
 from rackety import Alphabet, Board, Layout, Lexicon, Move
 from rackety.game.rules import END_OUT, END_SCORELESS
@@ -52,6 +55,22 @@ def tiny_alphabet(counts: dict[str, int] | None = None, blanks: int = 2) -> Alph
 
 def tiny_lexicon() -> Lexicon:
     return Lexicon.from_words(WORDS, tiny_alphabet(), name="tiny")
+
+
+def random_plays(draw: Callable[[Any], Any], lexicon: Lexicon, board: Board,
+                 most: int) -> Board:
+    """``board`` after zero to ``most`` plays drawn by ``draw`` (a hypothesis
+    draw): each from a rack of `LETTERS`, the first a word of `WORDS` so that
+    it can be played, one of that rack's placements (none when it has none)."""
+    alphabet = board.alphabet
+    for i in range(draw(st.integers(0, most))):
+        letters = draw(st.sampled_from(WORDS) if i == 0 else
+                       st.text(LETTERS, min_size=2, max_size=5))
+        board.racks = [tuple(alphabet.tokenize(letters)), ()]
+        moves = board.moves(lexicon, exchanges=False).placements()
+        if moves:
+            board = board.play(moves[draw(st.integers(0, len(moves) - 1))])
+    return board
 
 
 def with_empty_bag(board: Board) -> Board:

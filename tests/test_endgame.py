@@ -12,10 +12,10 @@ import pytest
 from endgame_reference import (
     LETTERS,
     TINY7,
-    WORDS,
     face,
     line_value,
     minimax,
+    random_plays,
     tiny_alphabet,
     tiny_lexicon,
     with_empty_bag,
@@ -96,14 +96,7 @@ def tiny_endgames(draw, lexicon):
     three tiles each (blanks too), the bag empty, the last move a pass or not."""
     big = tiny_alphabet()
     board = Board(alphabet=big, layout=TINY7)
-    for i in range(draw(st.integers(0, 4))):
-        # the first rack spells a word, so that it can be played
-        letters = draw(st.sampled_from(WORDS) if i == 0 else
-                       st.text(LETTERS, min_size=2, max_size=5))
-        board.racks = [tuple(big.tokenize(letters)), ()]
-        moves = board.moves(lexicon, exchanges=False).placements()
-        if moves:
-            board = board.play(moves[draw(st.integers(0, len(moves) - 1))])
+    board = random_plays(draw, lexicon, board, 4)
     rack = st.text(LETTERS + "?", min_size=1, max_size=3)
     board.racks = [tuple(big.tokenize(draw(rack))), tuple(big.tokenize(draw(rack)))]
     board.scores = [draw(st.integers(0, 60)), draw(st.integers(0, 60))]

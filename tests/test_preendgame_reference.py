@@ -10,7 +10,7 @@ import math
 from collections import Counter
 
 import pytest
-from endgame_reference import LETTERS, TINY7, WORDS, tiny_alphabet, tiny_lexicon
+from endgame_reference import LETTERS, TINY7, random_plays, tiny_alphabet, tiny_lexicon
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from peg_reference import candidate, with_unseen
@@ -33,13 +33,7 @@ def tiny_preendgames(draw, lexicon, bags=(1, 2, 2, 3)):
     are unseen; no scoreless turn before."""
     big = tiny_alphabet()
     board = Board(alphabet=big, layout=TINY7)
-    for i in range(draw(st.integers(0, 3))):
-        letters = draw(st.sampled_from(WORDS) if i == 0 else
-                       st.text(LETTERS, min_size=2, max_size=5))
-        board.racks = [tuple(big.tokenize(letters)), ()]
-        moves = board.moves(lexicon, exchanges=False).placements()
-        if moves:
-            board = board.play(moves[draw(st.integers(0, len(moves) - 1))])
+    board = random_plays(draw, lexicon, board, 3)
     k = draw(st.sampled_from(bags))
     known = draw(st.booleans()) if k <= 2 else False
     rack = draw(st.text(LETTERS, min_size=3, max_size=3))

@@ -17,9 +17,9 @@ import pytest
 from endgame_reference import (
     LETTERS,
     TINY7,
-    WORDS,
     line_value,
     minimax,
+    random_plays,
     tiny_alphabet,
     tiny_lexicon,
     with_empty_bag,
@@ -302,13 +302,7 @@ def wordsmog_endgames(draw: st.DrawFn, lexicon: Lexicon) -> Board:
     minimax in Python is the slow part)."""
     board = _tiny_board()
     big = board.alphabet
-    for i in range(draw(st.integers(0, 4))):
-        letters = draw(st.sampled_from(WORDS) if i == 0 else
-                       st.text(LETTERS, min_size=2, max_size=5))
-        board.racks = [tuple(big.tokenize(letters)), ()]
-        moves = board.moves(lexicon, exchanges=False).placements()
-        if moves:
-            board = board.play(moves[draw(st.integers(0, len(moves) - 1))])
+    board = random_plays(draw, lexicon, board, 4)
     racks = [draw(st.text(LETTERS + "?", min_size=1, max_size=3)),
              draw(st.text(LETTERS + "?", min_size=1, max_size=2))]
     if draw(st.booleans()):
@@ -389,13 +383,7 @@ def wordsmog_preendgames(draw: st.DrawFn, lexicon: Lexicon) -> Board:
     an unknown rack are the variant's business nowhere)."""
     board = _tiny_board()
     big = board.alphabet
-    for i in range(draw(st.integers(0, 3))):
-        letters = draw(st.sampled_from(WORDS) if i == 0 else
-                       st.text(LETTERS, min_size=2, max_size=5))
-        board.racks = [tuple(big.tokenize(letters)), ()]
-        moves = board.moves(lexicon, exchanges=False).placements()
-        if moves:
-            board = board.play(moves[draw(st.integers(0, len(moves) - 1))])
+    board = random_plays(draw, lexicon, board, 3)
     rack = draw(st.text(LETTERS, min_size=3, max_size=3))
     pool = tuple(big.tokenize(draw(st.text(LETTERS, min_size=3, max_size=3))))
     board.racks = [tuple(big.tokenize(rack)), pool[:2]]

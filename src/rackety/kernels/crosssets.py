@@ -88,12 +88,7 @@ def cross_lane(kwg: np.ndarray, graph: int, tiles: np.ndarray, g: int, lane: int
             xscore[d, p, lane] = 0
             xhas[d, p, lane] = 0
             continue
-        up = p
-        while up > 0 and line[up - 1] != 0:
-            up -= 1
-        down = p
-        while down < n - 1 and line[down + 1] != 0:
-            down += 1
+        up, down = _run_around(line, p)
         if up == p and down == p:
             xset[d, p, lane] = full
             xscore[d, p, lane] = 0
@@ -162,6 +157,19 @@ def cross_lane(kwg: np.ndarray, graph: int, tiles: np.ndarray, g: int, lane: int
         xhas[d, p, lane] = 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _run_around(line, p):
+    """The first and last square of the run of tiles through the empty square
+    ``p`` of ``line`` (``p`` itself at both ends when no tile touches it)."""
+    up = p
+    while up > 0 and line[up - 1] != 0:
+        up -= 1
+    down = p
+    while down < line.shape[0] - 1 and line[down + 1] != 0:
+        down += 1
+    return up, down
+
+
 @njit(cache=True, nogil=True)
 def _anagram_lane(kwg, tiles, g, lane, points, full, cross) -> None:
     """`cross_lane` over alphagrams (WordSmog's): a square's cross set is
@@ -178,12 +186,7 @@ def _anagram_lane(kwg, tiles, g, lane, points, full, cross) -> None:
         cross[X_HAS, d, p, lane] = 0
         if line[p] != 0:
             continue
-        up = p
-        while up > 0 and line[up - 1] != 0:
-            up -= 1
-        down = p
-        while down < n - 1 and line[down + 1] != 0:
-            down += 1
+        up, down = _run_around(line, p)
         if up == p and down == p:
             cross[X_SET, d, p, lane] = full
             continue
