@@ -1,5 +1,5 @@
-"""Shared fixtures for the tests and the doctests (README and package): a private
-lexicon cache for the session, and the built-in lexicons."""
+"""Shared fixtures for the tests and the doctests (README and package): the
+lexicon cache of the tests, and the built-in lexicons."""
 
 from __future__ import annotations
 
@@ -11,9 +11,18 @@ import pytest
 
 
 @pytest.fixture(scope="session", autouse=True)
-def lexicon_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Every test session starts with its own empty lexicon cache."""
-    path = tmp_path_factory.mktemp("lexicon-cache")
+def lexicon_cache() -> Path:
+    """The tests' lexicon cache, one per machine, shared by every session and
+    worker process: each lexicon is built once (an entry is keyed by its word
+    list's content, alphabet and builder, checked against its checksum when
+    read, and written atomically, so sharing is safe), and kept apart from
+    the user's own cache. ``$RACKETY_TEST_CACHE`` moves it; a test that needs
+    an empty cache makes its own."""
+    import platformdirs
+
+    path = Path(os.environ.get("RACKETY_TEST_CACHE")
+                or Path(platformdirs.user_cache_dir("rackety")) / "test-lexica")
+    path.mkdir(parents=True, exist_ok=True)
     os.environ["RACKETY_CACHE_DIR"] = str(path)
     return path
 

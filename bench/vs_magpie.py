@@ -391,6 +391,76 @@ def compare(args: argparse.Namespace) -> None:
         lines = []
 
 
+#: MAGPIE's counts, best scores and best equities on the first positions of
+#: each lexicon's file, for the check that runs without MAGPIE (`agree`)
+AGREE = DATA / "magpie_agree.json"
+
+
+def _agree_runs(rows_of) -> dict[str, dict[str, list]]:
+    """{lexicon: {"all": [[placements, exchanges, passes, best score]...],
+    "best": [best equity...]}} from ``rows_of(lex, mode)``, the rows of a run."""
+    runs: dict[str, dict[str, list]] = {}
+    for lex in ("TWL06", "CSW19"):
+        runs[lex] = {"all": [[int(r[2]), int(r[3]), int(r[4]), int(r[7])]
+                             for r in rows_of(lex, "all")],
+                     "best": [round(float(r[8]), 3) for r in rows_of(lex, "best")]}
+    return runs
+
+
+def store(args: argparse.Namespace) -> None:
+    """MAGPIE's side of `agree`, written to bench/data/magpie_agree.json."""
+    import hashlib
+
+    mag = Path(args.magpie).resolve()
+    empty = Path(tempfile.mkdtemp(prefix="vs_magpie_")) / "none.cgp"
+    empty.write_text("")
+
+    def rows_of(lex: str, mode: str) -> list[list[str]]:
+        leaves, sort = ("TWL06zero", "score") if mode == "all" else ("TWL06rk", "equity")
+        return _rows(subprocess.run(
+            ["./bin/magpie_movegen", lex, leaves, mode, sort,
+             str(DATA / f"midgame400_{lex.lower()}.cgp"), str(empty), str(args.positions)],
+            cwd=mag, check=True, capture_output=True, text=True).stdout)
+
+    klv = (mag / "data" / "lexica" / "TWL06rk.klv2").read_bytes()
+    data = {"positions": args.positions,
+            "best_leaves_sha256": hashlib.sha256(klv).hexdigest(),
+            "runs": _agree_runs(rows_of)}
+    AGREE.write_text(json.dumps(data, indent=None, separators=(",", ":")) + "\n")
+    print(f"{AGREE}: MAGPIE's figures on {args.positions} positions of TWL06 and CSW19")
+
+
+def agree() -> list[str]:
+    """rackety's counts, best scores (all moves, no leaves) and best equities
+    (the shipped TWL06 leaves, MAGPIE's TWL06rk) on the positions of
+    `AGREE`, against MAGPIE's stored figures: the positions that differ, one
+    line each (none when they agree). The quick check CI runs without MAGPIE."""
+    import hashlib
+    from importlib import resources
+
+    data = json.loads(AGREE.read_text())
+    leaves = resources.files("rackety") / "data" / "leaves" / "TWL06.klv2"
+    if hashlib.sha256(Path(leaves).read_bytes()).hexdigest() != data["best_leaves_sha256"]:
+        return [f"{leaves}: not the leave table MAGPIE's figures were made with"]
+
+    def rows_of(lex: str, mode: str) -> list[list[str]]:
+        text = _python("movegen", lex, "none" if mode == "all" else str(leaves), mode,
+                       str(DATA / f"midgame400_{lex.lower()}.cgp"), "-", str(data["positions"]))
+        return _rows(text)
+
+    ours, theirs = _agree_runs(rows_of), data["runs"]
+    wrong = []
+    for lex, modes in theirs.items():
+        for i, (a, b) in enumerate(zip(ours[lex]["all"], modes["all"], strict=True)):
+            if a != b:
+                wrong.append(f"{lex} position {i}: placements, exchanges, passes, best score "
+                             f"{a}, MAGPIE {b}")
+        for i, (a, b) in enumerate(zip(ours[lex]["best"], modes["best"], strict=True)):
+            if abs(a - b) > 0.002:
+                wrong.append(f"{lex} position {i}: best equity {a}, MAGPIE {b}")
+    return wrong
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -407,12 +477,22 @@ def main() -> None:
     m.add_argument("positions")
     m.add_argument("warmup", nargs="?", default=None)
     m.add_argument("limit", nargs="?", type=int, default=None)
+    st = sub.add_parser("store", help="MAGPIE's figures for `agree`, into bench/data")
+    st.add_argument("--magpie", required=True)
+    st.add_argument("--positions", type=int, default=20)
+    sub.add_parser("agree", help="rackety against MAGPIE's stored figures (no MAGPIE needed)")
     for name in ("autoplay-child", "sim-child", "endgame-child", "lexicon-child"):
         s = sub.add_parser(name)
         s.add_argument("rest", nargs="*")
     args = parser.parse_args()
     if args.command == "compare":
         compare(args)
+    elif args.command == "store":
+        store(args)
+    elif args.command == "agree":
+        wrong = agree()
+        print("\n".join(wrong) or "rackety agrees with MAGPIE's stored figures")
+        sys.exit(1 if wrong else 0)
     elif args.command == "movegen":
         movegen(args.lex, args.leaves, args.mode, args.positions,
                 None if args.warmup in (None, "-") else args.warmup, args.limit)

@@ -3,6 +3,7 @@ lists, no graph. The tests check the graph walks against these."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from itertools import combinations_with_replacement
@@ -58,10 +59,15 @@ def anagrams(words: list[str], rack: str, subsets: bool = False) -> set[str]:
             and can_spell(w, rack)}
 
 
+@functools.lru_cache(maxsize=256)
+def _regex(pattern: str) -> re.Pattern[str]:
+    return re.compile("".join(".*" if c == "*" else "." if c == "?" else re.escape(c)
+                              for c in pattern))
+
+
 def matches(word: str, pattern: str) -> bool:
     """Whether ``word`` matches ``pattern`` ('?' one letter, '*' any run of letters)."""
-    regex = "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
-    return re.fullmatch(regex, word) is not None
+    return _regex(pattern).fullmatch(word) is not None
 
 
 def pattern_with_rack(word: str, pattern: str, rack: str) -> bool:

@@ -79,6 +79,12 @@ def test_serve_prints_its_address_and_refuses_a_taken_port(tmp_path: Path) -> No
     server = start_server(tmp_path / "a.sqlite")
     try:
         assert f"serving on http://127.0.0.1:{server.port}" in server.output()
+        assert "loading the kernels in the background" in server.output()
+        for _ in range(1200):  # its log says when they are ready (compiled first if need be)
+            if "kernels ready in" in server.output():
+                break
+            time.sleep(0.1)
+        assert "kernels ready in" in server.output(), server.output()
         taken = subprocess.run([*serve_command(), "serve", "--port", str(server.port),
                                 "--db", str(tmp_path / "b.sqlite")],
                                capture_output=True, text=True, timeout=60)

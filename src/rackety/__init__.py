@@ -6,18 +6,14 @@
 (True, 4)
 """
 
-from rackety import jitcache
-
-jitcache.configure()  # before numba is imported anywhere
-
-from rackety.alphabet import Alphabet, Tile  # noqa: E402
-from rackety.errors import RacketyError  # noqa: E402
-from rackety.game.board import Board, Layout  # noqa: E402
-from rackety.game.leaves import Leaves  # noqa: E402
-from rackety.game.move import Move  # noqa: E402
-from rackety.game.referee import Game, IllegalMoveError  # noqa: E402
-from rackety.game.rules import Rules  # noqa: E402
-from rackety.lexicon import Hooks, Lexicon  # noqa: E402
+from rackety.alphabet import Alphabet, Tile
+from rackety.errors import RacketyError
+from rackety.game.board import Board, Layout
+from rackety.game.leaves import Leaves
+from rackety.game.move import Move
+from rackety.game.referee import Game, IllegalMoveError
+from rackety.game.rules import Rules
+from rackety.lexicon import Hooks, Lexicon
 
 __all__ = ["Alphabet", "Board", "Game", "Hooks", "IllegalMoveError", "Layout", "Leaves", "Lexicon",
            "Move",

@@ -1,30 +1,55 @@
 """Where numba keeps rackety's compiled kernels: one folder per version of the
-code.
+code, inside the installed package, filled by ``rackety compile`` at install.
 
 numba's own cache checks only the file of the function it compiled, not the
 files of the functions that one calls (NUMBA.md, trap 5): after an upgrade,
 or an edit of one module, a kernel compiled before could keep another
 module's old code and read memory it no longer owns. So the folder is keyed
-by every module's name, size and modification time (a stat each, cheaper
-than reading them on every import): any change means a new folder and a
-fresh compilation. It is ``$NUMBA_CACHE_DIR`` when that is set (the user's
-choice, taken as it is), else ``<user cache>/rackety/numba/<key>``; folders of
-other versions that have not been used for 30 days are removed.
-(`rackety.kernels.jit` compiles each kernel only when a command needs it.)
+by the content of every module of the package (`key`: a hash of their bytes,
+read once per process, about 4 ms), and each kernel's cache entry is stamped
+with that key, not with its file's time: any change to the code means a new
+folder, and the same code, wherever it was unpacked and whenever, finds its
+kernels. numba keys each entry by the CPU too (its name and features), so a
+folder copied to another machine holds kernels that do not fit it and numba
+compiles them again there.
+
+The folder (`folder`) is, the first that can be written:
+
+- ``$RACKETY_KERNEL_CACHE/<key>``, when that is set;
+- ``<package>/_kernels/<key>``: beside the code, as Python keeps its ``.pyc``
+  files, so that the kernels ``rackety compile`` builds after ``pip install``
+  are there for every user and survive a user's cache being emptied
+  (``NUMBA_CACHE_DIR`` and ``RACKETY_CACHE_DIR`` do not move them);
+- ``<user cache>/rackety/kernels/<key>``, seeded from the package's folder
+  when that exists but cannot be written (a system-wide install).
+
+Folders of other versions are removed when a new one is made (beside the
+code: those unused for a day; in the user cache: for 30 days).
+`rackety.kernels.jit` puts the folder in numba's hands (a cache locator
+placed before numba's own, for the package's modules only) and compiles each
+kernel only when a command needs it; `rackety.frontends.compile` compiles
+them all ahead of use.
 
 `compile_notice` tells a front end, before a command's first run on this
-version of the code, that its kernels compile now, once (`COMPILES`).
+version of the code (or on a CPU its kernels were not compiled for), that its
+kernels compile now, once (`COMPILES`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
 import os
+import shutil
 import sys
+import tempfile
 import time
-import zlib
 from pathlib import Path
 
-STALE_DAYS = 30
+STALE_DAYS = 30  # in the user cache
+STALE_DAYS_BESIDE = 1  # beside the code: every edit of a working copy makes one
+MANIFEST = "compiled.json"  # what `rackety compile` compiled, and for which CPUs
 
 #: what the first run of a command compiles: the command (as typed after
 #: ``rackety``; "lexicon" is the first use of a word list, which builds its
@@ -50,16 +75,22 @@ COMPILES: dict[str, tuple[str, tuple[str, ...], int]] = {
     "words list": ("the word listing", ("query.enumerate_strings",), 3),
 }
 
+_PACKAGE = Path(__file__).resolve().parent
+_key: str | None = None
+_chosen: dict[str, Path] = {}
 
-def folder() -> Path:
-    """The folder for this version's compiled kernels (not created here)."""
-    package = Path(__file__).resolve().parent
-    key = 0
-    for path in sorted(package.rglob("*.py")):
-        stat = path.stat()
-        key = zlib.crc32(f"{path.relative_to(package).as_posix()} {stat.st_size} "
-                         f"{stat.st_mtime_ns}\n".encode(), key)
-    return _user_cache() / "rackety" / "numba" / f"{key:08x}"
+
+def key() -> str:
+    """The version of the code: a hash of every module's path and bytes (and
+    of the Python version, which numba's files are compiled for)."""
+    global _key
+    if _key is None:
+        h = hashlib.blake2b(f"{sys.version_info[:2]}\n".encode(), digest_size=10)
+        for path in sorted(_PACKAGE.rglob("*.py")):
+            h.update(f"{path.relative_to(_PACKAGE).as_posix()}\n".encode())
+            h.update(path.read_bytes())
+        _key = h.hexdigest()
+    return _key
 
 
 def _user_cache() -> Path:
@@ -72,39 +103,113 @@ def _user_cache() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 
 
-def configure() -> None:
-    """Point numba at `folder` (before numba is imported), unless
-    ``NUMBA_CACHE_DIR`` says otherwise; prune the stale folders of other
-    versions."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
-    try:
-        here = folder()
-        os.environ["NUMBA_CACHE_DIR"] = str(here)
-        if not here.exists():  # a new version: the old ones may go
-            import shutil
+def beside() -> Path:
+    """The folder beside the code for this version's kernels."""
+    return _PACKAGE / "_kernels" / key()
 
-            cutoff = time.time() - STALE_DAYS * 86400
-            for other in here.parent.glob("*") if here.parent.is_dir() else ():
-                if other != here and other.is_dir() and other.stat().st_mtime < cutoff:
+
+def _writable(path: Path, stale_days: float) -> bool:
+    """Whether ``path`` is (or is now made) a folder this process can write;
+    making it removes the stale folders of other versions beside it."""
+    made = not path.is_dir()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=path).close()
+    except OSError:
+        return False
+    if made:
+        cutoff = time.time() - stale_days * 86400
+        for other in path.parent.iterdir():
+            try:
+                if other != path and other.is_dir() and other.stat().st_mtime < cutoff:
                     shutil.rmtree(other, ignore_errors=True)
-    except OSError:  # no readable source or cache folder: numba's default
-        return
+            except OSError:
+                continue
+    return True
+
+
+def folder() -> Path:
+    """The folder of this version's compiled kernels (module docstring: the
+    first of three that can be written; made here). Chosen once per process
+    for each value of ``RACKETY_KERNEL_CACHE``."""
+    env = os.environ.get("RACKETY_KERNEL_CACHE", "")
+    if env in _chosen:
+        return _chosen[env]
+    if env:
+        chosen = Path(env) / key()
+        _writable(chosen, STALE_DAYS)
+    elif _writable(beside(), STALE_DAYS_BESIDE):
+        chosen = beside()
+    else:
+        chosen = _user_cache() / "rackety" / "kernels" / key()
+        if beside().is_dir() and not chosen.exists():
+            with contextlib.suppress(OSError):
+                shutil.copytree(beside(), chosen)
+        _writable(chosen, STALE_DAYS)
+    _chosen[env] = chosen
+    return chosen
+
+
+def module_folder(py_file: str) -> Path | None:
+    """Where the kernels of the module at ``py_file`` are kept (its folder
+    within the package, under `folder`), or None for a file outside the
+    package (numba's own cache takes it)."""
+    try:
+        relative = Path(py_file).resolve().relative_to(_PACKAGE)
+    except (ValueError, OSError):
+        return None
+    return folder().joinpath(*relative.parent.parts)
+
+
+def cpu() -> str:
+    """This machine's CPU as numba compiles for it: its name and a digest of
+    its features (``NUMBA_CPU_NAME`` and ``NUMBA_CPU_FEATURES`` win, as in
+    numba). Imports llvmlite (about 0.1 s)."""
+    import llvmlite.binding as llvm
+
+    name = os.environ.get("NUMBA_CPU_NAME") or llvm.get_host_cpu_name()
+    features = os.environ.get("NUMBA_CPU_FEATURES") or llvm.get_host_cpu_features().flatten()
+    return f"{name}-{hashlib.blake2b(features.encode(), digest_size=6).hexdigest()}"
+
+
+def manifest() -> dict[str, list[str]]:
+    """What ``rackety compile`` compiled into `folder`: for each CPU (`cpu`),
+    the groups of kernels; empty when it has not run or its file is unreadable."""
+    try:
+        data = json.loads((folder() / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: [g for g in v if isinstance(g, str)] for k, v in data.items()
+            if isinstance(k, str) and isinstance(v, list)}
+
+
+def record(groups: list[str]) -> None:
+    """Add ``groups`` to the manifest, as compiled for this CPU (written
+    atomically; a process compiling at the same time may lose its line, which
+    only shows the notice once more)."""
+    from rackety.files import write_atomic
+
+    data = manifest()
+    here = cpu()
+    data[here] = sorted(set(data.get(here, [])) | set(groups))
+    write_atomic(folder() / MANIFEST, json.dumps(data, indent=1).encode())
 
 
 def cold(kernels: tuple[str, ...]) -> bool:
-    """Whether any of ``kernels`` (``module.function``, as in `COMPILES`) has
-    no entry in numba's cache for this version of the code, so that using it
-    compiles it. Reads the folder's names only (numba is not imported); no
-    folder, or an unreadable one, is cold."""
-    root = os.environ.get("NUMBA_CACHE_DIR")
-    if not root:
-        return True
+    """Whether using ``kernels`` (``module.function``, as in `COMPILES`) would
+    compile: one has no entry in `folder`, or ``rackety compile`` filled the
+    folder for other CPUs than this one. Reads the folder's names (and the
+    manifest; numba is not imported); an unreadable folder is cold."""
     try:
-        found = {p.name for p in Path(root).glob("*/*.nbi")}
+        found = {p.name for p in folder().rglob("*.nbi")}
     except OSError:
         return True
-    return not all(any(f.startswith(f"{k}-") for f in found) for k in kernels)
+    if not all(any(f.startswith(f"{k}-") for f in found) for k in kernels):
+        return True
+    compiled = manifest()
+    return bool(compiled) and cpu() not in compiled
 
 
 def compile_notice(command: str) -> str | None:
@@ -117,4 +222,4 @@ def compile_notice(command: str) -> str | None:
     what, kernels, seconds = COMPILES[command]
     if not cold(kernels):
         return None
-    return f"compiling {what} (one time, about {seconds} s)"
+    return f"compiling {what} (one time, about {seconds} s; `rackety compile` does it ahead)"

@@ -1655,8 +1655,31 @@ def serve_command(host: str, port: int, db_path: str | None, extra: tuple[str, .
     click.echo(f"rackety: serving on http://{shown}:{bound} (database "
                f"{click.format_filename(db_path)}); Ctrl-C stops", err=False)
     sys.stdout.flush()
+    _warm_in_background()
     config = uvicorn.Config(app, log_level="warning")
     uvicorn.Server(config).run(sockets=[sock])
+
+
+def _warm_in_background() -> None:
+    """The kernels of the web app's requests loaded (compiled first, once, if
+    ``rackety compile`` has not) in a thread while the server starts, each
+    step said on stderr: the first request of each kind pays nothing for them."""
+    import threading
+
+    from rackety.frontends.compile import warm
+
+    def say(message: str) -> None:
+        click.echo(f"rackety: {message}", err=True)
+
+    def run() -> None:
+        try:
+            warm(say=say)
+        except Exception as exc:  # the requests compile what they need instead
+            say(one_line(f"warming the kernels failed ({type(exc).__name__}: {exc}); "
+                         "each request compiles what it needs"))
+
+    say("loading the kernels in the background")
+    threading.Thread(target=run, name="warm", daemon=True).start()
 
 
 # ------------------------------------------------------------------- ucgi
@@ -1679,7 +1702,74 @@ def ucgi_command(player: str, source: str | None) -> None:
     from rackety.frontends.ucgi import serve
 
     serve(_lexicons(source), player=player, stdin=sys.stdin.buffer, stdout=sys.stdout,
-          end_process=True)
+          end_process=True, warm=True)
+
+
+@cli.command("compile")
+@click.option("--jobs", default=None, type=JOBS, help="Processes (default: every core).")
+@click.option("--group", "groups", multiple=True, metavar="NAME",
+              help="Only these groups of kernels (moves, words, games, sim, endgame, "
+                   "training; default: all).")
+@click.option("--here", is_flag=True, hidden=True,
+              help="Run the groups in this process (what each of the processes does).")
+def compile_command(jobs: int | None, groups: tuple[str, ...], here: bool) -> None:
+    """Compile every kernel now, so that no command compiles at its first use:
+    a minute or two of CPU, once for each version of rackety and each machine
+    (the README's install command runs it). The kernels go beside the code."""
+    import subprocess
+    import time
+
+    from rackety import jitcache
+    from rackety.frontends.compile import AFTER_MOVES, EXERCISES, run_group
+
+    unknown = [g for g in groups if g not in EXERCISES]
+    if unknown:
+        raise click.BadParameter(f"no group {clip(unknown[0])!r} (one of "
+                                 f"{', '.join(EXERCISES)})", param_hint="--group")
+    todo = list(groups or EXERCISES)
+    if here:
+        problems = [line for g in todo for line in run_group(g, main)]
+        for line in problems:
+            click.echo(one_line(line), err=True)
+        sys.exit(1 if problems else 0)
+    jobs = jobs or os.cpu_count() or 1
+    t0 = time.perf_counter()
+    running: dict[str, subprocess.Popen[bytes]] = {}
+    failed: list[str] = []
+    done: list[str] = []
+    with _progress() as progress:
+        task = progress.add_task("compiling the kernels", total=len(todo))
+        while todo or running:
+            ready = [g for g in todo if g not in AFTER_MOVES or
+                     ("moves" not in todo and "moves" not in running)]
+            while ready and len(running) < jobs:
+                group = ready.pop(0)
+                todo.remove(group)
+                running[group] = subprocess.Popen(
+                    [sys.executable, "-m", "rackety", "compile", "--here", "--group", group],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            time.sleep(0.05)
+            for group, process in list(running.items()):
+                if process.poll() is None:
+                    continue
+                del running[group]
+                said = (process.stderr.read() if process.stderr else b"").decode(errors="replace")
+                if process.returncode:
+                    lines = said.strip().splitlines() or [f"exit {process.returncode}"]
+                    failed.append(f"{group}: {lines[-1]}")
+                else:
+                    done.append(group)
+                progress.advance(task)
+    if done:
+        jitcache.record(done)
+    size = sum(p.stat().st_size for p in jitcache.folder().rglob("*") if p.is_file())
+    click.echo(f"compiled {len(done)} group{'s' if len(done) != 1 else ''} of kernels in "
+               f"{time.perf_counter() - t0:.0f} s into {jitcache.folder()} "
+               f"({size / 1e6:.0f} MB)")
+    if failed:
+        for line in failed:
+            click.echo(one_line(f"rackety compile: {line}"), err=True)
+        sys.exit(1)
 
 
 # ------------------------------------------------------------------- main

@@ -97,7 +97,7 @@ from rackety.players.ucgi import (
     parse_entry,
     read_lines,
 )
-from rackety.search.control import SLICE, Control
+from rackety.search.control import SLICE, Control, clock
 
 if TYPE_CHECKING:
     from rackety.frontends.common import Lexicons
@@ -273,7 +273,7 @@ class _Job:
     said: _Said
     turn: int
     hold: bool
-    t0: float = field(default_factory=time.perf_counter)
+    t0: float = field(default_factory=clock)
     thread: threading.Thread | None = None
 
     @property
@@ -420,11 +420,11 @@ class Engine:
         ending `GRACE` seconds after it at most (an infinite one stopped now);
         `LAST` seconds after it, the lines still waiting are dropped."""
         with self._lock:
-            self._ending = ending = time.perf_counter() + GRACE
+            self._ending = ending = clock() + GRACE
             job = self._job
         if job is not None and job.hold:
             job.stop.set()
-        while time.perf_counter() < ending - GRACE + LAST:
+        while clock() < ending - GRACE + LAST:
             with self._lock:
                 if not self._busy:
                     return
@@ -432,7 +432,7 @@ class Engine:
             self._look_at_output()
             if self._ended:
                 return
-            if time.perf_counter() >= ending:
+            if clock() >= ending:
                 self._stop_all()
 
     def close(self, timeout: float = 2 * SLICE + 1.0) -> None:
@@ -655,7 +655,7 @@ class Engine:
             return False
         self._turn += 1
         stop = threading.Event()
-        t0 = time.perf_counter()
+        t0 = clock()
         deadline = None
         if go.movetime is not None and not go.infinite:
             deadline = t0 + max(0.0, 0.95 * go.movetime / 1000 - 0.02)
@@ -748,7 +748,7 @@ class Engine:
     def _info(self, job: _Job, depth: int, move: Move, *, win: float | None = None,
               nodes: int | None = None) -> None:
         job.said.flush()  # the go's problems come first
-        ms = int(1000 * (time.perf_counter() - job.t0))
+        ms = int(1000 * (clock() - job.t0))
         parts = [f"info depth {depth}"]
         if move.equity is not None:
             parts.append(f"score eq {move.equity:.3f}" + (f" wp {win:.2f}" if win is not None
@@ -798,7 +798,7 @@ class Engine:
         for k in itertools.count():
             seconds = control.slice()
             if own is not None:
-                seconds = min(seconds, own - time.perf_counter())
+                seconds = min(seconds, own - clock())
             left = None if per_candidate is None else per_candidate - done
             if control.stopped() or seconds <= 0 or (left is not None and left <= 0):
                 break
@@ -895,13 +895,18 @@ def output_gone(stream: IO[str]) -> Callable[[], bool] | None:
 
 
 def serve(lexicons: Lexicons, *, player: str = "static", stdin: IO[bytes],
-          stdout: IO[str], end_process: bool = False) -> None:
+          stdout: IO[str], end_process: bool = False, warm: bool = False) -> None:
     """Run the engine on ``stdin`` and ``stdout`` until ``quit``, the end of
     the input or a closed output (the module docstring). The player and the
     lexicon are made first, so a bad ``--player`` or ``--lexicon`` is a
     `RacketyError` before any line is read. ``end_process`` (``rackety
     ucgi``): the process then ends at once, with status 0, without the
-    interpreter's teardown of the compiled kernels (about a second)."""
+    interpreter's teardown of the compiled kernels (about a second). ``warm``
+    (``rackety ucgi`` with a player that searches): the kernels ``rackety
+    compile`` compiled are loaded first (`rackety.frontends.compile.warm`, about a second, said nowhere: the
+    protocol owns the output), so that no ``go movetime`` is spent on them; a
+    kernel not compiled ahead compiles at its first use, off the search's
+    clock (`rackety.search.control.clock`)."""
 
     def write(line: str) -> None:
         stdout.write(line + "\n")
@@ -909,6 +914,10 @@ def serve(lexicons: Lexicons, *, player: str = "static", stdin: IO[bytes],
 
     engine = Engine(write, lexicons, player=player, gone=output_gone(stdout))
     engine.prepare()
+    if warm and any(word in player for word in ("sim", "best", "endgame")):  # searches
+        from rackety.frontends.compile import warm as warm_kernels
+
+        warm_kernels(compile_missing=False)
     try:
         engine.run(read_lines(stdin))
     finally:

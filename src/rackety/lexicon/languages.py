@@ -283,7 +283,7 @@ def _tokenizer(points: int) -> Any:
     if points <= COMPILED_ABOVE:
         return tokenize_lines
     if _tokenize_jit is None:
-        from numba import njit
+        from rackety.kernels.jit import njit
 
         _tokenize_jit = njit(cache=True)(tokenize_lines)
     return _tokenize_jit

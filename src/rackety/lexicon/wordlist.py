@@ -29,7 +29,7 @@ _tokenize_jit = None
 def _compiled_tokenizer() -> Any:
     global _tokenize_jit
     if _tokenize_jit is None:
-        from numba import njit
+        from rackety.kernels.jit import njit
 
         _tokenize_jit = njit(cache=True)(tokenize_lines)
     return _tokenize_jit

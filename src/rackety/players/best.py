@@ -26,7 +26,6 @@ then, already refilled) and the opponent's unknown.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -37,6 +36,7 @@ from rackety.game.move import Move
 from rackety.players.base import Decision, PlayerBase
 from rackety.players.endgame import EndgamePlayer
 from rackety.players.static import static_decision
+from rackety.search.control import clock
 
 if TYPE_CHECKING:
     from rackety.game.board import Board
@@ -83,7 +83,7 @@ class BestPlayer(PlayerBase):
                ) -> Decision:
         """The move of the phase the position is in (module docstring), within
         the budget and ``control``."""
-        started = time.perf_counter()
+        started = clock()
         self._turn += 1
         self._control = control
         model = leave_model(self.leave, lexicon)
@@ -140,7 +140,7 @@ class BestPlayer(PlayerBase):
     def _left(self, started: float) -> float:
         """What is left of the move's budget, and of the control's time (a
         sliver at least)."""
-        left = self.seconds - (time.perf_counter() - started)
+        left = self.seconds - (clock() - started)
         if self._control is not None:
             left = self._control.left(left) or 0.0
         return max(0.05, left)
@@ -226,7 +226,7 @@ class BestPlayer(PlayerBase):
                            progress=check)
         except RacketyError:  # too many racks, or stopped (`Control.check`)
             return []
-        if time.perf_counter() - started > self.seconds * 0.5:
+        if clock() - started > self.seconds * 0.5:
             return []
         return list(result.kept)
 

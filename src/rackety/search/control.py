@@ -34,6 +34,15 @@ from rackety.errors import RacketyError
 SLICE = 0.25
 
 
+def clock() -> float:
+    """Seconds of thinking: `time.perf_counter` less the seconds this process
+    has spent compiling kernels (`rackety.kernels.jit.compile_seconds`). The
+    clock of every time budget (deadlines, a search's seconds)."""
+    from rackety.kernels.jit import compile_seconds
+
+    return time.perf_counter() - compile_seconds()
+
+
 class StoppedError(RacketyError):
     """A search that was stopped or ran out of time, raised where it cannot
     return what it found (a step whose result is then not used)."""
@@ -41,7 +50,7 @@ class StoppedError(RacketyError):
 
 @dataclass(frozen=True)
 class Control:
-    """A ``deadline`` (a `time.perf_counter` instant; None: none) and a
+    """A ``deadline`` (a `clock` instant; None: none) and a
     ``stop`` signal (an event another thread sets; None: none)."""
 
     deadline: float | None = None
@@ -50,7 +59,7 @@ class Control:
     @classmethod
     def within(cls, seconds: float | None, stop: threading.Event | None = None) -> Control:
         """A control whose deadline is ``seconds`` from now (None: no deadline)."""
-        deadline = None if seconds is None else time.perf_counter() + max(0.0, seconds)
+        deadline = None if seconds is None else clock() + max(0.0, seconds)
         return cls(deadline, stop)
 
     @property
@@ -61,7 +70,7 @@ class Control:
     def stopped(self) -> bool:
         """Whether the search should end now: stopped, or past its deadline."""
         return (self.stop is not None and self.stop.is_set()) or \
-            (self.deadline is not None and time.perf_counter() >= self.deadline)
+            (self.deadline is not None and clock() >= self.deadline)
 
     def left(self, seconds: float | None = None) -> float | None:
         """The seconds the search may still take: the least of ``seconds`` and
@@ -69,7 +78,7 @@ class Control:
         if self.stop is not None and self.stop.is_set():
             return 0.0
         if self.deadline is not None:
-            until = max(0.0, self.deadline - time.perf_counter())
+            until = max(0.0, self.deadline - clock())
             seconds = until if seconds is None else min(seconds, until)
         return seconds
 
@@ -85,4 +94,4 @@ class Control:
             raise StoppedError("the search was stopped")
 
 
-__all__ = ["SLICE", "Control", "StoppedError"]
+__all__ = ["SLICE", "Control", "StoppedError", "clock"]

@@ -58,7 +58,6 @@ import math
 import os
 import re
 import threading
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -78,6 +77,7 @@ from rackety.game.referee import formed_words
 from rackety.game.state import board_consts, rows_of, state_of
 from rackety.kernels import inference as _ki
 from rackety.kernels.fields import GS_BAG, META
+from rackety.search.control import clock
 
 if TYPE_CHECKING:
     from rackety.alphabet import Alphabet
@@ -166,7 +166,7 @@ def infer(position: Board | str, lexicon: Lexicon, move: Move | str, *, margin: 
     none; or a leave model). Refuses more than ``max_racks`` racks (None: no
     limit). ``jobs`` threads share the racks (None: one per core; the result
     is the same); ``progress(done, total)`` hears after every batch."""
-    t0 = time.perf_counter()
+    t0 = clock()
     board = Board.from_cgp(position) if isinstance(position, str) else position
     alphabet = board.alphabet
     if lexicon.alphabet.identity != alphabet.identity:
@@ -270,7 +270,7 @@ def infer(position: Board | str, lexicon: Lexicon, move: Move | str, *, margin: 
         known=tuple(sorted(known)), played=played, exchanged=exchanged, rack_size=size,
         margin=float(margin), leave_model=leave_label(model, lexicon),
         letters={label[c]: min(1.0, p) for c, p in sorted(letters.items())},
-        seconds=time.perf_counter() - t0, alphabet=alphabet, play=play)
+        seconds=clock() - t0, alphabet=alphabet, play=play)
 
 
 def position_after(board: Board, inference: Inference) -> Board:

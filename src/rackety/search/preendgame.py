@@ -86,7 +86,6 @@ from __future__ import annotations
 
 import math
 import os
-import time
 from collections import Counter, deque
 from collections.abc import Callable, Hashable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -102,7 +101,7 @@ from rackety.game.movegen import MoveGenerator, variant_lexicon
 from rackety.game.state import board_consts, rows_of, set_bag, set_rack, state_of
 from rackety.kernels.rules import end_turn, pass_turn, play
 from rackety.lexicon import Lexicon
-from rackety.search.control import SLICE
+from rackety.search.control import SLICE, clock
 from rackety.search.endgame import solve_state
 from rackety.search.peg_draws import count_submultisets, sample, submultisets
 from rackety.search.peg_lines import EmptyingLine, Found, Line, Spec, reply_line
@@ -247,7 +246,7 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10,
     ``moves``: the candidates (legal placements) instead of the best static ones.
     ``progress(done, total, what)`` is called as endgames finish, ``what``
     saying what is being waited for. ``control``: the module docstring."""
-    started = time.perf_counter()
+    started = clock()
     if len(board.racks) != 2:
         raise RacketyError("a pre-endgame is between two players")
     if seconds is not None and not seconds > 0:
@@ -296,7 +295,7 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10,
         simulated = _rollouts(board, lexicon, [moves[i] for i in estimated], leave, rollouts,
                               share, seed, jobs, source, progress, control)
         if budget is not None:
-            budget = max(MIN_SOLVE_SECONDS, seconds - (time.perf_counter() - started))
+            budget = max(MIN_SOLVE_SECONDS, seconds - (clock() - started))
     found: dict[Hashable, Found] = {}
     stopped = False
     if lines and control is not None and control.stopped():
@@ -326,7 +325,7 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10,
     outcomes = _outcomes(lines, found, board) + simulated
     outcomes.sort(key=lambda o: (-o.win_pct, -o.spread))
     exact = sum(1 for value in found.values() if value[1])
-    return PreEndgameResult(outcomes, len(found), exact, time.perf_counter() - started,
+    return PreEndgameResult(outcomes, len(found), exact, clock() - started,
                             seconds, k, stopped)
 
 
@@ -436,7 +435,7 @@ class _Schedule:
         """The next endgame to search and its time limit; None: none for now."""
         if self.control is not None and self.control.stopped():
             return None
-        now = time.perf_counter()
+        now = clock()
         if now >= self.deadline:
             return self._late()
         while self.first:
@@ -466,7 +465,7 @@ class _Schedule:
     def report(self) -> None:
         if self.progress is None:
             return
-        if time.perf_counter() >= self.deadline:
+        if clock() >= self.deadline:
             self.progress(len(self.found), self.known,
                           "the budget is spent: only a candidate with no endgame searched yet "
                           "gets one")
@@ -484,7 +483,7 @@ class _Schedule:
         """Search until nothing is left to search, or ``control`` says stop;
         ``task`` makes the worker's task of an endgame and a time limit."""
         if self.seconds is not None:
-            self.deadline = time.perf_counter() + self.seconds
+            self.deadline = clock() + self.seconds
         self.control = control
         if control is not None and control.deadline is not None:
             self.deadline = min(self.deadline, control.deadline)

@@ -38,7 +38,6 @@ from __future__ import annotations
 import itertools
 import math
 import os
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -60,6 +59,7 @@ from rackety.kernels.fields import META
 from rackety.kernels.rollouts import Setup, rollouts
 from rackety.kernels.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
 from rackety.lexicon import Lexicon
+from rackety.search.control import clock
 
 if TYPE_CHECKING:
     from rackety.game.move import Move
@@ -207,6 +207,16 @@ class _Setup:
 _worker: dict[str, Any] = {}
 
 
+def _task(source: str, board: Board, leave: str, moves: list[Move], plies: int, seed: int,
+          first: int, last: int, active: list[bool], opponent_leaves: OpponentLeaves
+          ) -> tuple[Any, ...]:
+    """What `_batch` takes: rollouts ``first`` to ``last`` of the active
+    candidates, in plain values for another process."""
+    return (source, board.alphabet.name, board.layout.name, board.cgp(), leave,
+            [m.notation(board.alphabet) for m in moves], plies, seed, first, last, active,
+            opponent_leaves)
+
+
 def _batch(args: tuple[str, str, str, str, str, list[str], int, int, int, int, list[bool],
                        OpponentLeaves]) -> tuple[np.ndarray, np.ndarray]:
     """A batch of rollouts in a worker process."""
@@ -309,10 +319,17 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
     setup = _Setup(board, lexicon, model, [_scored(board, m) for m in moves], opponent_leaves) \
         if jobs == 1 and not ray else None
     z = _z(confidence)
-    t0 = time.perf_counter()
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 and not ray else None
+    if pool is not None and source is not None:
+        # each process loads the lexicon and its kernels (a compilation if they
+        # were not compiled ahead) before the clock starts: one rollout each,
+        # not counted (the rollouts are seeded by number)
+        warm = _task(source, board, leave, moves, plies, seed, 0, 1, [True] * len(moves),
+                     opponent_leaves)
+        list(pool.map(_batch, [warm] * jobs))
+    t0 = clock()
     done = 0
     stopped = "iterations"
-    pool = ProcessPoolExecutor(jobs) if jobs > 1 and not ray else None
     try:
         while True:
             active = np.array([not c.dropped for c in cands])
@@ -322,21 +339,19 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
             if step <= 0 or active.sum() == 0:
                 break
             if seconds is not None and setup is not None:
-                step = _paced(step, done, seconds, time.perf_counter() - t0)
+                step = _paced(step, done, seconds, clock() - t0)
             if control is not None and control.stopped():
                 stopped = "seconds" if control.deadline is not None and \
-                    time.perf_counter() >= control.deadline else "stopped"
+                    clock() >= control.deadline else "stopped"
                 break
             if setup is not None:
                 values, wins = setup.run(plies, seed, done, done + step, active)
             else:
                 if source is None:
                     raise RacketyError("simulate with jobs > 1 needs the lexicon's source")
-                notation = [m.notation(board.alphabet) for m in moves]
                 cuts = np.linspace(done, done + step, jobs + 1).astype(int)
-                tasks = [(source, board.alphabet.name, board.layout.name, board.cgp(), leave,
-                          notation, plies, seed, int(a), int(b), active.tolist(),
-                          opponent_leaves)
+                tasks = [_task(source, board, leave, moves, plies, seed, int(a), int(b),
+                               active.tolist(), opponent_leaves)
                          for a, b in itertools.pairwise(cuts) if b > a]
                 if pool is not None:
                     parts = list(pool.map(_batch, tasks))
@@ -354,13 +369,13 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
                 if sum(not c.dropped for c in cands) <= 1:
                     stopped = "one candidate left"
                     break
-            if seconds is not None and time.perf_counter() - t0 >= seconds:
+            if seconds is not None and clock() - t0 >= seconds:
                 stopped = "seconds"
                 break
     finally:
         if pool is not None:
             pool.shutdown()
-    elapsed = time.perf_counter() - t0
+    elapsed = clock() - t0
     ranked = sorted(cands, key=lambda c: (c.dropped, -c.equity))
     return SimResult(ranked, done, elapsed, stopped)
 
