@@ -103,8 +103,9 @@ in which tasks finish: the same seed gives the same table, byte for byte, on
 any backend with any number of workers.
 
 The kernels call `rackety.experiments.selfplay` (through `Compiled`), `players.heuristics`
-and `lexicon.klv`: numba's cache watches only this file, so after changing one
-of those in development, clear ``__pycache__`` (NUMBA.md, trap 5).
+and `lexicon.klv`: numba's cache watches only this file (NUMBA.md, trap 5), so
+the folder of compiled kernels is keyed by the whole package's content
+(`rackety.jitcache`).
 """
 
 from __future__ import annotations

@@ -56,8 +56,8 @@ stopped, from the root with the table as it left it (what it searched in full
 is found there), so a stop is seen within a slice.
 
 The kernels call the move generator's (`movegen.kernels`, `movegen.crosssets`):
-numba's cache watches only this file (NUMBA.md, trap 5), so after changing one
-of those in development, clear ``__pycache__``.
+numba's cache watches only this file (NUMBA.md, trap 5), so the folder of
+compiled kernels is keyed by the whole package's content (`rackety.jitcache`).
 """
 
 from __future__ import annotations
