@@ -300,3 +300,11 @@ def test_compiled_ahead_a_command_compiles_nothing(tmp_path):
     loaded, status, seconds = run.stdout.split()[-3:]
     assert int(loaded) >= 5 and status == "0" and float(seconds) == 0.0
     assert not list((tmp_path / "numba").rglob("*.nbi"))  # nothing went there
+
+
+def test_compile_refuses_an_unknown_group_in_one_line(capsys):
+    from rackety.frontends.cli import main
+
+    assert main(["compile", "--group", "nope", "--jobs", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no group 'nope'" in err[0] and "moves" in err[0], err

@@ -418,13 +418,15 @@ class Engine:
     def _finish(self) -> None:
         """The end of the input: the lines received are done, the searches
         ending `GRACE` seconds after it at most (an infinite one stopped now);
-        `LAST` seconds after it, the lines still waiting are dropped."""
+        `LAST` seconds after it, the lines still waiting are dropped (in real
+        time: the searches started after it get `GRACE` on their own clock)."""
+        ending = time.perf_counter() + GRACE
         with self._lock:
-            self._ending = ending = clock() + GRACE
+            self._ending = clock() + GRACE
             job = self._job
         if job is not None and job.hold:
             job.stop.set()
-        while clock() < ending - GRACE + LAST:
+        while time.perf_counter() < ending - GRACE + LAST:
             with self._lock:
                 if not self._busy:
                     return
@@ -432,7 +434,7 @@ class Engine:
             self._look_at_output()
             if self._ended:
                 return
-            if clock() >= ending:
+            if time.perf_counter() >= ending:
                 self._stop_all()
 
     def close(self, timeout: float = 2 * SLICE + 1.0) -> None:
@@ -903,10 +905,10 @@ def serve(lexicons: Lexicons, *, player: str = "static", stdin: IO[bytes],
     ucgi``): the process then ends at once, with status 0, without the
     interpreter's teardown of the compiled kernels (about a second). ``warm``
     (``rackety ucgi`` with a player that searches): the kernels ``rackety
-    compile`` compiled are loaded first (`rackety.frontends.compile.warm`, about a second, said nowhere: the
-    protocol owns the output), so that no ``go movetime`` is spent on them; a
-    kernel not compiled ahead compiles at its first use, off the search's
-    clock (`rackety.search.control.clock`)."""
+    compile`` compiled are loaded first (`rackety.frontends.compile.warm`,
+    about a second, said nowhere: the protocol owns the output), so that no
+    ``go movetime`` is spent on them; a kernel not compiled ahead compiles at
+    its first use, off the search's clock (`rackety.search.control.clock`)."""
 
     def write(line: str) -> None:
         stdout.write(line + "\n")
