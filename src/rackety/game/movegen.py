@@ -589,14 +589,20 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
 def static_terms(board: Position) -> tuple[int, int]:
     """What full static equity needs of a position beyond the rack: the tiles
     in the bag (`Board.bag_count`) and the points the other players hold once
-    it is empty (every tile neither on the board nor on the rack to move)."""
+    it is empty (every tile neither on the board nor on the rack to move),
+    counted only then (0 while the bag holds tiles: static equity reads it
+    only once the bag is empty, and counting it cost a best-move search some
+    8 µs, docs/BENCHMARKS.md)."""
+    bag = board.bag_count
+    if bag > 0:
+        return bag, 0
     points = _faces(board.alphabet)
     unseen = board.unseen()
     other = int(points[:len(unseen)] @ np.maximum(unseen, 0))
     for rack in board.racks[1:]:
         for code in rack:
             other += int(points[code])
-    return board.bag_count, other
+    return bag, other
 
 
 @cache
