@@ -28,7 +28,7 @@ import numpy as np
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError
 from rackety.game.move import Move, format_leave
-from rackety.game.rules import VARIANTS, Rules
+from rackety.game.rules import VARIANTS
 from rackety.game.state import CrossSets, board_consts, full_mask, move_of_row, points_of
 from rackety.kernels import crosssets as _cs
 from rackety.kernels import fields as _f
@@ -270,7 +270,6 @@ class _Buffers(threading.local):
 
     def __init__(self) -> None:
         self.sets: dict[tuple[int, int], tuple] = {}
-        self.plains: dict[tuple[int, int], tuple] = {}
         self.states: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.scratches: dict[int, _f.Scratch] = {}
         self.out = _f.Output(np.empty((0, _f.META), np.int32), np.empty((0, 0), np.uint8),
@@ -294,17 +293,6 @@ class _Buffers(threading.local):
         if n not in self.scratches:
             self.scratches[n] = _k.scratch(n)
         hit = self.sets[(topn, n)] = (*self.states[topn], self.scratches[n], self.out)
-        return hit
-
-    def plain(self, topn: int, n: int, cap: int) -> tuple:
-        """`of`, the scratch and the output as plain tuples (what the kernels
-        take: `rackety.kernels.generate.moves_of`)."""
-        hit = self.plains.get((topn, n))
-        if hit is not None and len(hit[3][0]) >= cap:
-            return hit
-        st, fs, scratch, out = self.of(topn, n, cap)
-        self.plains.clear()  # the output may have grown
-        hit = self.plains[(topn, n)] = (st, fs, tuple(scratch), tuple(out))
         return hit
 
 
@@ -561,12 +549,6 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
     else:
         bag, other = -1, 0
         in_bag = board.bag_count
-    if not wordsmog and which == _k.GADDAG:
-        # the usual request, with the least Python per call: this edge runs for
-        # every position, and after the kernel each of its steps finds the
-        # processor's caches cold (docs/BENCHMARKS.md)
-        return _gaddag_moves(board, lexicon, rules, rack, kernel_mode, mode, top, kind, tables,
-                             given, bag, other, in_bag, exchanges, exact_best_score)
     can_exchange = exchanges and len(rack) > 0 and kernel_mode != _f.MODE_COUNT and \
         rules.may_exchange(in_bag)
     exchange_bag = in_bag if can_exchange else 0  # no trade of more tiles
@@ -602,53 +584,6 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
                     _Leaves(rack, fs[lv:lv + size].copy()),
                     0 if kernel_mode == _f.MODE_COUNT else (2 if can_exchange else 1),
                     cut, total, best if total else None, stats)
-
-
-def _gaddag_moves(board: Position, lexicon: Lexicon, rules: Rules, rack: tuple[int, ...],
-                  kernel_mode: int, mode: str, top: int, kind: int, tables: tuple,
-                  given: np.ndarray, bag: int, other: int, in_bag: int, exchanges: bool,
-                  exact_best_score: bool) -> MoveList:
-    """`generate` with Gordon's generator under classic rules: the kernel
-    `rackety.kernels.generate.moves_of_gaddag` called with plain tuples (no
-    named tuple to type, no `Request` to make), the buffers as kept."""
-    can_exchange = exchanges and len(rack) > 0 and kernel_mode != _f.MODE_COUNT and \
-        rules.may_exchange(in_bag)
-    topn = 1 if mode == "best" else max(1, top)
-    made = MoveGenerator.of(lexicon)
-    buffers = made.buffers
-    n = board.size
-    st, fs, scratch, out = buffers.plain(topn, n, _INITIAL_CAP)
-    xs = made.cross_sets(board)
-    consts = _plain_consts(board_consts(board, rules))
-    codes = np.array(rack, np.int64)
-    while True:
-        request = (codes, tables, kind, given, bag, other, kernel_mode, topn, len(out[0]),
-                   in_bag if can_exchange else 0, exact_best_score)
-        cut, c, lv, size, total, best, *stats = _k.moves_of_gaddag(
-            lexicon.nodes, lexicon.word_multisets(), consts, (xs.tiles, xs.cross), request, st,
-            fs, out, scratch)
-        if not st[_f.S_OVERFLOW]:
-            break
-        st, fs, scratch, out = buffers.plain(topn, n, 4 * len(out[0]))
-    meta, tiles, eq = out
-    return MoveList(board, meta[:c].copy(), tiles[:c].copy(), eq[:c].copy(),
-                    _Leaves(rack, fs[lv:lv + size].copy()),
-                    0 if kernel_mode == _f.MODE_COUNT else (2 if can_exchange else 1),
-                    cut, total, best if total else None, stats)
-
-
-def _plain_consts(consts: _f.Consts) -> tuple:
-    """``consts`` as a plain tuple, made once per `Consts` (numba types a named
-    tuple argument more slowly, `rackety.kernels.generate.moves_of`)."""
-    hit = _plains.get(id(consts))
-    if hit is None or hit[0] is not consts:
-        if len(_plains) >= 256:
-            _plains.clear()
-        hit = _plains[id(consts)] = (consts, tuple(consts))
-    return hit[1]
-
-
-_plains: dict[int, tuple[_f.Consts, tuple]] = {}
 
 
 def static_terms(board: Position) -> tuple[int, int]:
