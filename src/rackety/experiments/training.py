@@ -691,13 +691,7 @@ _FEATURES: dict[bytes, WordSets] = {}
 def word_features(lexicon: Lexicon) -> WordSets:
     """`_word_sets` of the lexicon, made once per lexicon's contents in a
     process (as `_word_masks`; read them, do not change them)."""
-    key = _content_key(lexicon)
-    made = _FEATURES.get(key)
-    if made is None:
-        if len(_FEATURES) >= 4:
-            _FEATURES.clear()
-        made = _FEATURES[key] = _word_sets(lexicon)
-    return made
+    return _once(_FEATURES, _content_key(lexicon), lambda: _word_sets(lexicon))
 
 
 def _word_sets(lexicon: Lexicon) -> WordSets:
@@ -732,13 +726,7 @@ def _content_key(lexicon: Lexicon) -> bytes:
 def _word_masks(lexicon: Lexicon) -> tuple[set[tuple[int, ...]], dict[tuple[int, ...], int]]:
     """`_masks_of` the lexicon, made once per lexicon's contents in a process
     (a training loads its lexicon afresh; read them, do not change them)."""
-    key = _content_key(lexicon)
-    made = _MASKS.get(key)
-    if made is None:
-        if len(_MASKS) >= 4:
-            _MASKS.clear()
-        made = _MASKS[key] = _masks_of(lexicon)
-    return made
+    return _once(_MASKS, _content_key(lexicon), lambda: _masks_of(lexicon))
 
 
 def _masks_of(lexicon: Lexicon) -> tuple[set[tuple[int, ...]], dict[tuple[int, ...], int]]:
@@ -870,6 +858,17 @@ class RackTally:
 _WORD_LEAVES: dict[bytes, tuple[np.ndarray, float]] = {}
 
 
+def _once(cache: dict[bytes, Any], key: bytes, make: Callable[[], Any]) -> Any:
+    """``cache[key]``, made by ``make`` the first time (the caches of this
+    module, each kept to a few entries a process)."""
+    made = cache.get(key)
+    if made is None:
+        if len(cache) >= 6:
+            cache.clear()
+        made = cache[key] = make()
+    return made
+
+
 def _word_leaves(keys: np.ndarray, values: np.ndarray, dist: np.ndarray, leaves: LeaveSet
                  ) -> tuple[np.ndarray, float]:
     """A word feature's sums over its racks (``keys``, the feature's
@@ -881,17 +880,16 @@ def _word_leaves(keys: np.ndarray, values: np.ndarray, dist: np.ndarray, leaves:
     for part in (keys, values, dist, leaves.keys):
         h.update(np.ascontiguousarray(part).tobytes())
     h.update(f"{leaves.size} {leaves.alphabet.rack_size} {leaves.max_len}".encode())
-    made = _WORD_LEAVES.get(h.digest())
-    if made is None:
-        if len(_WORD_LEAVES) >= 6:
-            _WORD_LEAVES.clear()
+
+    def make() -> tuple[np.ndarray, float]:
         total = np.zeros(len(leaves), np.float64)
         full, _ = _rack_leaves(keys, values, np.zeros(len(keys), np.int64), dist, leaves.size,
                                leaves.alphabet.rack_size, leaves.max_len, leaves.keys, total,
                                np.zeros(len(leaves), np.float64),
                                np.zeros(len(leaves), np.int64))
-        made = _WORD_LEAVES[h.digest()] = (total, float(full))
-    return made
+        return total, float(full)
+
+    return _once(_WORD_LEAVES, h.digest(), make)
 
 
 def rack_values(prior: np.ndarray, rack_keys: np.ndarray | RackTally,
