@@ -320,17 +320,18 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
         if jobs == 1 and not ray else None
     z = _z(confidence)
     pool = ProcessPoolExecutor(jobs) if jobs > 1 and not ray else None
-    if pool is not None and source is not None:
-        # each process loads the lexicon and its kernels (a compilation if they
-        # were not compiled ahead) before the clock starts: one rollout each,
-        # not counted (the rollouts are seeded by number)
-        warm = _task(source, board, leave, moves, plies, seed, 0, 1, [True] * len(moves),
-                     opponent_leaves)
-        list(pool.map(_batch, [warm] * jobs))
     t0 = clock()
     done = 0
     stopped = "iterations"
     try:
+        if pool is not None and source is not None:
+            # each process loads the lexicon and its kernels (a compilation if
+            # they were not compiled ahead) before the clock starts: one rollout
+            # each, not counted (the rollouts are seeded by number)
+            warm = _task(source, board, leave, moves, plies, seed, 0, 1, [True] * len(moves),
+                         opponent_leaves)
+            list(pool.map(_batch, [warm] * jobs))
+            t0 = clock()
         while True:
             active = np.array([not c.dropped for c in cands])
             step = batch - done % batch  # the batches end at multiples of ``batch``
