@@ -308,3 +308,15 @@ def test_compile_refuses_an_unknown_group_in_one_line(capsys):
     assert main(["compile", "--group", "nope", "--jobs", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no group 'nope'" in err[0] and "moves" in err[0], err
+
+
+def test_compile_refuses_a_folder_it_cannot_write_before_compiling(tmp_path, monkeypatch, capsys):
+    from rackety.frontends.cli import main
+
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("RACKETY_KERNEL_CACHE", str(blocker / "kernels"))
+    assert main(["compile", "--group", "words", "--jobs", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot write the compiled kernels there" in err[0], err
+    assert str(blocker) in err[0]

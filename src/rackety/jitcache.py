@@ -150,6 +150,12 @@ def folder() -> Path:
     return chosen
 
 
+def writable() -> bool:
+    """Whether this process can write `folder` (``rackety compile`` refuses
+    at once where it cannot, rather than compiling for nothing)."""
+    return _writable(folder(), STALE_DAYS)
+
+
 def module_folder(py_file: str) -> Path | None:
     """Where the kernels of the module at ``py_file`` are kept (its folder
     within the package, under `folder`), or None for a file outside the

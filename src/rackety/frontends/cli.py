@@ -1716,7 +1716,9 @@ def compile_command(jobs: int | None, groups: tuple[str, ...], here: bool) -> No
     """Compile every kernel now, so that no command compiles at its first use:
     a minute or two of CPU, once for each version of rackety and each machine
     (the README's install command runs it). The kernels go beside the code."""
+    import contextlib
     import subprocess
+    import tempfile
     import time
 
     from rackety import jitcache
@@ -1732,12 +1734,15 @@ def compile_command(jobs: int | None, groups: tuple[str, ...], here: bool) -> No
         for line in problems:
             click.echo(one_line(line), err=True)
         sys.exit(1 if problems else 0)
+    if not jitcache.writable():
+        raise RacketyError(f"{click.format_filename(str(jitcache.folder()))}: cannot write the "
+                           "compiled kernels there (RACKETY_KERNEL_CACHE names another folder)")
     jobs = jobs or os.cpu_count() or 1
     t0 = time.perf_counter()
-    running: dict[str, subprocess.Popen[bytes]] = {}
+    running: dict[str, tuple[subprocess.Popen[bytes], Any]] = {}
     failed: list[str] = []
     done: list[str] = []
-    with _progress() as progress:
+    with _progress() as progress, contextlib.ExitStack() as files:
         task = progress.add_task("compiling the kernels", total=len(todo))
         while todo or running:
             ready = [g for g in todo if g not in AFTER_MOVES or
@@ -1745,18 +1750,20 @@ def compile_command(jobs: int | None, groups: tuple[str, ...], here: bool) -> No
             while ready and len(running) < jobs:
                 group = ready.pop(0)
                 todo.remove(group)
-                running[group] = subprocess.Popen(
+                # its stderr to a file, not a pipe: no size to fill
+                said = files.enter_context(tempfile.TemporaryFile())
+                running[group] = (subprocess.Popen(
                     [sys.executable, "-m", "rackety", "compile", "--here", "--group", group],
-                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                    stdout=subprocess.DEVNULL, stderr=said), said)
             time.sleep(0.05)
-            for group, process in list(running.items()):
+            for group, (process, said) in list(running.items()):
                 if process.poll() is None:
                     continue
                 del running[group]
-                said = (process.stderr.read() if process.stderr else b"").decode(errors="replace")
+                said.seek(0)
+                lines = said.read().decode(errors="replace").strip().splitlines()
                 if process.returncode:
-                    lines = said.strip().splitlines() or [f"exit {process.returncode}"]
-                    failed.append(f"{group}: {lines[-1]}")
+                    failed.append(f"{group}: {(lines or [f'exit {process.returncode}'])[-1]}")
                 else:
                     done.append(group)
                 progress.advance(task)
