@@ -74,6 +74,17 @@ def reference_moves(grid: np.ndarray, rack: Sequence[int], words: Iterable[Seque
     n = grid.shape[0]
     rack = [int(t) for t in rack]
     moves: dict[Move, int] = {}
+    # the rack's sub-multisets of each size, by their letters (blank flags
+    # dropped, sorted): made once, not once a span
+    by_size: dict[int, dict[tuple[int, ...], list[Counter]]] = {}
+    for k in range(1, len(rack) + 1):
+        by_size[k] = {}
+        for placed in _sub_multisets(rack, k, letters):
+            key = tuple(sorted(t & 0x7F for t in placed.elements()))
+            by_size[k].setdefault(key, []).append(placed)
+    by_length: dict[int, list[Counter]] = {}
+    for a in anagrams.alphagrams:
+        by_length.setdefault(len(a), []).append(Counter(a))
     for down in (False, True):
         for line in range(n):
             squares = [(j, line) if down else (line, j) for j in range(n)]
@@ -88,9 +99,14 @@ def reference_moves(grid: np.ndarray, rack: Sequence[int], words: Iterable[Seque
                     board = [int(grid[sq]) & 0x7F for sq in span if grid[sq]]
                     if not 1 <= len(empties) <= len(rack):
                         continue
-                    for placed in _sub_multisets(rack, len(empties), letters):
-                        if tuple(board + [t & 0x7F for t in placed.elements()]) not in anagrams:
-                            continue
+                    # the placed tiles' letters are a word's, less the span's board
+                    # letters: each alphagram of the span's length names one set
+                    have = Counter(board)
+                    wanted = {tuple(sorted((a - have).elements()))
+                              for a in by_length.get(len(span), ()) if not have - a}
+                    for placed in (p for key in wanted for p in by_size[len(empties)]
+                                   .get(key, ())):
+                        assert tuple(board + [t & 0x7F for t in placed.elements()]) in anagrams
                         for order in _arrangements(placed):
                             fill = dict(zip(empties, order, strict=True))
                             tiles = tuple(fill.get(sq, int(grid[sq])) for sq in span)
