@@ -113,7 +113,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import comb
@@ -680,9 +679,8 @@ def word_racks(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray]:
     ``rack_size`` tiles (of one tile more, less each tile in turn), each
     also with one or more of its tiles (as many as the alphabet has blanks)
     replaced by blanks."""
-    seven, eight = _word_masks(lexicon)
-    return (np.array(sorted(_tuple_key(r) for r in seven), np.int64),
-            np.array(sorted(_tuple_key(r) for r in eight), np.int64))
+    seven, eight, _ = _word_masks(lexicon)
+    return seven, eight
 
 
 _FEATURES: dict[bytes, WordSets] = {}
@@ -700,20 +698,17 @@ def _word_sets(lexicon: Lexicon) -> WordSets:
     there, the share of the bag's natural tiles that would make that word
     (the letters a bingo could play through: AEINST takes two thirds of the
     bag, a rack that needs a J one tile in 98)."""
-    seven, eight = _word_masks(lexicon)
-    dist = np.zeros(64, np.int64)
-    for tile in lexicon.alphabet.tiles:
-        dist[tile.code] = tile.count
-    natural = float(dist[1:].sum())
-    sev = np.array(sorted(_tuple_key(r) for r in seven), np.int64)
-    order = sorted(eight, key=_tuple_key)
-    eig = np.array([_tuple_key(r) for r in order], np.int64)
-    share = np.array([sum(int(dist[c]) for c in range(1, 64) if eight[r] >> c & 1) / natural
-                      for r in order], np.float64)
-    return ((sev, np.ones(len(sev))), (eig, np.ones(len(eig))), (eig, share))
+    seven, eight, masks = _word_masks(lexicon)
+    dist = _tile_counts(lexicon)
+    share = np.zeros(len(eight), np.float64)
+    for c in range(1, 64):
+        if dist[c]:
+            share += dist[c] * ((masks >> np.uint64(c)) & np.uint64(1)).astype(np.float64)
+    share /= float(dist[1:].sum())
+    return ((seven, np.ones(len(seven))), (eight, np.ones(len(eight))), (eight, share))
 
 
-_MASKS: dict[bytes, tuple[set[tuple[int, ...]], dict[tuple[int, ...], int]]] = {}
+_MASKS: dict[bytes, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
 def _content_key(lexicon: Lexicon) -> bytes:
@@ -723,57 +718,65 @@ def _content_key(lexicon: Lexicon) -> bytes:
                            person=lexicon.alphabet.identity.encode()[:16]).digest()
 
 
-def _word_masks(lexicon: Lexicon) -> tuple[set[tuple[int, ...]], dict[tuple[int, ...], int]]:
+def _tile_counts(lexicon: Lexicon) -> np.ndarray:
+    """The bag's tiles of each code (int64 [64], the blank at 0)."""
+    dist = np.zeros(64, np.int64)
+    for tile in lexicon.alphabet.tiles:
+        dist[tile.code] = tile.count
+    return dist
+
+
+def _word_masks(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`_masks_of` the lexicon, made once per lexicon's contents in a process
     (a training loads its lexicon afresh; read them, do not change them)."""
     return _once(_MASKS, _content_key(lexicon), lambda: _masks_of(lexicon))
 
 
-def _masks_of(lexicon: Lexicon) -> tuple[set[tuple[int, ...]], dict[tuple[int, ...], int]]:
-    """`word_racks`' racks (codes ascending): those that spell a word of all
-    their tiles, and those that spell one with one more tile, each with the
-    bit mask of the codes that tile may be."""
-    alphabet = lexicon.alphabet
-    rack_len = alphabet.rack_size
-    dist = np.zeros(64, np.int64)
-    for tile in alphabet.tiles:
-        dist[tile.code] = tile.count
+def _masks_of(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`word_racks`' racks as sorted keys (int64): those that spell a word of
+    all their tiles, and those that spell one with one more tile, with, for
+    each of these, the bit mask of the codes that tile may be (uint64).
+    Arrays of every word at once: a word's tiles sorted (less one tile, the
+    one the board gives, for the second), then each choice of as many of
+    them as there are blanks made blanks, kept when the natural tiles left
+    are within the tile counts."""
+    rack_len = lexicon.alphabet.rack_size
+    dist = _tile_counts(lexicon)
     blanks = int(dist[0])
     flat, lengths = lexicon.word_tiles()
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
-    out: list[dict[tuple[int, ...], int]] = []
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    weights = np.int64(64) ** np.arange(rack_len - 1, -1, -1, dtype=np.int64)
+    out: list[tuple[np.ndarray, np.ndarray]] = []
     for extra in (0, 1):
-        found: dict[tuple[int, ...], int] = {}
-        for start in starts[lengths == rack_len + extra]:
-            word = sorted(int(c) for c in flat[start:start + rack_len + extra])
-            for drop in set(word) if extra else (0,):
-                rest = list(word)
-                if extra:
-                    rest.remove(drop)
-                key = tuple(rest)
-                found[key] = found.get(key, 0) | (1 << drop)
-        racks: dict[tuple[int, ...], int] = {}
-        for word, mask in found.items():
-            # the letters the word holds more of than the set: a rack of it has
-            # that many more of them as blanks (most words hold none)
-            excess = [(c, k - int(dist[c])) for c, k in Counter(word).items() if k > dist[c]]
-            for n in range(min(blanks, rack_len) + 1):
-                for picked in itertools.combinations(range(rack_len), n):
-                    if excess and any(sum(word[i] == c for i in picked) < more
-                                      for c, more in excess):
-                        continue
-                    rack = (0,) * n + tuple([c for i, c in enumerate(word) if i not in picked])
-                    racks[rack] = racks.get(rack, 0) | mask
-        out.append(racks)
-    return set(out[0]), out[1]
-
-
-def _tuple_key(rack: tuple[int, ...]) -> int:
-    """`leave_key` of a full rack given as its codes ascending."""
-    key = 0
-    for c in rack:
-        key = key * 64 + c + 1
-    return key
+        n = rack_len + extra
+        at = starts[lengths == n]
+        words = np.sort(np.asarray(flat, np.int64)[at[:, None] + np.arange(n)], axis=1)
+        if extra:  # less each tile in turn, which the board gives: its bit
+            racks = np.concatenate([np.delete(words, i, axis=1) for i in range(n)])
+            bits = np.concatenate([np.left_shift(np.uint64(1), words[:, i].astype(np.uint64))
+                                   for i in range(n)])
+        else:
+            racks, bits = words, np.zeros(len(words), np.uint64)
+        keys, masks = [], []
+        for nb in range(min(blanks, rack_len) + 1):
+            for picked in itertools.combinations(range(rack_len), nb):
+                rest = racks[:, [i for i in range(rack_len) if i not in picked]]
+                # how many of its tile each natural tile is, in its sorted row
+                run = np.ones(rest.shape, np.int64)
+                for j in range(1, rest.shape[1]):
+                    run[:, j] = np.where(rest[:, j] == rest[:, j - 1], run[:, j - 1] + 1, 1)
+                ok = (run <= dist[rest]).all(axis=1)
+                keys.append(weights[:nb].sum() + ((rest[ok] + 1) * weights[nb:]).sum(axis=1))
+                masks.append(bits[ok])
+        key = np.concatenate(keys)
+        mask = np.concatenate(masks)
+        order = np.argsort(key, kind="stable")
+        key, mask = key[order], mask[order]
+        first = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]])) if len(key) \
+            else np.zeros(0, np.int64)
+        out.append((key[first], np.bitwise_or.reduceat(mask, first) if len(first)
+                    else np.zeros(0, np.uint64)))
+    return out[0][0], out[1][0], out[1][1]
 
 
 def rack_model(keys: np.ndarray, means: np.ndarray, counts: np.ndarray, noise: float,
