@@ -1708,8 +1708,8 @@ def ucgi_command(player: str, source: str | None) -> None:
 @cli.command("compile")
 @click.option("--jobs", default=None, type=JOBS, help="Processes (default: every core).")
 @click.option("--group", "groups", multiple=True, metavar="NAME",
-              help="Only these groups of kernels (moves, words, games, sim, endgame, "
-                   "training; default: all).")
+              help="Only these groups of kernels (moves, words, variants, games, sim, "
+                   "endgame, training; default: all).")
 @click.option("--here", is_flag=True, hidden=True,
               help="Run the groups in this process (what each of the processes does).")
 def compile_command(jobs: int | None, groups: tuple[str, ...], here: bool) -> None:

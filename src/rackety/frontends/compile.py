@@ -42,9 +42,7 @@ EXERCISES: dict[str, list[list[str]]] = {
         ["moves", "--cgp", OPENING],
         ["moves", "--cgp", MIDGAME, "--best"],
         ["moves", "--cgp", MIDGAME, "--count-only"],
-        ["moves", "--cgp", MIDGAME, "--generator", "dawg"],
         ["moves", "--cgp", MIDGAME, "--leaves", "h3"],
-        ["moves", "--cgp", MIDGAME.replace(";", "; var wordsmog;")],
     ],
     "words": [
         ["words", "check", "QI"],
@@ -57,6 +55,12 @@ EXERCISES: dict[str, list[list[str]]] = {
         ["words", "acrostic", "A STITCH IN TIME", "--length", "5", "--first", "S"],
         ["words", "list"],
         ["lexicon", "build", "{tmp}/words.txt", "--output", "{tmp}/words.kwg"],
+    ],
+    # the other generator and the other variant: their own kernels, compiled
+    # beside "moves" (on a second core, after the words), not after it
+    "variants": [
+        ["moves", "--cgp", MIDGAME, "--generator", "dawg"],
+        ["moves", "--cgp", MIDGAME.replace(";", "; var wordsmog;")],
     ],
     "games": [
         ["autoplay", "--players", "static,greedy", "--games", "2", "--jobs", "1",
@@ -126,7 +130,7 @@ KERNEL_MODULES = (
     "rackety.search.endgame", "rackety.experiments.training",
 )
 #: the groups a server of games and analyses (the web app, the UCGI engine) uses
-SERVING = ("moves", "games", "sim", "endgame")
+SERVING = ("moves", "variants", "games", "sim", "endgame")
 
 
 def missing(groups: tuple[str, ...]) -> list[str]:
