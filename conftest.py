@@ -10,6 +10,15 @@ from typing import Any
 import pytest
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (the README's test command): one worker more than the
+    cores this process may use. Many tests wait on processes they start (UCGI
+    engines, web servers, a browser, sandboxes), and a core would idle
+    meanwhile (the measure is in ``docs/BENCHMARKS.md``, "The test suite")."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    return (cores or os.cpu_count() or 1) + 1
+
+
 @pytest.fixture(scope="session", autouse=True)
 def lexicon_cache() -> Path:
     """The tests' lexicon cache, one per machine, shared by every session and
