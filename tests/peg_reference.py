@@ -62,13 +62,12 @@ def value(board: Board, lexicon: Lexicon, bag: tuple[int, ...], zero: int,
         return memo[key]
     size = board.alphabet.rack_size
     values = []
-    for move in board.moves(lexicon, exchanges=False).placements():
-        after = board.play(move)  # racks rotate: the mover's is last
-        rack, rest = _draw(after.racks[1], bag, size)
+    for move, played in _placements(board, lexicon, memo):
+        rack, rest = _draw(played.racks[1], bag, size)  # racks rotate: the mover's is last
         if not rack and not rest:
             values.append(move.score + 2 * face(board, theirs))
             continue
-        after.racks = [after.racks[0], rack]
+        after = played.copy(racks=[theirs, rack])
         values.append(move.score - value(after, lexicon, rest, 0, memo))
     if passes or not values:
         if zero + 1 >= MAX_SCORELESS:
@@ -79,6 +78,18 @@ def value(board: Board, lexicon: Lexicon, bag: tuple[int, ...], zero: int,
     if not passes:
         return max(values)
     memo[key] = max(values)
+    return memo[key]
+
+
+def _placements(board: Board, lexicon: Lexicon, memo: dict[Any, Any]
+                ) -> list[tuple[Move, Board]]:
+    """Every placement of the player to move and the board after it, which
+    depend on the tiles and this player's rack only: made once per those in
+    ``memo`` (the boards after are read, not changed)."""
+    key = ("placements", board.grid.tobytes(), tuple(sorted(board.racks[0])))
+    if key not in memo:
+        memo[key] = [(move, board.play(move))
+                     for move in board.moves(lexicon, exchanges=False).placements()]
     return memo[key]
 
 
