@@ -8,6 +8,8 @@ import re
 from collections import Counter
 from itertools import combinations_with_replacement
 
+import numpy as np
+
 SEP = 0  # the GADDAG separator tile
 
 
@@ -54,9 +56,40 @@ def can_spell(word: str, rack: str) -> bool:
     return short <= have["?"]
 
 
+#: each word list's letter counts (`_letter_counts`), kept with the list so
+#: that its id is not reused
+_COUNTS: dict[int, tuple[list[str], dict[str, int], np.ndarray, np.ndarray]] = {}
+
+
+def _letter_counts(words: list[str]) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
+    """The letters of ``words`` (a column each), how many of each letter every
+    word holds (a row a word) and each word's length; made once a list."""
+    made = _COUNTS.get(id(words))
+    if made is None or made[0] is not words:
+        column = {c: i for i, c in enumerate(sorted({c for w in words for c in w}))}
+        counts = np.zeros((len(words), len(column)), np.int16)
+        for i, w in enumerate(words):
+            for c in w:
+                counts[i, column[c]] += 1
+        made = _COUNTS[id(words)] = (words, column, counts,
+                                     np.array([len(w) for w in words], np.int64))
+    return made[1], made[2], made[3]
+
+
 def anagrams(words: list[str], rack: str, subsets: bool = False) -> set[str]:
-    return {w for w in words if (subsets or len(w) == len(rack)) and len(w) <= len(rack)
-            and can_spell(w, rack)}
+    """The words ``rack`` spells (`can_spell`: the letters it lacks are at most
+    its blanks), all its tiles or, with ``subsets``, some; every word at once,
+    by its letter counts."""
+    column, counts, lengths = _letter_counts(words)
+    have = np.zeros(counts.shape[1], np.int16)
+    for c in rack:
+        if c in column:
+            have[column[c]] += 1
+    short = np.maximum(counts - have, 0).sum(axis=1)
+    fits = (short <= rack.count("?")) & (lengths <= len(rack))
+    if not subsets:
+        fits &= lengths == len(rack)
+    return {words[i] for i in np.flatnonzero(fits)}
 
 
 @functools.lru_cache(maxsize=256)
@@ -70,13 +103,28 @@ def matches(word: str, pattern: str) -> bool:
     return _regex(pattern).fullmatch(word) is not None
 
 
+_TEXTS: dict[int, tuple[list[str], str]] = {}
+
+
+def matching(words: list[str], pattern: str) -> list[str]:
+    """The words that match ``pattern`` (`matches`), in order: one search of
+    the list's lines (made once a list) with the pattern's regex as a line."""
+    made = _TEXTS.get(id(words))
+    if made is None or made[0] is not words:
+        made = _TEXTS[id(words)] = (words, "\n".join(words))
+    line = re.compile(f"^(?:{_regex(pattern).pattern})$", re.MULTILINE)
+    return line.findall(made[1])
+
+
 def pattern_with_rack(word: str, pattern: str, rack: str) -> bool:
     """Whether ``word`` matches ``pattern`` with its wildcards filled from ``rack``
     (the pattern's own letters are on the board). However the word aligns with
     the pattern, the wildcards take the word's letters minus the pattern's."""
+    fixed = Counter(c for c in pattern if c not in "?*")
+    if len(word) - fixed.total() > len(rack):  # more wildcards filled than tiles
+        return False
     if not matches(word, pattern):
         return False
-    fixed = Counter(c for c in pattern if c not in "?*")
     return can_spell("".join((Counter(word) - fixed).elements()), rack)
 
 

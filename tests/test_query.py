@@ -8,6 +8,7 @@ import pytest
 import reference
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rapidfuzz.distance import Levenshtein
 
 from rackety import Lexicon, RacketyError
 
@@ -43,13 +44,13 @@ patterns = st.lists(st.sampled_from(list("AEST") + ["?", "*"]), min_size=1, max_
 @given(pattern=patterns)
 def test_patterns_agree_with_brute_force(twl06, twl06_words, pattern):
     got = twl06.pattern(pattern)
-    assert got == sorted(w for w in twl06_words if reference.matches(w, pattern))
+    assert got == sorted(reference.matching(twl06_words, pattern))
 
 
 @settings(max_examples=40, deadline=None)
 @given(pattern=patterns, rack=st.text("AEIRST?", min_size=0, max_size=5))
 def test_patterns_with_a_rack_agree_with_brute_force(twl06, twl06_words, pattern, rack):
-    candidates = [w for w in twl06_words if reference.matches(w, pattern)]
+    candidates = reference.matching(twl06_words, pattern)
     expected = sorted(w for w in candidates if reference.pattern_with_rack(w, pattern, rack))
     assert twl06.pattern(pattern, rack=rack) == expected
 
@@ -129,12 +130,20 @@ def test_multi_word_anagrams_of_a_phrase(twl06):
 @settings(max_examples=25, deadline=None)
 @given(word=st.text(LETTERS, min_size=2, max_size=7), distance=st.integers(1, 2))
 def test_suggestions_agree_with_brute_force(twl06, twl06_words, word, distance):
+    """Against rapidfuzz's Levenshtein distance (an independent implementation,
+    held to `reference.levenshtein` below)."""
     got = twl06.suggest(word, distance=distance)
     expected = sorted(((w, d) for w in twl06_words
                        if abs(len(w) - len(word)) <= distance
-                       and 0 < (d := reference.levenshtein(w, word)) <= distance),
+                       and 0 < (d := Levenshtein.distance(w, word, score_cutoff=distance))
+                       <= distance),
                       key=lambda wd: (wd[1], wd[0]))
     assert got == expected
+
+
+@given(a=st.text("ABC", max_size=7), b=st.text("ABC", max_size=7))
+def test_rapidfuzz_s_levenshtein_is_the_reference_s(a, b):
+    assert Levenshtein.distance(a, b) == reference.levenshtein(a, b)
 
 
 def test_iteration_and_count(twl06, twl06_words):
