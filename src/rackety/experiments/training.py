@@ -330,7 +330,6 @@ def _rack_leaves(rack_keys, rack_means, rack_counts, dist, size, rack_len, max_l
     codes = np.zeros(8, np.int64)
     have = np.zeros(8, np.int64)
     kept = np.zeros(8, np.int64)
-    leave = np.zeros(64, np.int64)
     empty = keys.shape[0]
     grand = 0.0
     grand_w = 0.0
@@ -365,10 +364,12 @@ def _rack_leaves(rack_keys, rack_means, rack_counts, dist, size, rack_len, max_l
                 w *= binom[dist[codes[i]] - kept[i], have[i] - kept[i]]
             if n_kept < 1 or n_kept > max_len:
                 continue
-            leave[:] = 0
+            lk = np.int64(0)  # `leave_key` of the kept tiles, from the codes ascending
             for i in range(k):
-                leave[codes[i]] = kept[i]
-            lk = leave_key(leave, size, max_len)
+                for _ in range(kept[i]):
+                    lk = lk * 64 + (codes[i] + 1)
+            for _ in range(n_kept, max_len):
+                lk = lk * 64
             idx = np.searchsorted(keys, lk)
             if idx < empty and keys[idx] == lk:
                 total[idx] += w * mean
