@@ -6,7 +6,8 @@ A payload is a session: ``steps``, sent in order (a line of text; a long line
 ``player`` it starts with (``--player``), how it ends (``end``: ``eof``, the
 input closed; ``stop``, a stop and then the input closed; ``quit``; ``close``,
 the engine's output closed under it) and where it runs (``process``: the
-installed ``rackety ucgi`` as a subprocess; else
+installed ``rackety ucgi`` as a subprocess, sent ``isready`` and waited for,
+as a GUI does, before the session; else
 `rackety.frontends.ucgi.serve` in this process over OS pipes, with TWL06 the
 only lexicon, so that no lexicon build makes a session long). Text reaches the
 engine as UTF-8, a lone surrogate as the bytes it would be (invalid UTF-8).
@@ -58,6 +59,7 @@ ERROR = "info string error: "
 MAX_LINE = 1 << 20  # bytes of a command line the engine reads (a longer one is refused)
 STOP_WITHIN = 3.0
 END_WITHIN = 3.0
+READY_WITHIN = 60.0  # seconds a subprocess engine may take to start (`_Subprocess`)
 MAX_WAIT = 0.8  # seconds of one pause in a session
 MAX_SESSION = 40.0  # seconds a whole session may take
 
@@ -309,6 +311,18 @@ class _Output:
         with self.lock:
             return sum(line.startswith("bestmove") for _, line in self.lines)
 
+    def wait_for_line(self, text: str, seconds: float) -> bool:
+        """Whether the line ``text`` came (before the output ended) within
+        ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and not self.ended.is_set():
+            with self.lock:
+                if any(line == text for _, line in self.lines):
+                    return True
+            time.sleep(0.02)
+        with self.lock:
+            return any(line == text for _, line in self.lines)
+
     def wait_for(self, count: int, seconds: float) -> bool:
         """Whether there are ``count`` bestmoves within ``seconds``."""
         deadline = time.monotonic() + seconds
@@ -430,6 +444,11 @@ class _Subprocess:
         self.output = _Output(self.process.stdout.fileno())
         self.errors = _Output(self.process.stderr.fileno())
         self.refused = False
+        # as a GUI, wait until the engine is ready (its kernels loaded) before
+        # the session: its deadlines time the engine's answers, not its start
+        # on a loaded machine (an engine that refuses its player ends here)
+        if self.send(b"isready\n"):
+            self.output.wait_for_line("readyok", READY_WITHIN)
 
     def send(self, data: bytes) -> bool:
         assert self.process.stdin is not None
