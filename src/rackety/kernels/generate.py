@@ -1232,6 +1232,9 @@ def load_request(consts, tiles, request, st, fs, counts) -> tuple[int, int]:
         for q in range(tiles.shape[2]):
             if tiles[0, p, q] != 0:
                 empty = False
+                break
+        if not empty:
+            break
     lv, size = load_rack(st, fs, rules, points, counts, mode, topn, cap, 0, empty, exact_best)
     if kind == LEAVES_TABLE:
         table_values(leaves[0], leaves[1], leaves[2], 0, 0, counts, fs[lv:lv + size])
