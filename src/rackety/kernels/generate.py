@@ -558,7 +558,7 @@ def _dawg_left(k, arc, room, placed, lidx, kwp, lnp, stp):
         e += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def fill_lanes(tiles: np.ndarray, cross: np.ndarray, lmult: np.ndarray, wmult: np.ndarray,
                points: np.ndarray, ln_all: np.ndarray) -> None:
     """The per-lane arrays of every lane of both directions (rows above): a
@@ -597,7 +597,7 @@ def fill_lanes(tiles: np.ndarray, cross: np.ndarray, lmult: np.ndarray, wmult: n
                     ln[HAS, p] = has
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _anchors(ln_all, st, adir, alane, apos, alimit):
     """Gordon's anchors, each with the square a leftward walk may not enter:
     the last tile of every run, and every empty square with no neighbour along
@@ -699,9 +699,10 @@ def _whole_rack_spells(st, h):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _anchor_bound(ln, anchor, limit, vals, st, best_leave, small, out, memo, check):
-    """An upper bound of the equity of every move from this anchor (the
-    "shadow" of wolges and MAGPIE). For each extent a move can cover
+def _anchor_bound(ln_all, d, lane, anchor, limit, vals, st, best_leave, small, out, memo, check):
+    """An upper bound of the equity of every move from this anchor, on lane
+    ``lane`` of direction ``d`` of the per-lane arrays (the "shadow" of wolges
+    and MAGPIE). For each extent a move can cover
     (leftwards down to the limit, rightwards through board runs, at most a
     rack of empty squares, each allowing a tile of the rack by its cross set
     and its extension sets), board tiles and cross-sums count exactly, a
@@ -717,6 +718,7 @@ def _anchor_bound(ln, anchor, limit, vals, st, best_leave, small, out, memo, che
     tile (what the check cannot lower). ``small``: the caller's scratch rows
     (letter multipliers, perpendicular word multipliers, sorted effective
     multipliers)."""
+    ln = ln_all[d, lane]  # no reference counts here (_nrt=False): a view is free
     n = st[S_N]
     rackn = st[S_RACKN]
     mask = st[S_RACKMASK]
@@ -911,7 +913,7 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
     found = bnd[2]
     if top:
         for i in range(count):
-            bound[i] = _anchor_bound(ln_all[anc[0, i], anc[1, i]], anc[2, i], anc[3, i], vals,
+            bound[i] = _anchor_bound(ln_all, anc[0, i], anc[1, i], anc[2, i], anc[3, i], vals,
                                      st, best_leave, small, found, memo, False)
             sbound[i] = found[0]
             kept[i] = found[1]
@@ -939,7 +941,7 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
                 flags[0] = 1  # the bound rests on no whole-rack play: checking keeps it
                 continue
             if checked == 0:  # first time first: the checked bound, and back it goes
-                keys[0] = _anchor_bound(ln_all[anc[0, i], anc[1, i]], anc[2, i], anc[3, i],
+                keys[0] = _anchor_bound(ln_all, anc[0, i], anc[1, i], anc[2, i], anc[3, i],
                                         vals, st, best_leave, small, found, memo, True)
                 flags[0] = 1
                 _heap_down(keys, items, flags, size)
@@ -982,8 +984,9 @@ def _search_anchor(ln_all, anc, i, bound, st, fs, groot, zero, one, full, kwp, s
     st[S_LANE] = anc[1, i]
     st[S_ANCHOR] = anc[2, i]
     st[S_LIMIT] = anc[3, i]
-    _gaddag(anc[2, i], groot, anc[2, i], zero, zero, one, zero, full, kwp,
-            address(ln_all[anc[0, i], anc[1, i]]), stp)
+    # the lane's address by its strides: a view would cost two reference counts
+    lnp = address(ln_all) + anc[0, i] * ln_all.strides[0] + anc[1, i] * ln_all.strides[1]
+    _gaddag(anc[2, i], groot, anc[2, i], zero, zero, one, zero, full, kwp, lnp, stp)
 
 
 @njit(cache=True, nogil=True)
