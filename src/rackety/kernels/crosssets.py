@@ -88,7 +88,7 @@ def cross_lane(kwg: np.ndarray, graph: int, tiles: np.ndarray, g: int, lane: int
             if p + 1 < n and line[p + 1] != 0:
                 pass  # written with the run that follows
             elif u_end == p - 1:
-                _cross_square(kwg, gaddag, line, p, u_start, u_arc, u_sum, -1, 0, 0, full,
+                _cross_square(kwg, gaddag, line, p, (u_start, u_arc, u_sum), NO_RUN, full,
                               cross, g, lane)
             else:
                 cross[X_LEFT, g, lane, p] = full
@@ -120,12 +120,8 @@ def cross_lane(kwg: np.ndarray, graph: int, tiles: np.ndarray, g: int, lane: int
                 e = walk(kwg, arc_of(np.int64(kwg[e])), line, p + 1, q + 1, 1)
         arc = arc_of(np.int64(kwg[e])) if e >= 0 else np.int64(0)
         if p > 0:
-            if u_end == p - 2:
-                _cross_square(kwg, gaddag, line, p - 1, u_start, u_arc, u_sum, q, arc, s,
-                              full, cross, g, lane)
-            else:
-                _cross_square(kwg, gaddag, line, p - 1, -1, 0, 0, q, arc, s, full, cross, g,
-                              lane)
+            up_run = (u_start, u_arc, u_sum) if u_end == p - 2 else NO_RUN
+            _cross_square(kwg, gaddag, line, p - 1, up_run, (q, arc, s), full, cross, g, lane)
         u_start = p
         u_end = q
         u_arc = arc
@@ -133,12 +129,18 @@ def cross_lane(kwg: np.ndarray, graph: int, tiles: np.ndarray, g: int, lane: int
         p = q + 1
 
 
+#: no run of tiles on that side of a square (`_cross_square`)
+NO_RUN = (-1, 0, 0)
+
+
 @njit(cache=True, nogil=True, inline="always")
-def _cross_square(kwg, gaddag, line, b, u_start, u_arc, u_sum, d_end, d_arc, d_sum, full,
-                  cross, g, lane) -> None:
+def _cross_square(kwg, gaddag, line, b, up_run, down_run, full, cross, g, lane) -> None:
     """`cross_lane` at the empty square ``b`` between the run U = [u_start,
-    b - 1] (``u_start`` -1: none) and the run D = [b + 1, d_end] (``d_end``
-    -1: none), given each run's child arc (`cross_lane`) and face sum."""
+    b - 1] and the run D = [b + 1, d_end]: ``up_run`` = (u_start, U's child
+    arc, U's face sum), ``down_run`` = (d_end, D's child arc, D's face sum)
+    (the child arcs as `cross_lane` walks them), `NO_RUN` for none."""
+    u_start, u_arc, u_sum = up_run
+    d_end, d_arc, d_sum = down_run
     d = 1 - g
     after = full  # the letters that may follow U in a word it begins
     u_words = np.int64(0)
