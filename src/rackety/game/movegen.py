@@ -266,32 +266,33 @@ class _Buffers(threading.local):
     """A generator's buffers in each thread, made once and kept (a
     `MoveGenerator` owns one): the state (`kernels.fields`)
     per top N, the scratch per board side (`kernels.generate.scratch`), and the
-    output rows, grown as needed and shared."""
+    output rows, grown as needed and shared. `of` hands the scratch and the
+    output as plain tuples, as the kernels take them (`kernels.generate.moves_of`)."""
 
     def __init__(self) -> None:
         self.sets: dict[tuple[int, int], tuple] = {}
         self.states: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self.scratches: dict[int, _f.Scratch] = {}
-        self.out = _f.Output(np.empty((0, _f.META), np.int32), np.empty((0, 0), np.uint8),
-                             np.empty(0, np.float64))
+        self.scratches: dict[int, tuple[np.ndarray, ...]] = {}
+        self.out: tuple[np.ndarray, np.ndarray, np.ndarray] = (
+            np.empty((0, _f.META), np.int32), np.empty((0, 0), np.uint8), np.empty(0, np.float64))
 
     def of(self, topn: int, n: int, cap: int) -> tuple:
         """(state, floats, scratch, out) for a top-``topn`` search on an ``n`` x
         ``n`` board, with room for at least ``cap`` moves."""
         hit = self.sets.get((topn, n))
-        if hit is not None and len(hit[3].meta) >= cap:
+        if hit is not None and len(hit[3][0]) >= cap:
             return hit
         meta, tiles, _eq = self.out
         if cap > len(meta) or n > tiles.shape[1]:
             cap, width = max(cap, len(meta)), max(n, tiles.shape[1])
-            self.out = _f.Output(np.empty((cap, _f.META), np.int32),
-                                 np.empty((cap, width), np.uint8), np.empty(cap, np.float64))
+            self.out = (np.empty((cap, _f.META), np.int32), np.empty((cap, width), np.uint8),
+                        np.empty(cap, np.float64))
             self.sets.clear()
         if topn not in self.states:
             self.states[topn] = (np.zeros(_f.ST_SIZE, np.int64),
                                  np.zeros(_f.F_HEAP + topn + _MAX_LEAVES, np.float64))
         if n not in self.scratches:
-            self.scratches[n] = _k.scratch(n)
+            self.scratches[n] = tuple(_k.scratch(n))
         hit = self.sets[(topn, n)] = (*self.states[topn], self.scratches[n], self.out)
         return hit
 
@@ -567,18 +568,19 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
         args = (lexicon.nodes, lexicon.word_multisets(), board_consts(board, rules),
                 (xs.tiles, xs.cross))
     while True:
-        # the buffers grow and stay grown: use all of them
-        request = _f.Request(codes, tables, kind, given, bag, other, kernel_mode, topn,
-                             len(out.meta), exchange_bag, exact_best_score)
+        # the buffers grow and stay grown: use all of them; the request is a
+        # `Request`'s fields as a plain tuple, as the kernels take it
+        request = (codes, tables, kind, given, bag, other, kernel_mode, topn, len(out[0]),
+                   exchange_bag, exact_best_score)
         if wordsmog:
             cut, c, lv, size, total, best, *stats = _ws.moves_of(
-                *smog, request, st, fs, out, scratch.small)
+                *smog, request, st, fs, out, scratch[3])
         else:
             cut, c, lv, size, total, best, *stats = _k.moves_of(
                 *args, request, which, st, fs, out, scratch)
         if not st[_f.S_OVERFLOW]:
             break
-        st, fs, scratch, out = buffers.of(topn, n, 4 * len(out.meta))
+        st, fs, scratch, out = buffers.of(topn, n, 4 * len(out[0]))
     meta, tiles, eq = out
     return MoveList(board, meta[:c].copy(), tiles[:c].copy(), eq[:c].copy(),
                     _Leaves(rack, fs[lv:lv + size].copy()),

@@ -52,109 +52,192 @@ from rackety.kernels.nodes import arc_of, is_end, is_word, seek, tile_of, walk
 
 @njit(cache=True, nogil=True)
 def cross_lane(kwg: np.ndarray, graph: int, tiles: np.ndarray, g: int, lane: int,
-               points: np.ndarray, full: int, cross: np.ndarray) -> None:
+               points: np.ndarray, full: int, cross: np.ndarray, roots: np.ndarray) -> None:
     """Cross sets, for moves in direction 1-g, of every empty square of lane
     ``lane`` of view ``g`` (the perpendicular line), written at ``[1-g, pos, lane]``;
     and, from the same walks, the lane's extension sets for moves in direction g
-    along it, written at ``[g, lane, pos]``.
+    along it, written at ``[g, lane, pos]``. ``roots``: `root_nodes` of the graph.
 
-    Tiles on both sides (U above, D below): with a GADDAG, walk rev(D) from the
-    GADDAG root; the children x whose edge continues with rev(U) to an accepting
-    edge spell rev(U x D), a whole word (Gordon's k = n string, no separator).
-    Without one, walk U in the DAWG and for each child x walk D. The children
-    of rev(D) are the letters that may precede D in any word (``X_LEFT``); the
-    children of U read in the DAWG those that may follow U in a word it begins
-    (``X_RIGHT``). Without a GADDAG, ``X_LEFT`` allows every letter. Over
-    alphagrams (``graph`` `GRAPH_ALPHAGRAMS`): `_anagram_lane`."""
+    Each run of tiles R is walked once (wolges' and MAGPIE's way): with a
+    GADDAG, rev(R) from the GADDAG root. Its children are the letters that may
+    precede R in a word (``X_LEFT`` of the square before R), the accepting
+    ones those that make a word with it (the cross set there when no tile is
+    on the other side); its separator's children the letters that may follow
+    R in a word that begins with R (``X_RIGHT`` of the square after R), the
+    accepting ones the cross set there. A square between two runs U and D
+    allows the letters x, among both sides' candidates, for which U x D is a
+    word, checked by walking the shorter run on from x. Without a GADDAG, R is
+    walked in the DAWG: its children give ``X_RIGHT`` and the cross set after
+    R; before R, each letter x of the DAWG root (or of U's children) is tried
+    by walking R from x, and ``X_LEFT`` allows every letter. Over alphagrams
+    (``graph`` `GRAPH_ALPHAGRAMS`): `_anagram_lane`."""
     if graph == GRAPH_ALPHAGRAMS:
         _anagram_lane(kwg, tiles, g, lane, points, full, cross)
         return
-    xset = cross[X_SET]
-    xscore = cross[X_SCORE]
-    xhas = cross[X_HAS]
-    xleft = cross[X_LEFT]
-    xright = cross[X_RIGHT]
     line = tiles[g, lane]
     n = line.shape[0]
     d = 1 - g
-    droot = arc_of(np.int64(kwg[0]))
     gaddag = graph == GRAPH_GADDAG
-    groot = arc_of(np.int64(kwg[1])) if gaddag else 0
-    for p in range(n):
-        xleft[g, lane, p] = full
-        xright[g, lane, p] = full
-        if line[p] != 0:
-            xset[d, p, lane] = 0
-            xscore[d, p, lane] = 0
-            xhas[d, p, lane] = 0
-            continue
-        up, down = _run_around(line, p)
-        if up == p and down == p:
-            xset[d, p, lane] = full
-            xscore[d, p, lane] = 0
-            xhas[d, p, lane] = 0
-            continue
-        s = 0
-        for i in range(up, p):
-            s += points[line[i]]
-        for i in range(p + 1, down + 1):
-            s += points[line[i]]
-        mask = np.int64(0)
-        if gaddag and down > p:
-            e = walk(kwg, groot, line, down, p, -1)
-            arc = arc_of(np.int64(kwg[e])) if e >= 0 else 0
-            before = np.int64(0)
-            if arc != 0:
-                i = arc
-                while True:
-                    node = np.int64(kwg[i])
-                    x = tile_of(node)
-                    if x != 0:
-                        before |= np.int64(1) << x
-                        if up == p:
-                            if is_word(node):
-                                mask |= np.int64(1) << x
-                        else:
-                            last = walk(kwg, arc_of(node), line, p - 1, up - 1, -1)
-                            if last >= 0 and is_word(np.int64(kwg[last])):
-                                mask |= np.int64(1) << x
-                    if is_end(node):
-                        break
-                    i += 1
-            xleft[g, lane, p] = before
-            if up < p:
-                e = walk(kwg, droot, line, up, p, 1)
-                xright[g, lane, p] = _letters(kwg, arc_of(np.int64(kwg[e]))) if e >= 0 else 0
-        else:
-            if up < p:
-                e = walk(kwg, droot, line, up, p, 1)
-                arc = arc_of(np.int64(kwg[e])) if e >= 0 else 0
-                after = np.int64(0)
+    u_start = np.int64(-1)  # the run just before the square being written (-1: none)
+    u_end = np.int64(-2)
+    u_arc = np.int64(0)
+    u_sum = np.int64(0)
+    p = 0
+    while p < n:
+        if line[p] == 0:
+            if p + 1 < n and line[p + 1] != 0:
+                pass  # written with the run that follows
+            elif u_end == p - 1:
+                _cross_square(kwg, gaddag, line, p, (u_start, u_arc, u_sum), NO_RUN, full,
+                              cross, g, lane)
             else:
-                arc = droot
-                after = full
-            if arc != 0:
-                i = arc
-                while True:
-                    node = np.int64(kwg[i])
-                    x = tile_of(node)
-                    if up < p:
-                        after |= np.int64(1) << x
-                    if down == p:
-                        if is_word(node):
-                            mask |= np.int64(1) << x
-                    else:
-                        last = walk(kwg, arc_of(node), line, p + 1, down + 1, 1)
-                        if last >= 0 and is_word(np.int64(kwg[last])):
-                            mask |= np.int64(1) << x
-                    if is_end(node):
-                        break
-                    i += 1
-            if up < p:
-                xright[g, lane, p] = after
-        xset[d, p, lane] = mask
-        xscore[d, p, lane] = s
-        xhas[d, p, lane] = 1
+                cross[X_LEFT, g, lane, p] = full
+                cross[X_RIGHT, g, lane, p] = full
+                cross[X_SET, d, p, lane] = full
+                cross[X_SCORE, d, p, lane] = 0
+                cross[X_HAS, d, p, lane] = 0
+            p += 1
+            continue
+        q = p  # the run [p, q]
+        s = np.int64(points[line[p]])
+        while q + 1 < n and line[q + 1] != 0:
+            q += 1
+            s += points[line[q]]
+        for i in range(p, q + 1):
+            cross[X_LEFT, g, lane, i] = full
+            cross[X_RIGHT, g, lane, i] = full
+            cross[X_SET, d, i, lane] = 0
+            cross[X_SCORE, d, i, lane] = 0
+            cross[X_HAS, d, i, lane] = 0
+        # the run's node: rev(R) in the GADDAG, R in the DAWG
+        if gaddag:
+            e = roots[np.int64(line[q]) & 0x7F]
+            if e >= 0 and q > p:
+                e = walk(kwg, arc_of(np.int64(kwg[e])), line, q - 1, p - 1, -1)
+        else:
+            e = roots[np.int64(line[p]) & 0x7F]
+            if e >= 0 and q > p:
+                e = walk(kwg, arc_of(np.int64(kwg[e])), line, p + 1, q + 1, 1)
+        arc = arc_of(np.int64(kwg[e])) if e >= 0 else np.int64(0)
+        if p > 0:
+            up_run = (u_start, u_arc, u_sum) if u_end == p - 2 else NO_RUN
+            _cross_square(kwg, gaddag, line, p - 1, up_run, (q, arc, s), full, cross, g, lane)
+        u_start = p
+        u_end = q
+        u_arc = arc
+        u_sum = s
+        p = q + 1
+
+
+#: no run of tiles on that side of a square (`_cross_square`)
+NO_RUN = (-1, 0, 0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cross_square(kwg, gaddag, line, b, up_run, down_run, full, cross, g, lane) -> None:
+    """`cross_lane` at the empty square ``b`` between the run U = [u_start,
+    b - 1] and the run D = [b + 1, d_end]: ``up_run`` = (u_start, U's child
+    arc, U's face sum), ``down_run`` = (d_end, D's child arc, D's face sum)
+    (the child arcs as `cross_lane` walks them), `NO_RUN` for none."""
+    u_start, u_arc, u_sum = up_run
+    d_end, d_arc, d_sum = down_run
+    d = 1 - g
+    after = full  # the letters that may follow U in a word it begins
+    u_words = np.int64(0)
+    u_run = np.int64(0)  # the run of those letters
+    if u_start >= 0:
+        if gaddag:
+            if u_arc != 0 and tile_of(np.int64(kwg[u_arc])) == 0:  # the separator
+                u_run = arc_of(np.int64(kwg[u_arc]))
+        else:
+            u_run = u_arc
+        after, u_words = _children(kwg, u_run)
+    before = full  # the letters that may precede D in a word
+    mask = np.int64(0)
+    if d_end < 0:
+        mask = u_words
+    elif gaddag:
+        before, d_words = _children(kwg, d_arc)
+        if u_start < 0:
+            mask = d_words
+        else:
+            cand = before & after
+            if cand != 0:
+                # U x D, walked on from x along the shorter of U and D
+                if b - u_start <= d_end - b:
+                    mask = _trials(kwg, d_arc, cand, line, b - 1, u_start - 1, -1)
+                else:
+                    mask = _trials(kwg, u_run, cand, line, b + 1, d_end + 1, 1)
+    elif u_start < 0:
+        mask = _trials(kwg, arc_of(np.int64(kwg[0])), full, line, b + 1, d_end + 1, 1)
+    else:
+        mask = _trials(kwg, u_run, after, line, b + 1, d_end + 1, 1)
+    cross[X_LEFT, g, lane, b] = before
+    cross[X_RIGHT, g, lane, b] = after
+    cross[X_SET, d, b, lane] = mask
+    cross[X_SCORE, d, b, lane] = u_sum + d_sum
+    cross[X_HAS, d, b, lane] = 1
+
+
+@njit(cache=True, nogil=True)
+def _children(kwg: np.ndarray, run: np.int64) -> tuple[np.int64, np.int64]:
+    """The letters of a run of nodes (the separator left out), and those of
+    them that end a word."""
+    letters = np.int64(0)
+    words = np.int64(0)
+    if run == 0:
+        return letters, words
+    i = run
+    while True:
+        node = np.int64(kwg[i])
+        x = tile_of(node)
+        if x != 0:
+            letters |= np.int64(1) << x
+            if is_word(node):
+                words |= np.int64(1) << x
+        if is_end(node):
+            break
+        i += 1
+    return letters, words
+
+
+@njit(cache=True, nogil=True)
+def _trials(kwg, run, cand, line, start, stop, step) -> np.int64:
+    """The letters x of ``cand`` in the run ``run`` from which the tiles
+    ``line[start], line[start + step], ...`` (to ``stop``, excluded) are
+    walked to a word's end."""
+    mask = np.int64(0)
+    if run == 0:
+        return mask
+    i = run
+    while True:
+        node = np.int64(kwg[i])
+        x = tile_of(node)
+        if (cand >> x) & 1:
+            last = walk(kwg, arc_of(node), line, start, stop, step)
+            if last >= 0 and is_word(np.int64(kwg[last])):
+                mask |= np.int64(1) << x
+        if is_end(node):
+            break
+        i += 1
+    return mask
+
+
+@njit(cache=True, nogil=True)
+def root_nodes(kwg: np.ndarray, graph: int) -> np.ndarray:
+    """The node of each tile in the root run `cross_lane` walks runs from (the
+    GADDAG's with one, else the DAWG's), -1 where there is none: int64 [64]."""
+    roots = np.full(64, -1, np.int64)
+    i = arc_of(np.int64(kwg[1 if graph == GRAPH_GADDAG else 0]))
+    if i == 0:
+        return roots
+    while True:
+        node = np.int64(kwg[i])
+        roots[tile_of(node)] = i
+        if is_end(node):
+            break
+        i += 1
+    return roots
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -267,29 +350,14 @@ def _anagram_letters(kwg, line, up, down, p, full) -> np.int64:
 
 
 @njit(cache=True, nogil=True)
-def _letters(kwg: np.ndarray, run: np.int64) -> np.int64:
-    """The letters of a run of nodes."""
-    mask = np.int64(0)
-    if run == 0:
-        return mask
-    i = run
-    while True:
-        node = np.int64(kwg[i])
-        mask |= np.int64(1) << tile_of(node)
-        if is_end(node):
-            break
-        i += 1
-    return mask
-
-
-@njit(cache=True, nogil=True)
 def cross_all(kwg: np.ndarray, graph: int, tiles: np.ndarray, points: np.ndarray,
               full: int, cross: np.ndarray) -> None:
     """Every cross set of the board, from scratch."""
     n = tiles.shape[1]
+    roots = root_nodes(kwg, graph)
     for g in range(2):
         for lane in range(n):
-            cross_lane(kwg, graph, tiles, g, lane, points, full, cross)
+            cross_lane(kwg, graph, tiles, g, lane, points, full, cross, roots)
 
 
 @njit(cache=True, nogil=True)
@@ -317,6 +385,7 @@ def update_after_move(kwg: np.ndarray, graph: int, tiles: np.ndarray, d: int, la
     of direction 1-d come from its own lane, those of direction d from the
     perpendicular lanes it crossed (and the extension sets likewise: of its own
     lane for direction d, of the lanes it crossed for direction 1-d)."""
-    cross_lane(kwg, graph, tiles, d, lane, points, full, cross)
+    roots = root_nodes(kwg, graph)
+    cross_lane(kwg, graph, tiles, d, lane, points, full, cross, roots)
     for p in range(first, last + 1):
-        cross_lane(kwg, graph, tiles, 1 - d, p, points, full, cross)
+        cross_lane(kwg, graph, tiles, 1 - d, p, points, full, cross, roots)

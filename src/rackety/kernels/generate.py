@@ -558,22 +558,36 @@ def _dawg_left(k, arc, room, placed, lidx, kwp, lnp, stp):
         e += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def fill_lanes(tiles: np.ndarray, cross: np.ndarray, lmult: np.ndarray, wmult: np.ndarray,
-               points: np.ndarray, ln_all: np.ndarray) -> None:
+               points: np.ndarray, ln_all: np.ndarray, st: np.ndarray, anc: np.ndarray
+               ) -> None:
     """The per-lane arrays of every lane of both directions (rows above): a
-    square's letters are those its cross set and the run after it allow."""
+    square's letters are those its cross set and the run after it allow.
+
+    In the same pass, Gordon's anchors (direction, lane, square and limit in
+    ``anc[0:4]``, their count in ``st[S_ANCHORS_ALL]``), each with the square
+    a leftward walk may not enter: the last tile of every run, and every
+    empty square with no neighbour along the lane but one across it (on an
+    empty board, the start square). A move is generated from the leftmost
+    anchor it covers: the walk left from an anchor stops short of the previous
+    anchor (and of the empty square just after a run, which would join that
+    run)."""
     n = tiles.shape[1]
     xset = cross[X_SET]
     xscore = cross[X_SCORE]
     xhas = cross[X_HAS]
     xleft = cross[X_LEFT]
     xright = cross[X_RIGHT]
+    count = 0
     for d in range(2):
         for lane in range(n):
             ln = ln_all[d, lane]
+            limit = -1
+            before = np.int64(0)  # the tile of the square before
             for p in range(n):
                 t = np.int64(tiles[d, lane, p])
+                after = np.int64(tiles[d, lane, p + 1]) if p < n - 1 else np.int64(0)
                 ln[TILE, p] = t  # STRIP is written where a tile is placed, before it is read
                 if t != 0:
                     ln[XSET, p] = 0
@@ -584,6 +598,13 @@ def fill_lanes(tiles: np.ndarray, cross: np.ndarray, lmult: np.ndarray, wmult: n
                     ln[PSC, p] = 0
                     ln[FACE, p] = points[t]
                     ln[HAS, p] = 0
+                    if after == 0:
+                        anc[0, count] = d
+                        anc[1, count] = lane
+                        anc[2, count] = p
+                        anc[3, count] = limit
+                        count += 1
+                        limit = p + 1
                 else:
                     w = np.int64(wmult[d, lane, p])
                     has = xhas[d, lane, p]
@@ -595,53 +616,27 @@ def fill_lanes(tiles: np.ndarray, cross: np.ndarray, lmult: np.ndarray, wmult: n
                     ln[PSC, p] = xscore[d, lane, p] * w * has
                     ln[FACE, p] = 0
                     ln[HAS, p] = has
-
-
-@njit(cache=True, nogil=True)
-def _anchors(ln_all, st, adir, alane, apos, alimit):
-    """Gordon's anchors, each with the square a leftward walk may not enter:
-    the last tile of every run, and every empty square with no neighbour along
-    the lane but one across it. A move is generated from the leftmost anchor it
-    covers: the walk left from an anchor stops short of the previous anchor (and
-    of the empty square just after a run, which would join that run)."""
-    n = st[S_N]
-    count = 0
+                    if has != 0 and before == 0 and after == 0:
+                        anc[0, count] = d
+                        anc[1, count] = lane
+                        anc[2, count] = p
+                        anc[3, count] = limit
+                        count += 1
+                        limit = p
+                before = t
     if st[S_EMPTY]:
-        adir[0] = 0
-        alane[0] = st[S_START_ROW]
-        apos[0] = st[S_START_COL]
-        alimit[0] = -1
+        anc[0, 0] = 0
+        anc[1, 0] = st[S_START_ROW]
+        anc[2, 0] = st[S_START_COL]
+        anc[3, 0] = -1
         count = 1
         if st[S_BOTH_DIRS]:
-            adir[1] = 1
-            alane[1] = st[S_START_COL]
-            apos[1] = st[S_START_ROW]
-            alimit[1] = -1
+            anc[0, 1] = 1
+            anc[1, 1] = st[S_START_COL]
+            anc[2, 1] = st[S_START_ROW]
+            anc[3, 1] = -1
             count = 2
-        return count
-    for d in range(2):
-        for lane in range(n):
-            ln = ln_all[d, lane]
-            limit = -1
-            for p in range(n):
-                t = ln[TILE, p]
-                if t != 0:
-                    if p == n - 1 or ln[TILE, p + 1] == 0:
-                        adir[count] = d
-                        alane[count] = lane
-                        apos[count] = p
-                        alimit[count] = limit
-                        count += 1
-                        limit = p + 1
-                elif ln[HAS, p] != 0 and (p == 0 or ln[TILE, p - 1] == 0) and (
-                        p == n - 1 or ln[TILE, p + 1] == 0):
-                    adir[count] = d
-                    alane[count] = lane
-                    apos[count] = p
-                    alimit[count] = limit
-                    count += 1
-                    limit = p
-    return count
+    st[S_ANCHORS_ALL] = count
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -699,9 +694,10 @@ def _whole_rack_spells(st, h):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _anchor_bound(ln, anchor, limit, vals, st, best_leave, small, out, memo, check):
-    """An upper bound of the equity of every move from this anchor (the
-    "shadow" of wolges and MAGPIE). For each extent a move can cover
+def _anchor_bound(ln_all, d, lane, anchor, limit, vals, st, best_leave, small, out, memo, check):
+    """An upper bound of the equity of every move from this anchor, on lane
+    ``lane`` of direction ``d`` of the per-lane arrays (the "shadow" of wolges
+    and MAGPIE). For each extent a move can cover
     (leftwards down to the limit, rightwards through board runs, at most a
     rack of empty squares, each allowing a tile of the rack by its cross set
     and its extension sets), board tiles and cross-sums count exactly, a
@@ -717,6 +713,7 @@ def _anchor_bound(ln, anchor, limit, vals, st, best_leave, small, out, memo, che
     tile (what the check cannot lower). ``small``: the caller's scratch rows
     (letter multipliers, perpendicular word multipliers, sorted effective
     multipliers)."""
+    ln = ln_all[d, lane]  # no reference counts here (_nrt=False): a view is free
     n = st[S_N]
     rackn = st[S_RACKN]
     mask = st[S_RACKMASK]
@@ -892,8 +889,7 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
     with the checked one, and the search stops at the first bound below the
     N-th best equity found (with ``exact_best``, in the plain order, on to the
     anchors whose score bound may beat the best score)."""
-    count = _anchors(ln_all, st, anc[0], anc[1], anc[2], anc[3])
-    st[S_ANCHORS_ALL] = count
+    count = st[S_ANCHORS_ALL]  # found by `fill_lanes`
     groot = root(kwg, GADDAG_ROOT)
     full = st[S_FULL_LIDX]
     zero = np.int64(st[S_N] * 0)
@@ -911,7 +907,7 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
     found = bnd[2]
     if top:
         for i in range(count):
-            bound[i] = _anchor_bound(ln_all[anc[0, i], anc[1, i]], anc[2, i], anc[3, i], vals,
+            bound[i] = _anchor_bound(ln_all, anc[0, i], anc[1, i], anc[2, i], anc[3, i], vals,
                                      st, best_leave, small, found, memo, False)
             sbound[i] = found[0]
             kept[i] = found[1]
@@ -939,7 +935,7 @@ def _generate_gaddag(kwg, ln_all, st, fs, meta, otiles, oeq, anc, bnd, small, be
                 flags[0] = 1  # the bound rests on no whole-rack play: checking keeps it
                 continue
             if checked == 0:  # first time first: the checked bound, and back it goes
-                keys[0] = _anchor_bound(ln_all[anc[0, i], anc[1, i]], anc[2, i], anc[3, i],
+                keys[0] = _anchor_bound(ln_all, anc[0, i], anc[1, i], anc[2, i], anc[3, i],
                                         vals, st, best_leave, small, found, memo, True)
                 flags[0] = 1
                 _heap_down(keys, items, flags, size)
@@ -982,8 +978,9 @@ def _search_anchor(ln_all, anc, i, bound, st, fs, groot, zero, one, full, kwp, s
     st[S_LANE] = anc[1, i]
     st[S_ANCHOR] = anc[2, i]
     st[S_LIMIT] = anc[3, i]
-    _gaddag(anc[2, i], groot, anc[2, i], zero, zero, one, zero, full, kwp,
-            address(ln_all[anc[0, i], anc[1, i]]), stp)
+    # the lane's address by its strides: a view would cost two reference counts
+    lnp = address(ln_all) + anc[0, i] * ln_all.strides[0] + anc[1, i] * ln_all.strides[1]
+    _gaddag(anc[2, i], groot, anc[2, i], zero, zero, one, zero, full, kwp, lnp, stp)
 
 
 @njit(cache=True, nogil=True)
@@ -1232,6 +1229,9 @@ def load_request(consts, tiles, request, st, fs, counts) -> tuple[int, int]:
         for q in range(tiles.shape[2]):
             if tiles[0, p, q] != 0:
                 empty = False
+                break
+        if not empty:
+            break
     lv, size = load_rack(st, fs, rules, points, counts, mode, topn, cap, 0, empty, exact_best)
     if kind == LEAVES_TABLE:
         table_values(leaves[0], leaves[1], leaves[2], 0, 0, counts, fs[lv:lv + size])
@@ -1321,7 +1321,7 @@ def _prepare(consts, position, st, fs, out, scratch) -> None:
     lm2, wm2, points, _rules = consts
     tiles, cross = position
     meta, otiles, oeq = out
-    ln_all, _anc, _bnd, small, best_leave = scratch
+    ln_all, anc, _bnd, small, best_leave = scratch
     if st[S_MODE] == MODE_TOP and st[S_WHN] > 0:
         h = np.int64(0)
         for c in range(1, 64):
@@ -1332,7 +1332,7 @@ def _prepare(consts, position, st, fs, out, scratch) -> None:
     st[S_OTP] = address(otiles)
     st[S_OEQP] = address(oeq)
     st[S_OTW] = otiles.shape[1]
-    fill_lanes(tiles, cross, lm2, wm2, points, ln_all)
+    fill_lanes(tiles, cross, lm2, wm2, points, ln_all, st, anc)
     if st[S_MODE] == MODE_TOP:
         # the rack's tile values, highest first, and the best leave per tiles
         # kept (the shadow bounds)

@@ -57,10 +57,12 @@ def table_values(nodes, kcounts, values, base, voff, counts, out) -> int:
     ``w[j]``, ``ok[j]``: the node reached by the kept tiles of digits 0..j-1,
     the word index of the string read to it, and whether the table holds that
     string as a prefix at all."""
+    r = MAX_CODES + 1
+    work = np.empty(7 * r, np.int64)  # one allocation (a kernel's allocations cost), in 7 rows
+    digit = work[:r]
+    radix = work[r:2 * r]
+    place = work[2 * r:3 * r]
     k = 0
-    digit = np.empty(MAX_CODES, np.int64)
-    radix = np.empty(MAX_CODES, np.int64)
-    place = np.empty(MAX_CODES, np.int64)
     size = 1
     for c in range(MAX_CODES):
         if counts[c] > 0:
@@ -72,16 +74,19 @@ def table_values(nodes, kcounts, values, base, voff, counts, out) -> int:
     for i in range(size):
         out[i] = 0.0
     end = values.shape[0]
-    node = np.empty(k + 1, np.int64)
-    w = np.zeros(k + 1, np.int64)
-    ok = np.ones(k + 1, np.bool_)
-    kept = np.zeros(k, np.int64)
+    node = work[3 * r:3 * r + k + 1]
+    w = work[4 * r:4 * r + k + 1]
+    ok = work[5 * r:5 * r + k + 1]  # 1: a prefix in the table
+    kept = work[6 * r:6 * r + k]
     for i in range(k + 1):
         node[i] = base
         w[i] = voff
+        ok[i] = 1
+    for i in range(k):
+        kept[i] = 0
     idx = 0
     while True:
-        if idx > 0 and ok[k] and is_word(np.int64(nodes[node[k]])) and w[k] < end:
+        if idx > 0 and ok[k] != 0 and is_word(np.int64(nodes[node[k]])) and w[k] < end:
             out[idx] = values[w[k]]
         j = k - 1
         while j >= 0 and kept[j] == radix[j] - 1:
@@ -93,7 +98,7 @@ def table_values(nodes, kcounts, values, base, voff, counts, out) -> int:
             kept[i] = 0
         kept[j] += 1
         idx += place[j]
-        if ok[j + 1]:
+        if ok[j + 1] != 0:
             head = np.int64(nodes[node[j + 1]])
             s = arc_of(head)
             t = digit[j]
@@ -114,7 +119,7 @@ def table_values(nodes, kcounts, values, base, voff, counts, out) -> int:
                 w[j + 1] = w[j + 1] + acc + kcounts[s] - kcounts[q]
                 node[j + 1] = q
             else:
-                ok[j + 1] = False
+                ok[j + 1] = 0
         for i in range(j + 2, k + 1):
             node[i] = node[j + 1]
             w[i] = w[j + 1]
@@ -129,13 +134,15 @@ def best_by_kept(values, size, counts, place, rack_n, best) -> None:
     an odometer, so each step costs one digit, not one per code."""
     for m in range(rack_n + 1):
         best[m] = -1e300
-    radix = np.empty(MAX_CODES, np.int64)
+    work = np.empty(2 * MAX_CODES, np.int64)  # one allocation, cut in two
+    radix = work[:MAX_CODES]
+    kept = work[MAX_CODES:]
     k = 0
     for c in range(MAX_CODES):
+        kept[c] = 0
         if counts[c] > 0:
             radix[k] = counts[c] + 1
             k += 1
-    kept = np.zeros(MAX_CODES, np.int64)
     total = 0
     for idx in range(size):
         if values[idx] > best[total]:

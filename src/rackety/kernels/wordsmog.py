@@ -485,10 +485,11 @@ def moves_of(kwg, consts, position, request, st, fs, out, wk
     the placements in all, the best score, the spans searched, the spans in
     all, 0). ``request`` a `rackety.kernels.fields.Request`, loaded as the
     classic generator loads it (`rackety.kernels.generate.load_request`);
-    every move is found, so the best score is always exact."""
+    every move is found, so the best score is always exact. The tuples may
+    be named or plain (the fields read by unpacking)."""
     lv, size = load_request(consts, position[0], request, st, fs, wk[_BUF])
-    top = request.mode == MODE_TOP
-    topn = request.topn
+    _rack, _leaves, _kind, _given, _bag, _other, mode, topn, _cap, _exchanges, _exact = request
+    top = mode == MODE_TOP
     searched, spans = generate(kwg, consts, position, st, fs, out, wk)
     cut = -np.inf
     if top and not st[S_OVERFLOW]:
