@@ -30,7 +30,7 @@ def test_a_killed_server_loses_nothing_committed(tmp_path: Path, twl06: Any) -> 
     try:
         # against a simulating player, so the kill lands while it thinks
         status, game = server.request("POST", "/api/games", {
-            "seed": 4, "opponents": [{"level": "greedy"}, {"level": "sim", "seconds": 8}]})
+            "seed": 4, "opponents": [{"level": "greedy"}, {"level": "sim", "seconds": 3}]})
         assert status == 201, game
         game_id = game["id"]
         status, game = server.request("POST", f"/api/games/{game_id}/play",
