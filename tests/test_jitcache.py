@@ -320,3 +320,18 @@ def test_compile_refuses_a_folder_it_cannot_write_before_compiling(tmp_path, mon
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "cannot write the compiled kernels there" in err[0], err
     assert str(blocker) in err[0]
+
+
+def test_compile_writes_the_package_s_bytecode():
+    """`bytecode` (the first step of ``rackety compile``) writes every module's
+    bytecode beside it, whatever ``PYTHONDONTWRITEBYTECODE`` says."""
+    import importlib.util
+
+    import rackety
+    from rackety.frontends.compile import bytecode
+
+    modules = sorted(Path(rackety.__file__).parent.rglob("*.py"))
+    gone = Path(importlib.util.cache_from_source(str(modules[0])))
+    gone.unlink(missing_ok=True)
+    assert bytecode()
+    assert all(Path(importlib.util.cache_from_source(str(m))).is_file() for m in modules)

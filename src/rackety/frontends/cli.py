@@ -1715,14 +1715,15 @@ def ucgi_command(player: str, source: str | None) -> None:
 def compile_command(jobs: int | None, groups: tuple[str, ...], here: bool) -> None:
     """Compile every kernel now, so that no command compiles at its first use:
     a minute or two of CPU, once for each version of rackety and each machine
-    (the README's install command runs it). The kernels go beside the code."""
+    (the README's install command runs it). The kernels go beside the code,
+    and so does the bytecode of the package's modules."""
     import contextlib
     import subprocess
     import tempfile
     import time
 
     from rackety import jitcache
-    from rackety.frontends.compile import AFTER_MOVES, EXERCISES, run_group
+    from rackety.frontends.compile import AFTER_MOVES, EXERCISES, bytecode, run_group
 
     unknown = [g for g in groups if g not in EXERCISES]
     if unknown:
@@ -1739,6 +1740,7 @@ def compile_command(jobs: int | None, groups: tuple[str, ...], here: bool) -> No
                            "compiled kernels there (RACKETY_KERNEL_CACHE names another folder)")
     jobs = jobs or os.cpu_count() or 1
     t0 = time.perf_counter()
+    bytecode()  # first: the groups' processes import the package too
     running: dict[str, tuple[subprocess.Popen[bytes], Any]] = {}
     failed: list[str] = []
     done: list[str] = []

@@ -156,6 +156,26 @@ def compile_groups(groups: list[str]) -> bool:
     return run.returncode == 0
 
 
+def bytecode() -> bool:
+    """Write the bytecode of every module of the package beside it (what pip
+    does when it installs a wheel, not an editable install), so that no
+    process compiles the modules it imports, even where
+    ``PYTHONDONTWRITEBYTECODE`` keeps Python from writing it on import; False
+    where the package's folder is not writable (nothing lost: Python compiles
+    at import, as before)."""
+    import compileall
+    import contextlib
+    import io
+
+    import rackety
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            return bool(compileall.compile_dir(Path(rackety.__file__).parent, quiet=2))
+        except OSError:
+            return False
+
+
 def preload() -> int:
     """Load into this process every kernel compiled for this machine in
     `rackety.jitcache.folder` (from numba's index of each kernel), so that no
