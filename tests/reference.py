@@ -6,7 +6,9 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
+from collections.abc import Callable
 from itertools import combinations_with_replacement
+from typing import Any
 
 import numpy as np
 
@@ -56,24 +58,32 @@ def can_spell(word: str, rack: str) -> bool:
     return short <= have["?"]
 
 
-#: each word list's letter counts (`_letter_counts`), kept with the list so
-#: that its id is not reused
-_COUNTS: dict[int, tuple[list[str], dict[str, int], np.ndarray, np.ndarray]] = {}
+#: what is made of a word list once (`_once_a_list`), by the list's id, kept
+#: with the list so that its id is not reused
+_MADE: dict[tuple[str, int], tuple[list[str], Any]] = {}
+
+
+def _once_a_list(what: str, words: list[str], make: Callable[[list[str]], Any]) -> Any:
+    """``make(words)``, made once a list (the references that scan a whole list)."""
+    made = _MADE.get((what, id(words)))
+    if made is None or made[0] is not words:
+        made = _MADE[(what, id(words))] = (words, make(words))
+    return made[1]
+
+
+def _counts_of(words: list[str]) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
+    column = {c: i for i, c in enumerate(sorted({c for w in words for c in w}))}
+    counts = np.zeros((len(words), len(column)), np.int16)
+    for i, w in enumerate(words):
+        for c in w:
+            counts[i, column[c]] += 1
+    return column, counts, np.array([len(w) for w in words], np.int64)
 
 
 def _letter_counts(words: list[str]) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
     """The letters of ``words`` (a column each), how many of each letter every
     word holds (a row a word) and each word's length; made once a list."""
-    made = _COUNTS.get(id(words))
-    if made is None or made[0] is not words:
-        column = {c: i for i, c in enumerate(sorted({c for w in words for c in w}))}
-        counts = np.zeros((len(words), len(column)), np.int16)
-        for i, w in enumerate(words):
-            for c in w:
-                counts[i, column[c]] += 1
-        made = _COUNTS[id(words)] = (words, column, counts,
-                                     np.array([len(w) for w in words], np.int64))
-    return made[1], made[2], made[3]
+    return _once_a_list("counts", words, _counts_of)
 
 
 def anagrams(words: list[str], rack: str, subsets: bool = False) -> set[str]:
@@ -103,17 +113,12 @@ def matches(word: str, pattern: str) -> bool:
     return _regex(pattern).fullmatch(word) is not None
 
 
-_TEXTS: dict[int, tuple[list[str], str]] = {}
-
-
 def matching(words: list[str], pattern: str) -> list[str]:
     """The words that match ``pattern`` (`matches`), in order: one search of
     the list's lines (made once a list) with the pattern's regex as a line."""
-    made = _TEXTS.get(id(words))
-    if made is None or made[0] is not words:
-        made = _TEXTS[id(words)] = (words, "\n".join(words))
+    text = _once_a_list("text", words, "\n".join)
     line = re.compile(f"^(?:{_regex(pattern).pattern})$", re.MULTILINE)
-    return line.findall(made[1])
+    return line.findall(text)
 
 
 def pattern_with_rack(word: str, pattern: str, rack: str) -> bool:

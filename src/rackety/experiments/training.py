@@ -121,6 +121,7 @@ from typing import Any
 
 import numpy as np
 
+from rackety.alphabet import Alphabet
 from rackety.backends import imap_tasks
 from rackety.errors import RacketyError
 from rackety.experiments.selfplay import Compiled
@@ -700,7 +701,7 @@ def _word_sets(lexicon: Lexicon) -> WordSets:
     (the letters a bingo could play through: AEINST takes two thirds of the
     bag, a rack that needs a J one tile in 98)."""
     seven, eight, masks = _word_masks(lexicon)
-    dist = _tile_counts(lexicon)
+    dist = _tile_counts(lexicon.alphabet)
     share = np.zeros(len(eight), np.float64)
     for c in range(1, 64):
         if dist[c]:
@@ -719,10 +720,10 @@ def _content_key(lexicon: Lexicon) -> bytes:
                            person=lexicon.alphabet.identity.encode()[:16]).digest()
 
 
-def _tile_counts(lexicon: Lexicon) -> np.ndarray:
+def _tile_counts(alphabet: Alphabet) -> np.ndarray:
     """The bag's tiles of each code (int64 [64], the blank at 0)."""
     dist = np.zeros(64, np.int64)
-    for tile in lexicon.alphabet.tiles:
+    for tile in alphabet.tiles:
         dist[tile.code] = tile.count
     return dist
 
@@ -742,7 +743,7 @@ def _masks_of(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     them as there are blanks made blanks, kept when the natural tiles left
     are within the tile counts."""
     rack_len = lexicon.alphabet.rack_size
-    dist = _tile_counts(lexicon)
+    dist = _tile_counts(lexicon.alphabet)
     blanks = int(dist[0])
     flat, lengths = lexicon.word_tiles()
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
@@ -912,9 +913,7 @@ def rack_values(prior: np.ndarray, rack_keys: np.ndarray | RackTally,
     model's word terms); without, only the racks seen count, at their means."""
     alphabet = leaves.alphabet
     rack_len = alphabet.rack_size
-    dist = np.zeros(leaves.size, np.int64)
-    for tile in alphabet.tiles:
-        dist[tile.code] = tile.count
+    dist = _tile_counts(alphabet)
     tally = rack_keys
     if not isinstance(tally, RackTally):
         tally = RackTally()

@@ -164,8 +164,6 @@ def bytecode() -> bool:
     where the package's folder is not writable (nothing lost: Python compiles
     at import, as before)."""
     import compileall
-    import contextlib
-    import io
 
     import rackety
 
