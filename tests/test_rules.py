@@ -191,6 +191,21 @@ def test_a_custom_exchange_minimum_reaches_players_and_the_generator(twl06: Lexi
     assert game.events[-1].kind == "exchange"
 
 
+def test_the_best_move_trades_no_more_tiles_than_the_bag_holds(twl06: Lexicon) -> None:
+    """`MoveList.best` (found without ordering the list) is the ordered list's
+    first move, and exchanges no more tiles than the bag holds: it once traded
+    5 tiles with 4 in the bag where the list offered 4 at most."""
+    game = _game_with_bag(twl06, Rules(exchange_min_bag=1), 1, 6)
+    bag = len(game.bag)
+    view = game.view()
+    for leave in (lambda kept: 100.0 - 20 * len(kept),  # trade all you may
+                  make_player("h3", twl06).leave_model):
+        moves = view.moves(twl06, leave=leave)
+        best = moves.best()
+        assert best is not None and best == moves[0]
+        assert best.kind != "exchange" or len(best.tiles) <= bag
+
+
 @settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 2**31))
 def test_compiled_and_python_self_play_agree_under_custom_rules(twl06: Lexicon,

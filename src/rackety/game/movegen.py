@@ -460,8 +460,12 @@ class MoveList(Sequence[Move]):
             values = self._leaves.values
             full = len(values) - 1
             if self._other_kinds == 2 and full > 0:
-                j = int(np.argmax(values[:-1]))  # the first exchange of the best value
-                other = (float(values[j]), True, j)
+                trades = values[:-1]
+                if self.board.bag_count < len(self._leaves.rack):  # not every trade fits
+                    trades = np.where(self._exchangeable(), trades, -np.inf)
+                j = int(np.argmax(trades))  # the first exchange of the best value
+                if trades[j] > -np.inf:
+                    other = (float(values[j]), True, j)
             if other is None or values[full] >= other[0]:  # the pass comes first in a tie
                 other = (float(values[full]), False, full)
             if other[0] < self._cut:
