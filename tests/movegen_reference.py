@@ -258,16 +258,19 @@ def _score(grid: np.ndarray, span: list[Square], tiles: tuple[int, ...], empties
 # an independent check of one move
 
 
-def _runs_through(grid: np.ndarray, sq: Square) -> list[list[Square]]:
-    """The maximal runs of tiles through ``sq`` across and down, of length >= 2."""
-    n = grid.shape[0]
+def _runs_through(grid: Sequence[Sequence[int]], sq: Square) -> list[list[Square]]:
+    """The maximal runs of tiles through ``sq`` across and down, of length >= 2
+    (``grid`` a list of rows, as ``ndarray.tolist`` makes: plain indexing is
+    several times faster than a numpy array's, and the references call this
+    for every move they check)."""
+    n = len(grid)
     runs = []
     for dr, dc in ((0, 1), (1, 0)):
         r, c = sq
-        while r - dr >= 0 and c - dc >= 0 and grid[r - dr, c - dc]:
+        while r - dr >= 0 and c - dc >= 0 and grid[r - dr][c - dc]:
             r, c = r - dr, c - dc
         run = []
-        while r < n and c < n and grid[r, c]:
+        while r < n and c < n and grid[r][c]:
             run.append((r, c))
             r, c = r + dr, c + dc
         if len(run) >= 2:
@@ -291,48 +294,49 @@ def legal(grid: np.ndarray, move: Move, rack: Sequence[int], words: Words, start
     squares = _move_squares(move)
     if not all(0 <= r < n and 0 <= c < n for r, c in squares):
         return False
+    before = grid.tolist()  # rows of plain ints: faster to index than the array
     new: list[Square] = []
     used: Counter = Counter()
     for sq, t, th in zip(squares, tiles, through, strict=True):
         if not 1 <= (t & 0x7F) < 64 or t & 0x40 or t & ~0xFF:
             return False
         if th:
-            if grid[sq] != t:
+            if before[sq[0]][sq[1]] != t:
                 return False
         else:
-            if grid[sq]:
+            if before[sq[0]][sq[1]]:
                 return False
             new.append(sq)
             used[0 if t & BLANK_FLAG else t] += 1
     if not new or used - Counter(int(t) for t in rack):
         return False
-    after = grid.copy()
-    for sq, t in zip(squares, tiles, strict=True):
-        after[sq] = t
+    after = [list(r) for r in before]
+    for (r, c), t in zip(squares, tiles, strict=True):
+        after[r][c] = t
     # the move's squares are exactly the main word: nothing just before or after
     dr, dc = (1, 0) if down else (0, 1)
     for r, c in ((row - dr, col - dc), (squares[-1][0] + dr, squares[-1][1] + dc)):
-        if 0 <= r < n and 0 <= c < n and after[r, c]:
+        if 0 <= r < n and 0 <= c < n and after[r][c]:
             return False
     # every word made (every run of two or more tiles through a new tile) is a word
     for sq in new:
         for run in _runs_through(after, sq):
-            if tuple(int(after[s]) & 0x7F for s in run) not in words:
+            if tuple(after[r][c] & 0x7F for r, c in run) not in words:
                 return False
-    if not grid.any():
+    if not any(map(any, before)):
         if down and across_only_when_empty:
             return False
         if tuple(start) not in new:
             return False
     else:
         def occupied(r: int, c: int) -> bool:
-            return 0 <= r < n and 0 <= c < n and bool(grid[r, c])
+            return 0 <= r < n and 0 <= c < n and bool(before[r][c])
         if not any(occupied(r + a, c + b) for r, c in new
                    for a, b in ((0, 1), (0, -1), (1, 0), (-1, 0))):
             return False
     if len(new) == 1 and down:
         r, c = new[0]
-        if (c > 0 and after[r, c - 1]) or (c + 1 < n and after[r, c + 1]):
+        if (c > 0 and after[r][c - 1]) or (c + 1 < n and after[r][c + 1]):
             return False  # listed across
     return True
 
@@ -342,19 +346,19 @@ def score_move(grid: np.ndarray, move: Move, points: Sequence[int], letter_mult:
     """The score of a legal move, from every run of tiles that contains a new tile."""
     squares = _move_squares(move)
     _, _, _, tiles, through = move
-    after = grid.copy()
+    after = grid.tolist()
     new = set()
-    for sq, t, th in zip(squares, tiles, through, strict=True):
-        after[sq] = t
+    for (r, c), t, th in zip(squares, tiles, through, strict=True):
+        after[r][c] = t
         if not th:
-            new.add(sq)
+            new.add((r, c))
     runs = {tuple(run) for sq in new for run in _runs_through(after, sq)}
     total = 0
     for run in runs:
         word = 0
         mult = 1
         for sq in run:
-            value = _value(int(after[sq]), points)
+            value = _value(after[sq[0]][sq[1]], points)
             if sq in new:
                 word += value * int(letter_mult[sq])
                 mult *= int(word_mult[sq])

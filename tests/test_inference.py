@@ -179,6 +179,28 @@ def test_inference_is_the_brute_force(tiny: Lexicon, seed: int, turns: int, marg
         assert p == pytest.approx(holds)
 
 
+def test_no_trade_of_more_tiles_than_the_bag_holds_rules_a_play_out(tiny: Lexicon) -> None:
+    """Two tiles in the bag: a trade of three, keeping a leave worth more than
+    the play, is not a move, so it cannot be the equity a play falls short of
+    (the kernel's quick bound took it, and found no rack consistent)."""
+    truth = Board.from_cgp("7/7/2IN3/SaNE3/T6/E6/T6 AAAE/ASTE 15/65 0", alphabet=ALPHABET,
+                           layout=TINY7)
+    assert truth.bag_count == 2
+    (a,) = ALPHABET.rack("A")
+    table = Leaves.from_values(ALPHABET, {(a,): 9.0, (a, a): 1.0})
+    move = static_decision(truth, tiny, table).move
+    assert move.kind == "place"
+    text = truth.notation(move)
+    view = truth.copy(racks=[(), *truth.racks[1:]])
+    found = infer(view, tiny, text, margin=0, leave=table)
+    expected, racks, consistent = reference(view, tiny, text, table, 0)
+    assert consistent > 0
+    assert (found.racks, found.consistent) == (racks, consistent)
+    _same(dict(found.leaves), expected)
+    with pytest.raises(RacketyError, match="no exchange of 3 tiles with 2 tiles in the bag"):
+        infer(view, tiny, "exchange 3", leave=table)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 10**6), turns=st.integers(0, 8))
 def test_the_static_players_own_leave_is_always_possible(tiny: Lexicon, seed: int,

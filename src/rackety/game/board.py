@@ -59,8 +59,10 @@ _MOVEGEN: ModuleType | None = None
 
 
 @cache
+@cache
 def _total_tiles(alphabet: Alphabet) -> int:
-    """How many tiles the alphabet's set has."""
+    """How many tiles the alphabet's set has (counted once: a move generation
+    asks it for the bag's count)."""
     return sum(tile.count for tile in alphabet.tiles)
 
 
@@ -427,7 +429,7 @@ class Board:
         over the rules set on it, over the alphabet's. Setting them writes the
         operations that differ from the alphabet's."""
         options = self.options
-        key = (self._rules, self.alphabet, tuple(options.get(op) for op in CGP_OPCODES))
+        key = (self._rules, self.alphabet, tuple(map(options.get, CGP_OPCODES)))
         made = self._rules_made
         if made is not None and made[0] == key:
             return made[1]

@@ -131,12 +131,14 @@ def _choose(n, k) -> float:
 
 
 @njit(cache=True, nogil=True)
-def _best_leaves(values, size, rack, nc, want) -> tuple[int, float]:
+def _best_leaves(values, size, rack, nc, want, least) -> tuple[int, float]:
     """Over a rack's leaves (``values`` by leave index, `rackety.kernels.leaves`;
     the rack's codes below ``nc``) but the whole rack: the first index of the
     highest value among those keeping ``want`` tiles (-1: none, or ``want`` <
-    0), and the highest value of all (-inf: none), the best exchange. The
-    indices are counted up as an odometer, the first digit fastest."""
+    0), and the highest value of those keeping ``least`` tiles or more (-inf:
+    none), the best exchange the bag allows (a trade takes no more tiles than
+    the bag holds). The indices are counted up as an odometer, the first
+    digit fastest."""
     radix = np.empty(64, np.int64)
     k = 0
     for c in range(nc):
@@ -149,7 +151,7 @@ def _best_leaves(values, size, rack, nc, want) -> tuple[int, float]:
     top = -np.inf
     for idx in range(size - 1):
         v = values[idx]
-        if v > top:
+        if v > top and total >= least:
             top = v
         if total == want and (chosen < 0 or v > values[chosen]):
             chosen = idx
@@ -321,7 +323,7 @@ def evaluate(kwg, consts, gs, bank, work, racks, play, first, last, verdicts) ->
         if tabled:
             size = places(rack, place)
             table_values(bank[0], bank[1], bank[2], 0, 0, rack, values)
-            chosen, top = _best_leaves(values, size, rack, nc, want)
+            chosen, top = _best_leaves(values, size, rack, nc, want, rn - bag)
             if not can_exchange:
                 top = -np.inf
             if exchanged == 0:
@@ -367,7 +369,7 @@ def evaluate(kwg, consts, gs, bank, work, racks, play, first, last, verdicts) ->
             same = do == EV_PLAY and _same_row(meta, otiles, res[0], play_meta, play_tiles)
             ok[j] = same or eq >= top - margin - TIE
         else:
-            chosen, _top = _best_leaves(fs[lv:lv + size], size, rack, nc, want)
+            chosen, _top = _best_leaves(fs[lv:lv + size], size, rack, nc, want, rn - bag)
             eq = fs[lv + chosen] if chosen >= 0 else -np.inf
             if chosen >= 0:
                 for c in range(64):

@@ -217,9 +217,9 @@ def infer(position: Board | str, lexicon: Lexicon, move: Move | str, *, margin: 
     reserve = rack_size * sum(1 for r in others if not r)
     bag = max(0, int(pool.sum()) - (size - len(known)) - reserve)
     if exchanged:
-        if not board.rules.may_exchange(bag):
-            raise RacketyError(f"no exchange with {bag} tiles in the bag (it needs "
-                               f"{board.rules.exchange_min_bag})")
+        if not board.rules.may_exchange(bag, exchanged):  # a trade takes no more than the bag
+            raise RacketyError(f"no exchange of {exchanged} tiles with {bag} tiles in the bag "
+                               f"(it needs {max(board.rules.exchange_min_bag or 0, exchanged)})")
         if exchanged > size:
             raise RacketyError(f"an exchange of {exchanged} tiles from a rack of {size}")
     drawn = size - len(known) - int(need.sum())
