@@ -78,7 +78,8 @@ def update_cross_sets(parent: CrossSets, move: Move, lexicon: Lexicon) -> CrossS
             child.tiles[1 - d, first + i, lane] = code
     _cs.update_after_move(lexicon.nodes, lexicon.graph, child.tiles, d, lane, first,
                           first + len(move.tiles) - 1, points_of(lexicon.alphabet),
-                          full_mask(lexicon.alphabet), child.cross)
+                          full_mask(lexicon.alphabet), child.cross,
+                          _cs.root_nodes(lexicon.nodes, lexicon.graph))
     return child
 
 

@@ -379,13 +379,14 @@ def of_grid(kwg: np.ndarray, graph: int, grid: np.ndarray, points: np.ndarray, f
 @njit(cache=True, nogil=True)
 def update_after_move(kwg: np.ndarray, graph: int, tiles: np.ndarray, d: int, lane: int,
                       first: int, last: int, points: np.ndarray, full: int,
-                      cross: np.ndarray) -> None:
+                      cross: np.ndarray, roots: np.ndarray) -> None:
     """Recompute only what a move in direction ``d`` on ``lane`` over positions
     ``first..last`` can change (``tiles`` already holds the move): the cross sets
     of direction 1-d come from its own lane, those of direction d from the
     perpendicular lanes it crossed (and the extension sets likewise: of its own
-    lane for direction d, of the lanes it crossed for direction 1-d)."""
-    roots = root_nodes(kwg, graph)
+    lane for direction d, of the lanes it crossed for direction 1-d).
+    ``roots``: `root_nodes` of the graph, made once by the caller (the endgame
+    updates once a node, and allocates nothing there)."""
     cross_lane(kwg, graph, tiles, d, lane, points, full, cross, roots)
     for p in range(first, last + 1):
         cross_lane(kwg, graph, tiles, 1 - d, p, points, full, cross, roots)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rackety.kernels.crosssets import cross_all, update_after_move
+from rackety.kernels.crosssets import cross_all, root_nodes, update_after_move
 from rackety.kernels.fields import (
     END_NONE,
     END_OUT,
@@ -171,18 +171,20 @@ def place(kwg, graph, points, full, tiles, cross, meta, otiles, chosen, update) 
             code = otiles[chosen, j]
             tiles[d, lane, first + j] = code
             tiles[1 - d, first + j, lane] = code
-    if update:
-        recross(kwg, graph, points, full, tiles, cross, meta, chosen)
+    if update:  # once a turn: the root table made here
+        recross(kwg, graph, points, full, tiles, cross, meta, chosen, root_nodes(kwg, graph))
 
 
 @njit(cache=True, nogil=True)
-def recross(kwg, graph, points, full, tiles, cross, meta, chosen) -> None:
+def recross(kwg, graph, points, full, tiles, cross, meta, chosen, roots) -> None:
     """The cross sets of the lanes placement ``chosen`` touched, recomputed on
     ``tiles``, which hold it (`place` without its update, then this, is how the
-    endgame updates only the positions it generates moves in)."""
+    endgame updates only the positions it generates moves in; ``roots``:
+    `rackety.kernels.crosssets.root_nodes` of the graph, the endgame's made
+    once a solve)."""
     first = meta[chosen, M_FIRST]
     update_after_move(kwg, graph, tiles, meta[chosen, M_DIR], meta[chosen, M_LANE], first,
-                      first + meta[chosen, M_LEN] - 1, points, full, cross)
+                      first + meta[chosen, M_LEN] - 1, points, full, cross, roots)
 
 
 @njit(cache=True, nogil=True)

@@ -75,6 +75,7 @@ from rackety.errors import RacketyError
 from rackety.game.move import Move
 from rackety.game.movegen import MoveGenerator, variant_lexicon
 from rackety.game.state import board_consts, move_of_row, state_of
+from rackety.kernels.crosssets import root_nodes
 from rackety.kernels.fields import (
     F_HEAP,
     G_FULL_MASK,
@@ -153,8 +154,10 @@ class Arrays(NamedTuple):
     state, the move arena (its rows, their estimates and order), the
     generator's scratch (`rackety.kernels.generate.scratch`), the rules, the
     racks, the control (``C_*``), the Zobrist keys, the table, the principal
-    variation's triangle and the moves whose cross sets are still to update.
-    WordSmog's generator works in the scratch's small arrays."""
+    variation's triangle, the moves whose cross sets are still to update, and
+    the graph's root table (`rackety.kernels.crosssets.root_nodes`, made once a
+    solve: an update allocates nothing). WordSmog's generator works in the
+    scratch's small arrays."""
 
     kwg: np.ndarray
     tiles_s: np.ndarray
@@ -186,6 +189,7 @@ class Arrays(NamedTuple):
     pv_meta: np.ndarray
     pv_tiles: np.ndarray
     dirty: np.ndarray
+    roots: np.ndarray
 
 
 _I = types.int64
@@ -210,6 +214,7 @@ _ARRAYS = types.NamedTuple((
     types.uint64[::1], types.int64[::1],  # the table: keys, data
     types.int64[::1], types.int32[:, :, ::1], types.uint8[:, :, ::1],  # the PV triangle
     types.int64[::1],  # per slot: the move whose cross sets are still to update (-1: none)
+    types.int64[::1],  # the graph's root table (`kernels.crosssets.root_nodes`)
 ), Arrays)
 _SIG = types.int64(_I, _I, _I, _I, _I, _I, _I, _I, _U, _ARRAYS)
 
@@ -284,12 +289,12 @@ def _play(arrays, i, slot, full, side, h):
 
 
 @njit(cache=True, nogil=True)
-def _recross(kwg, graph, tiles_s, xs_s, slot, points, full, meta, dirty):
+def _recross(kwg, graph, tiles_s, xs_s, slot, points, full, meta, dirty, roots):
     """Bring the cross sets of slot ``slot`` up to date: its parent's, updated
     for the move that made it (`rackety.kernels.rules.recross`)."""
     if slot > 0 and dirty[slot] >= 0:
         xs_s[slot] = xs_s[slot - 1]
-        recross(kwg, graph, points, full, tiles_s[slot], xs_s[slot], meta, dirty[slot])
+        recross(kwg, graph, points, full, tiles_s[slot], xs_s[slot], meta, dirty[slot], roots)
         dirty[slot] = -1
 
 
@@ -395,7 +400,8 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h, arrays):
             if tdepth != D_INF:
                 ctl[C_CUTS] += 1
             return v
-    _recross(kwg, ctl[C_GRAPH], tiles_s, xs_s, slot, points, rules[G_FULL_MASK], meta, dirty)
+    _recross(kwg, ctl[C_GRAPH], tiles_s, xs_s, slot, points, rules[G_FULL_MASK], meta, dirty,
+             arrays.roots)
     end = _generate(arrays, tiles_s[slot], xs_s[slot], racks[side], off,
                     slot == 0 and ctl[C_EMPTY] != 0)
     if st[S_OVERFLOW] != 0:
@@ -710,6 +716,7 @@ class _Solver:
         self.pv_meta = np.zeros((plies + 1, plies + 1, META), np.int32)
         self.pv_tiles = np.zeros((plies + 1, plies + 1, n), np.uint8)
         self.dirty = np.full(plies + 1, -1, np.int64)
+        self.roots = root_nodes(lexicon.nodes, lexicon.graph)
 
     def _arena(self, cap: int) -> None:
         self.cap = cap
@@ -749,7 +756,7 @@ class _Solver:
                             self.oeq, self.est, self.order, self.anc, self.bnd, self.small,
                             self.bestl, self.rules, racks, ctl, self.zsq, self.zrack, self.zmisc,
                             self.tt_key, self.tt_data, self.pv_len, self.pv_meta, self.pv_tiles,
-                            self.dirty)
+                            self.dirty, self.roots)
             value = _search(depth, self.passes, self.hash, arrays)
             if ctl[C_ABORT] == 2:  # the move arena is full: a bigger one, same iteration
                 self._arena(self.cap * 4)
