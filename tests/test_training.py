@@ -571,3 +571,42 @@ def test_the_rack_tally_is_the_samples_folded_in_any_order(monkeypatch) -> None:
         assert abs(deviation - exact) <= 1e-12 * scale + 1e-9
 
     check()
+
+
+def test_word_feature_sums_are_kept_in_the_lexicon_cache(tmp_path: Path, monkeypatch) -> None:
+    """A word feature's sums over the leaves are made once a machine: the next
+    process reads them from the lexicon cache, the same values to the bit; a
+    damaged or short file is made again, never read."""
+    from rackety.experiments import training
+
+    english = Alphabet.load("english")
+    words = training.word_features(Lexicon.from_words(["RETAINS", "STAINER", "QI", "ZA"]))
+    keys, values = next((k, v) for k, v in words if len(k))
+    leaves = leave_set(english)
+    dist = training._tile_counts(english)
+    monkeypatch.setenv("RACKETY_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(training, "_WORD_LEAVES", {})
+    total, full = training._word_leaves(keys, values, dist, leaves)
+    assert np.count_nonzero(total) > 0 and full > 0
+    [kept] = tmp_path.glob("word-leaves-*.f64")
+    assert kept.stat().st_size == 32 + 8 * (len(leaves) + 1)
+
+    def made_again(*args: object) -> None:
+        raise AssertionError("made again, not read from the cache")
+
+    monkeypatch.setattr(training, "_WORD_LEAVES", {})
+    real = training._rack_leaves
+    monkeypatch.setattr(training, "_rack_leaves", made_again)
+    again, again_full = training._word_leaves(keys, values, dist, leaves)
+    assert again.tobytes() == total.tobytes() and again_full == full
+    good = kept.read_bytes()
+    for damaged in (good[:-8], good[:100] + bytes([good[100] ^ 1]) + good[101:]):
+        kept.write_bytes(damaged)
+        monkeypatch.setattr(training, "_WORD_LEAVES", {})
+        with pytest.raises(AssertionError, match="made again"):
+            training._word_leaves(keys, values, dist, leaves)
+    monkeypatch.setattr(training, "_rack_leaves", real)
+    monkeypatch.setattr(training, "_WORD_LEAVES", {})
+    remade, remade_full = training._word_leaves(keys, values, dist, leaves)
+    assert remade.tobytes() == total.tobytes() and remade_full == full
+    assert kept.read_bytes() == good

@@ -132,6 +132,7 @@ from rackety.kernels.jit import njit
 from rackety.kernels.leaves import leave_key
 from rackety.kernels.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
 from rackety.lexicon import Lexicon
+from rackety.lexicon.cache import lookup_array, store_array
 from rackety.lexicon.klv import Klv
 from rackety.players import StaticPlayer
 
@@ -861,6 +862,8 @@ class RackTally:
 
 
 _WORD_LEAVES: dict[bytes, tuple[np.ndarray, float]] = {}
+#: changes when `_rack_leaves` sums differently: the kept sums are made again
+WORD_LEAVES_VERSION = 1
 
 
 def _once(cache: dict[bytes, Any], key: bytes, make: Callable[[], Any]) -> Any:
@@ -878,20 +881,27 @@ def _word_leaves(keys: np.ndarray, values: np.ndarray, dist: np.ndarray, leaves:
                  ) -> tuple[np.ndarray, float]:
     """A word feature's sums over its racks (``keys``, the feature's
     ``values``) for every leave of ``leaves`` (`_rack_leaves`' ``total``) and
-    over the full bag: the same for every generation of a training, so made
-    once per feature, tile counts and leave set in a process (1.6 s each for
-    TWL06's; read them, do not change them)."""
+    over the full bag: the same for every generation of a training, and for
+    every training of the same lexicon, tile counts and leave set, so made
+    once a process and kept in the lexicon cache (1.6 s each for TWL06's;
+    `rackety.lexicon.cache.lookup_array`; read them, do not change them)."""
     h = hashlib.blake2b(digest_size=16)
+    h.update(f"word leaves {WORD_LEAVES_VERSION} ".encode())
     for part in (keys, values, dist, leaves.keys):
         h.update(np.ascontiguousarray(part).tobytes())
     h.update(f"{leaves.size} {leaves.alphabet.rack_size} {leaves.max_len}".encode())
+    name = f"word-leaves-{h.hexdigest()}"
 
     def make() -> tuple[np.ndarray, float]:
+        kept = lookup_array(name, len(leaves) + 1)
+        if kept is not None:
+            return kept[:-1], float(kept[-1])
         total = np.zeros(len(leaves), np.float64)
         full, _ = _rack_leaves(keys, values, np.zeros(len(keys), np.int64), dist, leaves.size,
                                leaves.alphabet.rack_size, leaves.max_len, leaves.keys, total,
                                np.zeros(len(leaves), np.float64),
                                np.zeros(len(leaves), np.int64))
+        store_array(name, np.append(total, full))
         return total, float(full)
 
     return _once(_WORD_LEAVES, h.digest(), make)
