@@ -59,10 +59,8 @@ _MOVEGEN: ModuleType | None = None
 
 
 @cache
-@cache
 def _total_tiles(alphabet: Alphabet) -> int:
-    """How many tiles the alphabet's set has (counted once: a move generation
-    asks it for the bag's count)."""
+    """How many tiles the alphabet's set has."""
     return sum(tile.count for tile in alphabet.tiles)
 
 
