@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from task_counting import EnoughError, counting
 
 from rackety import Alphabet, Lexicon
@@ -610,3 +612,35 @@ def test_word_feature_sums_are_kept_in_the_lexicon_cache(tmp_path: Path, monkeyp
     remade, remade_full = training._word_leaves(keys, values, dist, leaves)
     assert remade.tobytes() == total.tobytes() and remade_full == full
     assert kept.read_bytes() == good
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.binary(max_size=120), count=st.integers(0, 10), seal=st.booleans())
+def test_a_kept_array_is_read_back_only_when_whole(tmp_path: Path, data: bytes, count: int,
+                                                   seal: bool) -> None:
+    """Whatever bytes lie in a kept array's file (`lexicon.cache.lookup_array`),
+    it gives None or exactly ``count`` values whose checksum the file holds;
+    it never raises. ``seal``: the bytes carry a right checksum."""
+    import hashlib
+    import os
+
+    from rackety.lexicon.cache import lookup_array
+
+    if seal:
+        data = hashlib.sha256(data).digest() + data
+    folder = tmp_path / f"c{os.getpid()}-{hashlib.sha1(data).hexdigest()}-{count}"
+    folder.mkdir()
+    (folder / "x.f64").write_bytes(data)
+    old = os.environ.get("RACKETY_CACHE_DIR")
+    os.environ["RACKETY_CACHE_DIR"] = str(folder)
+    try:
+        got = lookup_array("x", count)
+    finally:
+        if old is None:
+            del os.environ["RACKETY_CACHE_DIR"]
+        else:
+            os.environ["RACKETY_CACHE_DIR"] = old
+    whole = seal and len(data) == 32 + 8 * count
+    assert (got is not None) == whole
+    if got is not None:
+        assert got.dtype == np.float64 and got.tobytes() == data[32:]

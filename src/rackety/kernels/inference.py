@@ -137,7 +137,8 @@ def _best_leaves(values, size, rack, nc, want, least) -> tuple[int, float]:
     highest value among those keeping ``want`` tiles (-1: none, or ``want`` <
     0), and the highest value of those keeping ``least`` tiles or more (-inf:
     none), the best exchange the bag allows (a trade takes no more tiles than
-    the bag holds). The indices are counted up as an odometer, the first
+    the bag holds: ``least`` is the rack's tiles less the bag's, the rule of
+    `rackety.kernels.generate.may_exchange`). The indices are counted up as an odometer, the first
     digit fastest."""
     radix = np.empty(64, np.int64)
     k = 0
