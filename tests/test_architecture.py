@@ -6,6 +6,7 @@ fail on the commit that breaks them."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -64,14 +65,32 @@ def type_checking_nodes(tree: ast.Module) -> set[int]:
     return hidden
 
 
-def imports(module: str, hints: bool = False) -> Iterator[tuple[int, str, str | None, bool]]:
+@functools.cache
+def tree_of(module: str) -> ast.Module:
+    """The module's syntax tree, parsed once a session (the tests read it and
+    change nothing)."""
+    return ast.parse(MODULES[module].read_text(encoding="utf-8"))
+
+
+@functools.cache
+def nodes_of(module: str) -> tuple[ast.AST, ...]:
+    """Every node of the module's tree (`ast.walk`'s order), listed once."""
+    return tuple(ast.walk(tree_of(module)))
+
+
+@functools.cache
+def imports(module: str, hints: bool = False) -> tuple[tuple[int, str, str | None, bool], ...]:
     """(line, imported module, name imported from it or None, at top level) for
     every import of a rackety module that is not for type hints only (with
     ``hints``, those too)."""
-    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    return tuple(_imports(module, hints))
+
+
+def _imports(module: str, hints: bool) -> Iterator[tuple[int, str, str | None, bool]]:
+    tree = tree_of(module)
     hidden = set() if hints else type_checking_nodes(tree)
     top = {id(n) for n in tree.body}
-    for node in ast.walk(tree):
+    for node in nodes_of(module):
         if id(node) in hidden:
             continue
         if isinstance(node, ast.Import):
@@ -219,15 +238,15 @@ def test_no_private_name_crosses_a_module():
     defines ``_name`` itself (its own class's attribute); other libraries' own
     private names (``os._exit``, `NUMBA_PRIVATE`) aside."""
     wrong = []
-    for module, path in MODULES.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+    for module in MODULES:
+        tree = tree_of(module)
         for line, target, name, _ in imports(module):
             if name is not None and private(name):
                 wrong.append(f"{module}:{line} imports {name} from {target}")
         own = defined_names(tree)
-        stdlib = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.Import)
+        stdlib = {a.asname or a.name for n in nodes_of(module) if isinstance(n, ast.Import)
                   for a in n.names if a.name.split(".")[0] != "rackety"}
-        for node in ast.walk(tree):
+        for node in nodes_of(module):
             if isinstance(node, ast.Attribute) and private(node.attr) \
                     and node.attr not in own and not (isinstance(node.value, ast.Name)
                                                       and node.value.id in stdlib) \
@@ -240,8 +259,8 @@ def test_test_helpers_are_not_in_src():
     """Test-only code lives in tests/: no module of the package imports pytest
     or hypothesis."""
     wrong = []
-    for module, path in MODULES.items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for module in MODULES:
+        for node in nodes_of(module):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             wrong += [f"{module}: imports {n}" for n in names
@@ -286,8 +305,8 @@ MAX_KERNEL_PARAMETERS = 12
 def kernel_parameters() -> dict[str, int]:
     """Every function decorated with ``njit`` and its number of parameters."""
     found = {}
-    for module, path in MODULES.items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for module in MODULES:
+        for node in nodes_of(module):
             if isinstance(node, ast.FunctionDef) and any(
                     "njit" in ast.unparse(d) for d in node.decorator_list):
                 a = node.args

@@ -43,10 +43,11 @@ SETS = {"twl06": "twl06_public.jsonl", "super21": "super21_twl06_public.jsonl",
 
 
 def _summary(board: Board, lexicon: Lexicon, generator: str) -> tuple[int, Any, list[str], int]:
+    # the exchanges as the list counts them (`test_full_move_lists` holds the
+    # ones it iterates to the oracle's own list)
     moves = board.moves(lexicon, generator=generator)
     best = sorted(m.notation(board.alphabet) for m in moves.top_scoring())
-    exchanges = sum(1 for m in moves if m.kind == "exchange")
-    return moves.count, moves.best_score, best, exchanges
+    return moves.count, moves.best_score, best, moves.exchange_count
 
 
 @pytest.mark.parametrize("kind", list(SETS))
@@ -65,17 +66,22 @@ def test_oracle_positions(kind: str, request: pytest.FixtureRequest) -> None:
     assert not wrong, f"{len(wrong)} of {2 * len(cases)} differ; first: {wrong[0]}"
 
 
-def _full_example(path: Path) -> tuple[str, dict[str, int]]:
+def _full_example(path: Path) -> tuple[str, dict[str, int], list[str]]:
+    """The position, its placements with their scores, and its exchanges (the
+    tiles of each, sorted)."""
     cgp = ""
     moves: dict[str, int] = {}
+    exchanges: list[str] = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith("# cgp: "):
             cgp = line[len("# cgp: "):]
-        elif line and not line.startswith("#") and not line.startswith(("(exch", "pass")):
+        elif line.startswith("(exch "):
+            exchanges.append("".join(sorted(line[len("(exch "):line.index(")")])))
+        elif line and not line.startswith("#") and not line.startswith("pass"):
             text, score = line.rsplit(" ", 1)
             assert text not in moves
             moves[text] = int(score)
-    return cgp, moves
+    return cgp, moves, sorted(exchanges)
 
 
 FULL = [(kind, p.name) for kind, folder in (("twl06", "twl06_full_examples"),
@@ -88,7 +94,7 @@ FULL = [(kind, p.name) for kind, folder in (("twl06", "twl06_full_examples"),
 def test_full_move_lists(kind: str, name: str, request: pytest.FixtureRequest) -> None:
     folder = {"twl06": "twl06_full_examples", "super21": "super21_full_examples",
               "catalan": "catalan_full_examples"}[kind]
-    cgp, want = _full_example(DATA / folder / name)
+    cgp, want, want_exchanges = _full_example(DATA / folder / name)
     lexicon = _lexicon(kind, request)
     board = _board(cgp, kind)
     for generator in GENERATORS:
@@ -100,3 +106,6 @@ def test_full_move_lists(kind: str, name: str, request: pytest.FixtureRequest) -
         assert not missing and not extra, (generator, missing, extra)
         wrong = [(k, got[k], v) for k, v in want.items() if got[k] != v][:5]
         assert not wrong, (generator, wrong)
+        exchanges = sorted("".join(sorted(m.notation(board.alphabet).split(" ", 1)[1]))
+                           for m in moves if m.kind == "exchange")
+        assert exchanges == want_exchanges and moves.exchange_count == len(exchanges)

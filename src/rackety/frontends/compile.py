@@ -43,6 +43,7 @@ EXERCISES: dict[str, list[list[str]]] = {
         ["moves", "--cgp", MIDGAME, "--best"],
         ["moves", "--cgp", MIDGAME, "--count-only"],
         ["moves", "--cgp", MIDGAME, "--leaves", "h3"],
+        ["autoplay", "--players", "static,greedy", "--games", "1", "--jobs", "1"],
     ],
     "words": [
         ["words", "check", "QI"],
