@@ -644,3 +644,139 @@ def test_a_kept_array_is_read_back_only_when_whole(tmp_path: Path, data: bytes, 
     assert (got is not None) == whole
     if got is not None:
         assert got.dtype == np.float64 and got.tobytes() == data[32:]
+
+
+def _model_leaves_by_formula(tiles: np.ndarray, lengths: np.ndarray, coef: np.ndarray,
+                             dist: np.ndarray, size: int, rack_len: int
+                             ) -> tuple[list[float], list[float]]:
+    """`_model_leaves`' expectations as its docstring states them, over every
+    code and every pair of codes (each leave, then the full bag), and the
+    size of their terms (the sum of the magnitudes of every term of the
+    model, for the tolerance)."""
+    values, sizes = [], []
+    pos = 0
+    for n in [*lengths.tolist(), 0]:
+        held = np.zeros(size)
+        for t in tiles[pos:pos + n].tolist():
+            held[t] += 1.0
+        pos += n
+        k, m = rack_len - n, float(dist[:size].sum()) - n
+        pool = dist[:size].astype(np.float64) - held
+        draw = k * pool / m if m > 0 else np.zeros(size)
+        f2 = k * (k - 1) / (m * (m - 1)) if m > 1 else 0.0
+        acc, big = coef[0], abs(coef[0])
+        at = 1 + size
+        for c in range(size):
+            acc += coef[1 + c] * (held[c] + draw[c])
+            big += abs(coef[1 + c]) * (held[c] + dist[c])
+            for d in range(c, size):
+                if d == c:
+                    pair = (held[c] * (held[c] - 1) + 2 * held[c] * draw[c]
+                            + f2 * pool[c] * (pool[c] - 1)) / 2
+                else:
+                    pair = (held[c] * held[d] + held[c] * draw[d] + held[d] * draw[c]
+                            + f2 * pool[c] * pool[d])
+                acc += coef[at] * pair
+                big += abs(coef[at]) * (held[c] + dist[c]) * (held[d] + dist[d])
+                at += 1
+        values.append(float(acc))
+        sizes.append(float(big))
+    return values, sizes
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_the_rack_model_leaves_are_its_exact_expectations(data: st.DataObject) -> None:
+    """`_model_leaves` (which expands the model around the full bag, so a
+    leave costs its own codes only) gives what the expectations of its
+    docstring give summed plainly over every code and pair of codes, for any
+    coefficients, tile counts (a blank or none) and leaves (empty ones, tiles
+    in any order), to rounding."""
+    from rackety.experiments.training import _model_leaves
+
+    size = data.draw(st.integers(2, 9), label="size")
+    rack_len = data.draw(st.integers(2, 8), label="rack_len")
+    dist = np.array(data.draw(st.lists(st.integers(0, 6), min_size=size, max_size=size)
+                              .filter(lambda d: sum(d) >= rack_len), label="dist"), np.int64)
+    features = 1 + size + size * (size + 1) // 2
+    coef = np.array(data.draw(st.lists(st.floats(-50, 50), min_size=features,
+                                       max_size=features), label="coef"))
+    bag = [c for c in range(size) for _ in range(dist[c])]
+    picks = data.draw(st.lists(st.lists(st.integers(0, len(bag) - 1), unique=True,
+                                        max_size=rack_len - 1), max_size=12), label="leaves")
+    tiles = np.array([bag[i] for pick in picks for i in pick], np.uint8)
+    lengths = np.array([len(pick) for pick in picks], np.int64)
+    out = np.full(len(lengths), np.nan)
+    full = _model_leaves(tiles, lengths, coef, dist, size, rack_len, out)
+    want, scale = _model_leaves_by_formula(tiles, lengths, coef, dist, size, rack_len)
+    for got, expected, big in zip([*out.tolist(), full], want, scale, strict=True):
+        assert abs(got - expected) <= 1e-9 * big, (got, expected)
+
+
+def test_word_racks_are_kept_in_the_lexicon_cache(tmp_path: Path, monkeypatch) -> None:
+    """`word_racks` and the masks of the second (2.3 s for TWL06's) are made
+    once a machine: the next process reads them from the lexicon cache, the
+    same arrays to the bit (a mask past 32 bits too: Polish's Ż is code 32);
+    a damaged or short file is made again, never read. The same words on
+    other tile counts (English's super tiles) are another lexicon."""
+    from rackety.experiments import training
+
+    polish = Lexicon.from_words(["ŻABIKOTA", "ŹDŹBŁAMI", "KOTAMIŻ", "ABC"], "polish")
+    monkeypatch.setenv("RACKETY_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(training, "_MASKS", {})
+    made = training._masks_of(polish)
+    assert len(made[0]) and len(made[1]) and (made[2] >> np.uint64(32)).any()
+    first = training._word_masks(polish)
+    assert len(list(tmp_path.glob("word-masks-*.f64"))) == 2
+
+    def made_again(*args: object) -> None:
+        raise AssertionError("made again, not read from the cache")
+
+    def same(got: tuple[np.ndarray, ...]) -> bool:
+        return all(a.dtype == b.dtype and a.tobytes() == b.tobytes()
+                   for a, b in zip(got, made, strict=True))
+
+    assert same(first)
+    monkeypatch.setattr(training, "_MASKS", {})
+    real = training._masks_of
+    monkeypatch.setattr(training, "_masks_of", made_again)
+    assert same(training._word_masks(polish))
+    files = {p: p.read_bytes() for p in tmp_path.glob("word-masks-*.f64")}
+    for path, good in files.items():
+        for damaged in (good[:-8], good[:40] + bytes([good[40] ^ 1]) + good[41:]):
+            path.write_bytes(damaged)
+            monkeypatch.setattr(training, "_MASKS", {})
+            with pytest.raises(AssertionError, match="made again"):
+                training._word_masks(polish)
+        path.write_bytes(good)
+    monkeypatch.setattr(training, "_masks_of", real)
+    words = ["MUZZLES", "RETAINS"]  # one Z among English's tiles, two among the super's
+    english, double = (Lexicon.from_words(words, a) for a in ("english", "english_super"))
+    assert training._content_key(english) != training._content_key(double)
+    assert training.word_racks(english)[0].tolist() != training.word_racks(double)[0].tolist()
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
+@given(bits=st.lists(st.integers(0, 2**64 - 1), max_size=20))
+def test_a_kept_array_keeps_its_bytes(tmp_path: Path, bits: list[int]) -> None:
+    """`lexicon.cache.store_array` then `lookup_array` give back the very
+    bytes (NaNs' payloads and subnormals too), so integers may be kept as
+    their 64 bits (`_word_masks`)."""
+    import hashlib
+    import os
+
+    from rackety.lexicon.cache import lookup_array, store_array
+
+    values = np.array(bits, np.uint64).astype("<u8").view("<f8")
+    folder = tmp_path / f"b{os.getpid()}-{hashlib.sha1(values.tobytes()).hexdigest()}"
+    old = os.environ.get("RACKETY_CACHE_DIR")
+    os.environ["RACKETY_CACHE_DIR"] = str(folder)
+    try:
+        store_array("x", values)
+        got = lookup_array("x", len(bits))
+    finally:
+        if old is None:
+            del os.environ["RACKETY_CACHE_DIR"]
+        else:
+            os.environ["RACKETY_CACHE_DIR"] = old
+    assert got is not None and got.tobytes() == values.tobytes()

@@ -76,9 +76,11 @@ with ``noise`` the variance of one sample around its rack's mean and
 ``spread`` that of the racks' means around the model less the noise (the
 usual empirical-Bayes weight). No rack is enumerated for this (English has
 3,199,724): the model's expected equity over the racks holding a leave is
-exact (the moments of the multivariate hypergeometric draw of the rest; the
-word terms sum over the racks that spell a word, `word_racks`, a few
-hundred thousand), and the racks seen add their departures from the model.
+exact (the moments of the multivariate hypergeometric draw of the rest,
+expanded around the full bag so that a leave costs only the codes it holds,
+`_model_leaves`; the word terms sum over the racks that spell a word,
+`word_racks`, a few hundred thousand, kept in the lexicon cache), and the
+racks seen add their departures from the model.
 
 **The word terms** (`word_features`): the rack spells a word of all its
 tiles; it spells one with one more tile (a bingo through the board); and
@@ -126,7 +128,7 @@ from rackety.backends import imap_tasks
 from rackety.errors import RacketyError
 from rackety.experiments.selfplay import Compiled
 from rackety.game.heuristics import HEURISTICS
-from rackety.game.leaves import LeaveSet, leave_set
+from rackety.game.leaves import LeaveSet, leave_set, set_key
 from rackety.kernels.fields import M_LEN, M_THROUGH
 from rackety.kernels.jit import njit
 from rackety.kernels.leaves import leave_key
@@ -458,38 +460,86 @@ def _model_leaves(tiles, lengths, coef, dist, size, rack_len, out) -> float:
     Exact: the rest X is multivariate hypergeometric (k tiles from a pool p of
     M), so E[X_c] = k p_c / M, E[X_c X_d] = k (k - 1) p_c p_d / (M (M - 1))
     for c != d and E[X_c (X_c - 1)] = k (k - 1) p_c (p_c - 1) / (M (M - 1)),
-    which is all the model's intercept, tile and pair terms need."""
-    held = np.zeros(size, np.float64)
-    pool = np.zeros(size, np.float64)
-    draw = np.zeros(size, np.float64)
+    which is all the model's intercept, tile and pair terms need.
+
+    With h the leave, s the bag (``dist``), p = s - h, r = k / M and
+    f2 = k (k - 1) / (M (M - 1)), the expectation is
+
+        a + sum_c t_c (h_c + r p_c)
+          + sum_c q_c (h_c (h_c - 1) + 2 r h_c p_c + f2 p_c (p_c - 1)) / 2
+          + sum_{c<d} Q_cd (h_c h_d + r (h_c p_d + h_d p_c) + f2 p_c p_d)
+
+    (a: the intercept, t: the tile terms, q: a code's own pairs, Q: the
+    pairs of two codes). Everything over the whole alphabet is expanded
+    around the bag, made once: T = sum_c t_c s_c, D = sum_c q_c s_c (s_c - 1)
+    / 2, u_c = sum_{d != c} Q_cd s_d and S = sum_{c<d} Q_cd s_c s_d. A leave
+    then costs its tiles and the pairs of the codes it holds: with U = sum_c
+    h_c u_c and H = sum_{c<d} Q_cd h_c h_d over those codes, the tile terms
+    are r T + (1 - r) sum_c t_c h_c, the own pairs f2 D plus the held codes'
+    departures from their full-bag term, and the pairs of two codes
+    H + r (U - 2 H) + f2 (S - U + H). Nothing is made per leave: its counts
+    are cleared code by code after it."""
     n_all = 0.0
     for c in range(size):
         n_all += dist[c]
+    # the model against the full bag, once: T, D, u and S above
+    tiles_bag = 0.0
+    own_bag = 0.0
+    pairs_bag = 0.0
+    row = np.zeros(size, np.float64)
+    for c in range(size):
+        s_c = np.float64(dist[c])
+        base = 1 + size + c * size - c * (c - 1) // 2
+        tiles_bag += coef[1 + c] * s_c
+        own_bag += coef[base] * s_c * (s_c - 1.0) / 2.0
+        for d in range(c + 1, size):
+            q = coef[base + d - c]
+            s_d = np.float64(dist[d])
+            row[c] += q * s_d
+            row[d] += q * s_c
+            pairs_bag += q * s_c * s_d
+    held = np.zeros(size, np.float64)  # the leave's counts, cleared after each
+    codes = np.zeros(size, np.int64)  # the codes it holds
     pos = 0
     full = 0.0
     for i in range(lengths.shape[0] + 1):
-        held[:] = 0.0
         n = 0
+        h = 0
         if i < lengths.shape[0]:
             n = lengths[i]
             for j in range(n):
-                held[tiles[pos + j]] += 1.0
+                c = np.int64(tiles[pos + j])
+                if held[c] == 0.0:
+                    codes[h] = c
+                    h += 1
+                held[c] += 1.0
             pos += n
         k = rack_len - n
         m = n_all - n
+        r = k / m if m > 0 else 0.0
         f2 = k * (k - 1) / (m * (m - 1)) if m > 1 else 0.0
-        for c in range(size):
-            pool[c] = dist[c] - held[c]
-            draw[c] = k * pool[c] / m if m > 0 else 0.0
-        acc = coef[0]
-        for c in range(size):
-            acc += coef[1 + c] * (held[c] + draw[c])
+        tiles_held = 0.0
+        own = 0.0
+        u = 0.0
+        hh = 0.0
+        for a in range(h):
+            c = codes[a]
+            h_c = held[c]
+            s_c = np.float64(dist[c])
+            p_c = s_c - h_c
             base = 1 + size + c * size - c * (c - 1) // 2
-            acc += coef[base] * (held[c] * (held[c] - 1.0) + 2.0 * held[c] * draw[c]
-                                 + f2 * pool[c] * (pool[c] - 1.0)) / 2.0
-            for d in range(c + 1, size):
-                acc += coef[base + d - c] * (held[c] * held[d] + held[c] * draw[d]
-                                             + held[d] * draw[c] + f2 * pool[c] * pool[d])
+            tiles_held += coef[1 + c] * h_c
+            own += coef[base] * (h_c * (h_c - 1.0) + 2.0 * r * h_c * p_c
+                                 + f2 * (p_c * (p_c - 1.0) - s_c * (s_c - 1.0))) / 2.0
+            u += h_c * row[c]
+            for b in range(a + 1, h):
+                d = codes[b]
+                lo, hi = (c, d) if c < d else (d, c)
+                hh += coef[1 + size + lo * size - lo * (lo - 1) // 2 + hi - lo] * h_c * held[d]
+        acc = (coef[0] + r * tiles_bag + (1.0 - r) * tiles_held + f2 * own_bag + own
+               + hh + r * (u - 2.0 * hh) + f2 * (pairs_bag - u + hh))
+        for a in range(h):
+            held[codes[a]] = 0.0
         if i < lengths.shape[0]:
             out[i] = acc
         else:
@@ -715,10 +765,13 @@ _MASKS: dict[bytes, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
 def _content_key(lexicon: Lexicon) -> bytes:
-    """The lexicon's contents (its graph and alphabet), as a key of the
-    caches of this module."""
-    return hashlib.blake2b(lexicon.nodes.tobytes(), digest_size=16,
-                           person=lexicon.alphabet.identity.encode()[:16]).digest()
+    """The lexicon's contents (its graph and alphabet: the labels, and the
+    tile counts and rack size, which the alphabet's identity leaves out and
+    English's variants differ in), as a key of the caches of this module."""
+    h = hashlib.blake2b(lexicon.nodes.tobytes(), digest_size=16,
+                        person=lexicon.alphabet.identity.encode()[:16])
+    h.update(set_key(lexicon.alphabet).encode())
+    return h.digest()
 
 
 def _tile_counts(alphabet: Alphabet) -> np.ndarray:
@@ -729,10 +782,38 @@ def _tile_counts(alphabet: Alphabet) -> np.ndarray:
     return dist
 
 
+#: changes when `_masks_of` makes other racks: the kept ones are made again
+WORD_MASKS_VERSION = 1
+
+
 def _word_masks(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`_masks_of` the lexicon, made once per lexicon's contents in a process
-    (a training loads its lexicon afresh; read them, do not change them)."""
-    return _once(_MASKS, _content_key(lexicon), lambda: _masks_of(lexicon))
+    (a training loads its lexicon afresh) and kept in the lexicon cache
+    (2.3 s for TWL06's; read them, do not change them). Kept as two arrays
+    of `rackety.lexicon.cache.store_array`, which keeps its values' bytes:
+    ``NAME``, the two lengths, and ``NAME-N7-N8``, the two kinds of racks'
+    keys then the masks, as their 64 bits; the second is written first, so
+    a first that reads back names a whole second."""
+    key = _content_key(lexicon)
+    name = f"word-masks-{WORD_MASKS_VERSION}-{key.hex()}"
+
+    def make() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        sizes = lookup_array(name, 2)
+        if sizes is not None and all(float(n).is_integer() and 0 <= n < 1 << 32
+                                     for n in sizes):
+            n7, n8 = int(sizes[0]), int(sizes[1])
+            kept = lookup_array(f"{name}-{n7}-{n8}", n7 + 2 * n8)
+            if kept is not None:
+                bits = kept.view("<u8")  # the bytes as written, on any host
+                return (bits[:n7].astype(np.int64), bits[n7:n7 + n8].astype(np.int64),
+                        bits[n7 + n8:].astype(np.uint64))
+        seven, eight, masks = _masks_of(lexicon)
+        bits = np.concatenate([seven.astype("<u8"), eight.astype("<u8"), masks.astype("<u8")])
+        store_array(f"{name}-{len(seven)}-{len(eight)}", bits.view("<f8"))
+        store_array(name, np.array([len(seven), len(eight)], np.float64))
+        return seven, eight, masks
+
+    return _once(_MASKS, key, make)
 
 
 def _masks_of(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
