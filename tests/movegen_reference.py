@@ -113,6 +113,7 @@ def reference_moves(grid: np.ndarray, rack: Sequence[int], words: Words,
                     across_only_when_empty: bool = True) -> dict[Move, int]:
     """Every legal tile placement and its score, by brute force over spans and words."""
     n = grid.shape[0]
+    rows = grid.tolist()  # rows of plain ints: faster to index than the array
     rack = [int(t) for t in rack]
     naturals = Counter(t for t in rack if t != 0)
     blanks = rack.count(0)
@@ -121,33 +122,54 @@ def reference_moves(grid: np.ndarray, rack: Sequence[int], words: Words,
     moves: dict[Move, int] = {}
     word_list = sorted(words)
     letter_counts = _letter_counts(word_list)
+    longest = max(map(len, word_list), default=0)
+    # the words a line's tiles and the rack could supply, by the line's letters
+    # (most lines hold none or the same few): made once a set of letters
+    by_line_letters: dict[tuple[int, ...], dict[int, list[tuple[int, ...]]]] = {}
 
     def tile(sq: Square) -> int:
-        return int(grid[sq])
+        return rows[sq[0]][sq[1]]
 
     for down in (False, True):
         if down and board_empty and across_only_when_empty:
             continue
         cross_step = (0, 1) if down else (1, 0)
+        # the board tiles just before and after each empty square, across the
+        # line: made once a square, not once a span
+        cross_at = {(r, c): _cross_squares(rows, (r, c), cross_step)
+                    for r in range(n) for c in range(n) if not rows[r][c]}
         for line in range(n):
             squares = [(j, line) if down else (line, j) for j in range(n)]
-            line_words = _words_for_line(word_list, letter_counts, naturals, blanks,
-                                         [tile(sq) for sq in squares])
+            line_tiles = [tile(sq) for sq in squares]
+            if not board_empty and not any(line_tiles) and all(
+                    cross_at[sq] == ([], []) for sq in squares):
+                continue  # no tile on the line or beside it: no span touches one
+            letters = tuple(sorted(t & 0x7F for t in line_tiles if t))
+            if letters not in by_line_letters:
+                by_line_letters[letters] = _words_for_line(word_list, letter_counts, naturals,
+                                                           blanks, letters)
+            line_words = by_line_letters[letters]
             for a in range(n):
-                if a > 0 and tile(squares[a - 1]):
+                if a > 0 and line_tiles[a - 1]:
                     continue  # the main word would start further back
-                for b in range(a + 1, n):
-                    if b + 1 < n and tile(squares[b + 1]):
-                        continue  # the main word would go on further
+                empties: list[int] = []  # the span's empty squares, by their index in it
+                for b in range(a, n):
+                    if not line_tiles[b]:
+                        empties.append(b - a)
+                    if len(empties) > len(rack):
+                        break  # a longer span has these empty squares and more
+                    if b - a + 1 > longest:
+                        break  # no word is this long
+                    if b == a or (b + 1 < n and line_tiles[b + 1]):
+                        continue  # one square; the main word would go on further
                     span = squares[a:b + 1]
-                    empties = [i for i, sq in enumerate(span) if not tile(sq)]
-                    if not 1 <= len(empties) <= len(rack):
-                        continue
+                    cells = line_tiles[a:b + 1]
+                    if not empties or len(span) not in line_words:
+                        continue  # no tile placed; no word of this length fits the line
                     # the board tiles just before and after each empty square,
                     # across the line: a cross word where there are any
-                    crosses = {i: _cross_squares(grid, span[i], cross_step) for i in empties}
-                    crosses = {i: (before, after) for i, (before, after) in crosses.items()
-                               if before or after}
+                    crosses = {i: cross_at[span[i]] for i in empties
+                               if cross_at[span[i]] != ([], [])}
                     if board_empty:
                         if start not in span:
                             continue
@@ -155,9 +177,8 @@ def reference_moves(grid: np.ndarray, rack: Sequence[int], words: Words,
                         continue  # touches no board tile
                     if down and len(empties) == 1 and crosses:
                         continue  # a one-tile play is listed across
-                    for word in line_words.get(len(span), ()):
-                        if any(tile(sq) and tile(sq) & 0x7F != word[i]
-                               for i, sq in enumerate(span)):
+                    for word in line_words[len(span)]:
+                        if any(t and t & 0x7F != word[i] for i, t in enumerate(cells)):
                             continue  # disagrees with the board
                         if any(tuple(tile(s) & 0x7F for s in before) + (word[i],)
                                + tuple(tile(s) & 0x7F for s in after) not in words
@@ -165,11 +186,10 @@ def reference_moves(grid: np.ndarray, rack: Sequence[int], words: Words,
                             continue  # a cross word is not a word
                         for blank_at in _blank_choices(word, empties, naturals, blanks):
                             tiles = tuple(
-                                tile(sq) if tile(sq) else
-                                (BLANK_FLAG | word[i] if i in blank_at else word[i])
-                                for i, sq in enumerate(span))
-                            through = tuple(bool(tile(sq)) for sq in span)
-                            score = _score(grid, span, tiles, empties, crosses, points,
+                                t if t else (BLANK_FLAG | word[i] if i in blank_at else word[i])
+                                for i, t in enumerate(cells))
+                            through = tuple(bool(t) for t in cells)
+                            score = _score(rows, span, tiles, empties, crosses, points,
                                            letter_mult, word_mult)
                             if len(empties) == rack_size:
                                 score += bingo_bonus
@@ -181,12 +201,13 @@ def reference_moves(grid: np.ndarray, rack: Sequence[int], words: Words,
 
 def _words_for_line(word_list: list[tuple[int, ...]], letter_counts: np.ndarray,
                     naturals: Counter, blanks: int,
-                    line: list[int]) -> dict[int, list[tuple[int, ...]]]:
-    """The words whose letters the rack and this line's tiles could supply, by length
-    (a main word is made of rack tiles and tiles of its line, nothing else).
-    ``letter_counts[k, c]`` is how many c's ``word_list[k]`` has."""
+                    line: Sequence[int]) -> dict[int, list[tuple[int, ...]]]:
+    """The words whose letters the rack and a line's tiles could supply, by length
+    (a main word is made of rack tiles and tiles of its line, nothing else):
+    ``line`` the letters of the line's tiles. ``letter_counts[k, c]`` is how
+    many c's ``word_list[k]`` has."""
     have = np.zeros(64, dtype=np.int8)
-    for c, k in (naturals + Counter(t & 0x7F for t in line if t)).items():
+    for c, k in (naturals + Counter(line)).items():
         have[c] = k
     short = np.maximum(letter_counts - have, 0).sum(axis=1)  # letters left for blanks
     out: dict[int, list[tuple[int, ...]]] = {}
@@ -197,26 +218,28 @@ def _words_for_line(word_list: list[tuple[int, ...]], letter_counts: np.ndarray,
 
 
 def _letter_counts(word_list: list[tuple[int, ...]]) -> np.ndarray:
-    counts = np.zeros((len(word_list), 64), dtype=np.int8)
-    for k, w in enumerate(word_list):
-        for c in w:
-            counts[k, c] += 1
-    return counts
+    """``counts[k, c]``: how many c's ``word_list[k]`` has (one count of every
+    (word, letter) pair of the list)."""
+    which = np.repeat(np.arange(len(word_list)), [len(w) for w in word_list])
+    letters = np.fromiter((c for w in word_list for c in w), np.int64, len(which))
+    assert letters.max(initial=0) < 64  # a column a code (bincount refuses negatives)
+    counts = np.bincount(which * 64 + letters, minlength=len(word_list) * 64)
+    return counts.reshape(len(word_list), 64).astype(np.int8)
 
 
-def _cross_squares(grid: np.ndarray, sq: Square,
+def _cross_squares(grid: Sequence[Sequence[int]], sq: Square,
                    step: tuple[int, int]) -> tuple[list[Square], list[Square]]:
     """The board squares with tiles running just before and just after ``sq`` along
-    ``step``, in order."""
-    n = grid.shape[0]
+    ``step``, in order (``grid`` a list of rows)."""
+    n = len(grid)
     before: list[Square] = []
     r, c = sq[0] - step[0], sq[1] - step[1]
-    while 0 <= r < n and 0 <= c < n and grid[r, c]:
+    while 0 <= r < n and 0 <= c < n and grid[r][c]:
         before.insert(0, (r, c))
         r, c = r - step[0], c - step[1]
     after: list[Square] = []
     r, c = sq[0] + step[0], sq[1] + step[1]
-    while 0 <= r < n and 0 <= c < n and grid[r, c]:
+    while 0 <= r < n and 0 <= c < n and grid[r][c]:
         after.append((r, c))
         r, c = r + step[0], c + step[1]
     return before, after
@@ -233,10 +256,11 @@ def _blank_choices(word: tuple[int, ...], empties: list[int], naturals: Counter,
                 yield set(blank_at)
 
 
-def _score(grid: np.ndarray, span: list[Square], tiles: tuple[int, ...], empties: list[int],
-           crosses: dict[int, tuple[list[Square], list[Square]]], points: Sequence[int],
-           letter_mult: np.ndarray, word_mult: np.ndarray) -> int:
-    """Main word plus cross words; premiums only under the new tiles."""
+def _score(grid: Sequence[Sequence[int]], span: list[Square], tiles: tuple[int, ...],
+           empties: list[int], crosses: dict[int, tuple[list[Square], list[Square]]],
+           points: Sequence[int], letter_mult: np.ndarray, word_mult: np.ndarray) -> int:
+    """Main word plus cross words; premiums only under the new tiles (``grid`` a
+    list of rows)."""
     main = 0
     mult = 1
     for i, sq in enumerate(span):
@@ -248,7 +272,7 @@ def _score(grid: np.ndarray, span: list[Square], tiles: tuple[int, ...], empties
     total = main * mult
     for i, (before, after) in crosses.items():
         sq = span[i]
-        cross = sum(_value(int(grid[s]), points) for s in before + after)
+        cross = sum(_value(grid[r][c], points) for r, c in before + after)
         cross += _value(tiles[i], points) * int(letter_mult[sq])
         total += cross * int(word_mult[sq])
     return total
@@ -318,11 +342,11 @@ def legal(grid: np.ndarray, move: Move, rack: Sequence[int], words: Words, start
     for r, c in ((row - dr, col - dc), (squares[-1][0] + dr, squares[-1][1] + dc)):
         if 0 <= r < n and 0 <= c < n and after[r][c]:
             return False
-    # every word made (every run of two or more tiles through a new tile) is a word
-    for sq in new:
-        for run in _runs_through(after, sq):
-            if tuple(after[r][c] & 0x7F for r, c in run) not in words:
-                return False
+    # every word made (every run of two or more tiles through a new tile, each
+    # run once) is a word
+    for run in {tuple(run) for sq in new for run in _runs_through(after, sq)}:
+        if tuple(after[r][c] & 0x7F for r, c in run) not in words:
+            return False
     if not any(map(any, before)):
         if down and across_only_when_empty:
             return False

@@ -73,11 +73,12 @@ def _once_a_list(what: str, words: list[str], make: Callable[[list[str]], Any]) 
 
 def _counts_of(words: list[str]) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
     column = {c: i for i, c in enumerate(sorted({c for w in words for c in w}))}
-    counts = np.zeros((len(words), len(column)), np.int16)
-    for i, w in enumerate(words):
-        for c in w:
-            counts[i, column[c]] += 1
-    return column, counts, np.array([len(w) for w in words], np.int64)
+    lengths = np.array([len(w) for w in words], np.int64)
+    # one count of every (word, letter) pair of the list
+    which = np.repeat(np.arange(len(words)), lengths)
+    letters = np.array([column[c] for w in words for c in w], np.int64)
+    counts = np.bincount(which * len(column) + letters, minlength=len(words) * len(column))
+    return column, counts.reshape(len(words), len(column)).astype(np.int16), lengths
 
 
 def _letter_counts(words: list[str]) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
@@ -95,11 +96,10 @@ def anagrams(words: list[str], rack: str, subsets: bool = False) -> set[str]:
     for c in rack:
         if c in column:
             have[column[c]] += 1
-    short = np.maximum(counts - have, 0).sum(axis=1)
-    fits = (short <= rack.count("?")) & (lengths <= len(rack))
-    if not subsets:
-        fits &= lengths == len(rack)
-    return {words[i] for i in np.flatnonzero(fits)}
+    # the words of the rack's length (with ``subsets``, of no more letters)
+    rows = np.flatnonzero(lengths <= len(rack) if subsets else lengths == len(rack))
+    short = np.maximum(counts[rows] - have, 0).sum(axis=1)
+    return {words[i] for i in rows[short <= rack.count("?")]}
 
 
 @functools.lru_cache(maxsize=256)
@@ -113,24 +113,37 @@ def matches(word: str, pattern: str) -> bool:
     return _regex(pattern).fullmatch(word) is not None
 
 
+def _lines_by_length(words: list[str]) -> dict[int, str]:
+    """The words of each length, one a line."""
+    out: dict[int, list[str]] = {}
+    for w in words:
+        out.setdefault(len(w), []).append(w)
+    return {length: "\n".join(some) for length, some in out.items()}
+
+
 def matching(words: list[str], pattern: str) -> list[str]:
-    """The words that match ``pattern`` (`matches`), in order: one search of
-    the list's lines (made once a list) with the pattern's regex as a line."""
-    text = _once_a_list("text", words, "\n".join)
+    """The words that match ``pattern`` (`matches`), sorted. One search, with
+    the pattern's regex as a line, of the lines of the words of each length
+    it can match: its own length without a '*', else any length of at least
+    its letters and '?'s (the list's words by length made once a list)."""
+    texts = _once_a_list("lines by length", words, _lines_by_length)
+    least = sum(c != "*" for c in pattern)
     line = re.compile(f"^(?:{_regex(pattern).pattern})$", re.MULTILINE)
-    return line.findall(text)
+    return sorted(w for length, text in texts.items()
+                  if length == least or (length > least and "*" in pattern)
+                  for w in line.findall(text))
 
 
 def pattern_with_rack(word: str, pattern: str, rack: str) -> bool:
     """Whether ``word`` matches ``pattern`` with its wildcards filled from ``rack``
     (the pattern's own letters are on the board). However the word aligns with
     the pattern, the wildcards take the word's letters minus the pattern's."""
-    fixed = Counter(c for c in pattern if c not in "?*")
-    if len(word) - fixed.total() > len(rack):  # more wildcards filled than tiles
+    fixed = [c for c in pattern if c not in "?*"]
+    if len(word) - len(fixed) > len(rack):  # more wildcards filled than tiles
         return False
     if not matches(word, pattern):
         return False
-    return can_spell("".join((Counter(word) - fixed).elements()), rack)
+    return can_spell("".join((Counter(word) - Counter(fixed)).elements()), rack)
 
 
 def hooks(words: set[str], word: str, letters: str) -> tuple[list[str], list[str]]:

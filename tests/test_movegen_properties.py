@@ -89,10 +89,12 @@ def generate_from_arrays(grid, rack, lexicon, *, letter_mult, word_mult, start, 
                k.GADDAG if generator == "gaddag" else k.DAWG)
     assert not st[f.S_OVERFLOW]
     moves = []
-    for row, word in zip(out[0][:st[f.S_COUNT]], out[1], strict=False):
-        d, lane, first, length, _placed, score, through, _lidx = (int(x) for x in row)
+    count = int(st[f.S_COUNT])
+    # rows of plain ints (`tolist`): faster to read than the arrays' scalars
+    for row, word in zip(out[0][:count].tolist(), out[1][:count].tolist(), strict=True):
+        d, lane, first, length, _placed, score, through, _lidx = row
         r, c = (first, lane) if d else (lane, first)
-        moves.append((r, c, bool(d), tuple(int(t) for t in word[:length]),
+        moves.append((r, c, bool(d), tuple(word[:length]),
                       tuple(bool(through >> j & 1) for j in range(length)), score))
     return moves
 

@@ -82,18 +82,23 @@ def test_pattern_errors(twl06):
         twl06.pattern("A1?")
 
 
+@pytest.fixture(scope="module")
+def twl06_set(twl06_words: list[str]) -> set[str]:
+    return set(twl06_words)
+
+
 @settings(max_examples=30, deadline=None)
 @given(word=st.text(LETTERS, min_size=1, max_size=8))
-def test_hooks_agree_with_brute_force(twl06, twl06_words, word):
-    words = set(twl06_words)
+def test_hooks_agree_with_brute_force(twl06, twl06_set, word):
+    words = twl06_set
     hooks = twl06.hooks(word)
     front, back = reference.hooks(words, word, LETTERS)
     assert list(hooks.front) == front and list(hooks.back) == back
     assert hooks.valid == (word in words)
 
 
-def test_hooks_of_real_words(twl06_words):
-    words = set(twl06_words)
+def test_hooks_of_real_words(twl06_words, twl06_set):
+    words = twl06_set
     lex = Lexicon.load("TWL06")
     for word in twl06_words[::997]:
         front, back = reference.hooks(words, word, LETTERS)
@@ -127,15 +132,26 @@ def test_multi_word_anagrams_of_a_phrase(twl06):
     assert len(twl06.multi_anagrams("dormitory", limit=5)) == 5
 
 
+@pytest.fixture(scope="module")
+def twl06_by_length(twl06_words: list[str]) -> dict[int, list[str]]:
+    """TWL06's words by their length."""
+    out: dict[int, list[str]] = {}
+    for w in twl06_words:
+        out.setdefault(len(w), []).append(w)
+    return out
+
+
 @settings(max_examples=25, deadline=None)
 @given(word=st.text(LETTERS, min_size=2, max_size=7), distance=st.integers(1, 2))
-def test_suggestions_agree_with_brute_force(twl06, twl06_words, word, distance):
+def test_suggestions_agree_with_brute_force(twl06, twl06_by_length, word, distance):
     """Against rapidfuzz's Levenshtein distance (an independent implementation,
-    held to `reference.levenshtein` below)."""
+    held to `reference.levenshtein` below), over every word whose length is
+    within ``distance`` of the word's (no other can be that close)."""
     got = twl06.suggest(word, distance=distance)
-    expected = sorted(((w, d) for w in twl06_words
-                       if abs(len(w) - len(word)) <= distance
-                       and 0 < (d := Levenshtein.distance(w, word, score_cutoff=distance))
+    near = [w for length in range(len(word) - distance, len(word) + distance + 1)
+            for w in twl06_by_length.get(length, ())]
+    expected = sorted(((w, d) for w in near
+                       if 0 < (d := Levenshtein.distance(w, word, score_cutoff=distance))
                        <= distance),
                       key=lambda wd: (wd[1], wd[0]))
     assert got == expected

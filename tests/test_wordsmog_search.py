@@ -33,11 +33,11 @@ from rackety.experiments.autoplay import play_game
 from rackety.experiments.selfplay import Compiled
 from rackety.game.gcg import record_of, replay
 from rackety.game.heuristics import leave_model
-from rackety.game.movegen import cross_sets, update_cross_sets, variant_lexicon
+from rackety.game.movegen import MoveList, cross_sets, update_cross_sets, variant_lexicon
 from rackety.game.referee import Game, formed_words
 from rackety.game.rules import Rules
 from rackety.kernels.bits import GRAPH_ALPHAGRAMS
-from rackety.kernels.fields import GS_SCORE, X_HAS, X_SCORE, X_SET
+from rackety.kernels.fields import GS_SCORE, M_DIR, M_FIRST, M_LANE, X_HAS, X_SCORE, X_SET
 from rackety.kernels.verify import Setting, check_game
 from rackety.players import make_player
 from rackety.players.best import BestPlayer
@@ -365,13 +365,24 @@ def test_the_championship_player_plays_wordsmog_in_the_midgame(twl06: Lexicon) -
             decision = best.decide(view, twl06)
             assert best.last_phase.startswith("simulation")
             assert decision.simulation is not None
-            listed = set(view.moves(twl06).placements())
-            assert decision.move.kind != "place" or decision.move in listed
+            if decision.move.kind == "place":
+                assert decision.move in _listed_from_its_square(view.moves(twl06), decision.move)
             game.play(decision.move)
             decided += 1
         else:
             game.play(greedy.decide(view, twl06).move)
     assert decided == 4 and game.problems() == []
+
+
+def _listed_from_its_square(moves: MoveList, move: Move) -> set[Move]:
+    """The placements of ``moves`` whose main word starts on ``move``'s square in
+    its direction, as moves (a WordSmog list of TWL06 holds tens of thousands:
+    the rest are not made into `Move` objects)."""
+    lane, first = (move.col, move.row) if move.down else (move.row, move.col)
+    meta = moves.meta
+    rows = np.flatnonzero((meta[:, M_DIR] == int(move.down)) & (meta[:, M_LANE] == lane)
+                          & (meta[:, M_FIRST] == first))
+    return {moves.placement(int(i)) for i in rows}
 
 
 # ----------------------------------------------------------- pre-endgame
