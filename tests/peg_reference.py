@@ -12,18 +12,38 @@ that empties the rack with the bag empty ends the game and gains twice the
 opponent's rack, and six scoreless turns in a row end it with each player
 losing their own rack (the referee's rules, not the solvers' two-pass
 shortcut). No pruning, a dictionary of positions already valued.
+
+A position is held as plain values: its tiles (``grid.tobytes()``), the two
+racks as sorted tuples of codes (the mover's first), the bag and the count of
+scoreless turns. A placement resets that count, so what a player's best
+placement is worth does not depend on it: it is valued once per tiles, racks
+and bag, and the passes around it (at most six in a row) are a little
+arithmetic on the two players' best placements. The placements of a rack on
+some tiles are made once (`Placements`), each kept as its score, the tiles
+after it and the rack left: found among those of the pool of every tile off
+the board (both racks and the bag, of which any rack on these tiles is a
+part), which `Board.moves` generates once per tiles.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
+from functools import cache
 from typing import Any
 
-from endgame_reference import LETTERS, face, tiny_alphabet
+import numpy as np
+from endgame_reference import LETTERS, tiny_alphabet
 
 from rackety import Board, Lexicon, Move
+from rackety.alphabet import BLANK_FLAG
 
 MAX_SCORELESS = 6
+#: a rack or a bag: tile codes (0 = a blank), racks sorted
+Rack = tuple[int, ...]
+#: a placement as the search holds it: its score, the tiles after it
+#: (``grid.tobytes()``) and the rack left (sorted)
+Placement = tuple[int, bytes, Rack]
 
 
 def with_unseen(board: Board, unseen: tuple[int, ...]) -> Board:
@@ -43,54 +63,161 @@ def with_unseen(board: Board, unseen: tuple[int, ...]) -> Board:
                           layout=board.layout)
 
 
-def _draw(rack: tuple[int, ...], bag: tuple[int, ...], size: int
-          ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Fill ``rack`` from the end of ``bag``: (rack, bag)."""
+def _draw(rack: Rack, bag: Rack, size: int) -> tuple[Rack, Rack]:
+    """Fill ``rack`` up to ``size`` from the end of ``bag``: (rack, bag), the
+    rack sorted (when it draws nothing: as it was)."""
     n = min(len(bag), max(0, size - len(rack)))
-    return rack + tuple(reversed(bag[len(bag) - n:])), bag[:len(bag) - n]
+    if n == 0:
+        return rack, bag
+    return tuple(sorted(rack + bag[len(bag) - n:])), bag[:len(bag) - n]
 
 
 def value(board: Board, lexicon: Lexicon, bag: tuple[int, ...], zero: int,
-          memo: dict[Any, int], passes: bool = True) -> int:
+          memo: dict[Any, Any], passes: bool = True) -> int:
     """The change in spread to the end of the game for the player to move on
     ``board`` (both racks known), ``bag`` drawn from the end, after ``zero``
     scoreless turns in a row, under best play by both with full information
-    (``passes`` False: this player may not pass now, if it has a placement)."""
+    (``passes`` False: this player may not pass now, if it has a placement).
+    ``memo`` is shared by calls on positions of one game (alphabet, layout,
+    rules): what was valued or generated once is kept there."""
     mine, theirs = board.racks
-    key = (board.grid.tobytes(), tuple(sorted(mine)), tuple(sorted(theirs)), bag, zero)
-    if passes and key in memo:
-        return memo[key]
-    size = board.alphabet.rack_size
-    values = []
-    for move, played in _placements(board, lexicon, memo):
-        rack, rest = _draw(played.racks[1], bag, size)  # racks rotate: the mover's is last
-        if not rack and not rest:
-            values.append(move.score + 2 * face(board, theirs))
-            continue
-        after = played.copy(racks=[theirs, rack])
-        values.append(move.score - value(after, lexicon, rest, 0, memo))
-    if passes or not values:
+    return _Search(board, lexicon, memo).value(
+        board.grid.tobytes(), tuple(sorted(mine)), tuple(sorted(theirs)), tuple(bag), zero,
+        passes)
+
+
+class _Search:
+    """`value` on a position held as plain values (tiles as bytes, sorted
+    racks, the bag); ``board`` lends only its alphabet, layout and rules to
+    `Board.moves`, ``memo`` keeps the placements, the best placements and
+    the values (with passes) made."""
+
+    def __init__(self, board: Board, lexicon: Lexicon, memo: dict[Any, Any]) -> None:
+        if "placements" not in memo:
+            memo["placements"] = Placements(board, lexicon)
+        self.placements: Placements = memo["placements"]
+        self.best: dict[tuple[bytes, Rack, Rack, Rack], int | None] = \
+            memo.setdefault("best placements", {})
+        self.valued: dict[tuple[bytes, Rack, Rack, Rack, int], int] = \
+            memo.setdefault("values", {})
+        self.size = board.alphabet.rack_size
+        self.points = [tile.points for tile in board.alphabet.tiles]
+
+    def face(self, rack: Rack) -> int:
+        """The face value of ``rack`` (a blank is worth nothing)."""
+        return sum(self.points[c] for c in rack if c)
+
+    def value(self, grid: bytes, mine: Rack, theirs: Rack, bag: Rack, zero: int,
+              passes: bool = True) -> int:
+        """`value` of the position: the better of the best placement and the
+        pass (``passes``, or no placement), which hands the same position to
+        the opponent with one more scoreless turn, or ends the game at
+        `MAX_SCORELESS` of them, each player losing their own rack."""
+        key = (grid, mine, theirs, bag, zero)
+        if passes and key in self.valued:
+            return self.valued[key]
+        placing = self.best_placement(grid, mine, theirs, bag)
+        if placing is not None and not passes:
+            return placing
         if zero + 1 >= MAX_SCORELESS:
-            values.append(face(board, theirs) - face(board, mine))
+            passing = self.face(theirs) - self.face(mine)
         else:
-            values.append(-value(board.play(Move("pass", score=0)), lexicon, bag, zero + 1,
-                                 memo))
-    if not passes:
-        return max(values)
-    memo[key] = max(values)
-    return memo[key]
+            passing = -self.value(grid, theirs, mine, bag, zero + 1)
+        self.valued[key] = passing if placing is None else max(placing, passing)
+        return self.valued[key]
+
+    def best_placement(self, grid: bytes, mine: Rack, theirs: Rack, bag: Rack) -> int | None:
+        """The most a placement of ``mine`` is worth (None without one): its
+        score, and then, the rack filled from the bag, twice the opponent's
+        rack if it went out with the bag empty, else less the opponent's value
+        (no scoreless turn before it)."""
+        key = (grid, mine, theirs, bag)
+        if key in self.best:
+            return self.best[key]
+        best = None
+        # any rack on these tiles is part of those off them: one pool serves all
+        for score, after, left in self.placements(grid, mine, mine + theirs + bag):
+            rack, rest = _draw(left, bag, self.size)
+            if not rack and not rest:
+                worth = score + 2 * self.face(theirs)
+            else:
+                worth = score - self.value(after, theirs, rack, rest, 0)
+            if best is None or worth > best:
+                best = worth
+        self.best[key] = best
+        return best
 
 
-def _placements(board: Board, lexicon: Lexicon, memo: dict[Any, Any]
-                ) -> list[tuple[Move, Board]]:
-    """Every placement of the player to move and the board after it, which
-    depend on the tiles and this player's rack only: made once per those in
-    ``memo`` (the boards after are read, not changed)."""
-    key = ("placements", board.grid.tobytes(), tuple(sorted(board.racks[0])))
-    if key not in memo:
-        memo[key] = [(move, board.play(move))
-                     for move in board.moves(lexicon, exchanges=False).placements()]
-    return memo[key]
+class Placements:
+    """Every placement of a rack on some tiles, as `Placement` values, made once
+    per tiles and rack.
+
+    They are found among the placements (`Board.moves`, no exchange, on
+    ``board``'s alphabet, layout and rules) of a pool of tiles that holds the
+    rack, generated once per tiles and pool: those that take only tiles the
+    rack holds. What a placement is (squares, tiles, score) does not depend
+    on the tiles left beside it, the bonus for a whole rack being for placing
+    the alphabet's rack size; so one pool (every tile off the board) serves
+    every rack a player can hold on these tiles. Each score is checked
+    against `Board.score`, each placed tile to be in the pool and its square
+    empty."""
+
+    def __init__(self, board: Board, lexicon: Lexicon) -> None:
+        self.board = board.copy()
+        self.lexicon = lexicon
+        self.size = board.alphabet.rack_size
+        self.made: dict[tuple[bytes, Rack], list[Placement]] = {}
+        self.pools: dict[tuple[bytes, Rack], dict[Rack, list[tuple[int, bytes]]]] = {}
+
+    def __call__(self, grid: bytes, rack: Rack, pool: Rack) -> list[Placement]:
+        """The placements of ``rack`` (sorted) on ``grid``, found among those
+        of ``pool`` (in any order), which holds it."""
+        made = self.made.get((grid, rack))
+        if made is None:
+            assert len(rack) <= self.size  # of_pool keeps no placement of more tiles
+            by_tiles = self.of_pool(grid, tuple(sorted(pool)))
+            made = []
+            for taken in sub_racks(rack):
+                left = list(rack)
+                for code in taken:
+                    left.remove(code)
+                made += [(score, after, tuple(left)) for score, after in by_tiles.get(taken, ())]
+            self.made[(grid, rack)] = made
+        return made
+
+    def of_pool(self, grid: bytes, pool: Rack) -> dict[Rack, list[tuple[int, bytes]]]:
+        """The placements of ``pool`` (sorted) on ``grid`` of no more than a
+        rack of tiles, by the tiles each takes (sorted, a blank as 0): its
+        score and the tiles after it."""
+        made = self.pools.get((grid, pool))
+        if made is None:
+            made = self.pools[(grid, pool)] = {}
+            board = self.board.copy(racks=[pool, ()])
+            side = board.layout.size
+            board.grid = np.frombuffer(grid, np.uint8).reshape(side, side).copy()
+            for move in board.moves(self.lexicon, exchanges=False).placements():
+                if move.n_placed > self.size:
+                    continue  # no rack holds so many
+                assert move.score == board.score(move), move
+                after = bytearray(grid)
+                placed = move.placed
+                for (r, c), tile in zip(move.placed_squares(), placed, strict=True):
+                    assert not after[r * side + c], move
+                    after[r * side + c] = tile
+                taken = tuple(sorted(0 if t & BLANK_FLAG else t for t in placed))
+                held = list(pool)
+                for code in taken:
+                    held.remove(code)  # a ValueError if not in the pool
+                made.setdefault(taken, []).append((move.score, bytes(after)))
+        return made
+
+
+@cache
+def sub_racks(rack: Rack) -> frozenset[Rack]:
+    """Every non-empty part of ``rack`` (sorted, as multisets: each once)."""
+    return frozenset(tuple(c for c, keep in zip(rack, mask, strict=True) if keep)
+                     for mask in itertools.product((False, True), repeat=len(rack))
+                     if any(mask))
 
 
 def orders(pool: Counter[int], k: int) -> list[tuple[tuple[int, ...], int]]:
@@ -105,7 +232,7 @@ def orders(pool: Counter[int], k: int) -> list[tuple[tuple[int, ...], int]]:
 
 
 def candidate(board: Board, lexicon: Lexicon, move: Move, bag_size: int,
-              memo: dict[Any, int], *, reply_passes: bool = True
+              memo: dict[Any, Any], *, reply_passes: bool = True
               ) -> tuple[float, float, list[tuple[tuple[int, ...], int, int]]]:
     """``move``'s win % and expected spread change over every world, and the
     worlds: (the bag in the order drawn, ways, final spread change). The

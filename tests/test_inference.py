@@ -105,6 +105,7 @@ def reference(board: Board, lexicon: Lexicon, text: str, table: Any,
     exchanged = int(found.group(1)) if found else 0
     play = None if exchanged else board.parse_move(text)
     played = Counter(0 if t & 0x80 else t for t in play.placed) if play else Counter()
+    target = _key(play) if play else None
     mass: dict[str, float] = defaultdict(float)
     racks = consistent = 0
     for combo in set(itertools.combinations_with_replacement(sorted(pool),
@@ -119,10 +120,10 @@ def reference(board: Board, lexicon: Lexicon, text: str, table: Any,
         weight = math.prod(math.comb(pool[c], k) for c, k in drawn.items())
         view = board.copy(racks=[tuple(sorted(rack.elements())), *others])
         best = static_decision(view, lexicon, table).move.equity
-        listed = list(view.moves(lexicon, mode="all", leave=table))
+        listed = view.moves(lexicon, mode="all", leave=table)  # its moves made as read
         kept = None
         if play is not None:
-            equity = next(m.equity for m in listed if m.kind == "place" and _key(m) == _key(play))
+            equity = next(m.equity for m in listed if m.kind == "place" and _key(m) == target)
             if equity >= best - margin - 1e-9:
                 kept = rack - played
         else:
@@ -261,6 +262,7 @@ def reference_racks(board: Board, lexicon: Lexicon, text: str, table: Any) -> se
     """The racks (codes ascending) from which the static player makes the
     placement ``text`` or one of equal equity."""
     play = board.parse_move(text)
+    target = _key(play)
     played = Counter(0 if t & 0x80 else t for t in play.placed)
     pool = {c: int(k) for c, k in enumerate(board.unseen().tolist()) if k}
     size = min(board.alphabet.rack_size, sum(pool.values()))
@@ -272,7 +274,7 @@ def reference_racks(board: Board, lexicon: Lexicon, text: str, table: Any) -> se
         view = board.copy(racks=[combo, *board.racks[1:]])
         best = static_decision(view, lexicon, table).move.equity
         equity = next(m.equity for m in view.moves(lexicon, mode="all", leave=table)
-                      if m.kind == "place" and _key(m) == _key(play))
+                      if m.kind == "place" and _key(m) == target)
         if equity >= best - 1e-9:
             out.add(combo)
     return out

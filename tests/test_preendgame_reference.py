@@ -13,7 +13,7 @@ import pytest
 from endgame_reference import LETTERS, TINY7, random_plays, tiny_alphabet, tiny_lexicon
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
-from peg_reference import candidate, with_unseen
+from peg_reference import Placements, candidate, with_unseen
 
 from rackety import Board
 from rackety.search import peg_draws
@@ -73,6 +73,25 @@ def test_matches_plain_expectimax(tiny, data):
             assert len(outcome.draws) == outcome.worlds
     keys = [(-o.win_pct, -o.spread) for o in result.outcomes]
     assert keys == sorted(keys)
+
+
+@settings(max_examples=50, deadline=None)
+@given(data=st.data())
+def test_the_references_placements_of_a_rack_among_a_pools(tiny, data):
+    # the reference finds a rack's placements among those of a pool of up to
+    # nine tiles holding it (`peg_reference.Placements`): they are the rack's
+    # own (`Board.moves` with the rack, each played by `Board.play`)
+    big = tiny_alphabet()
+    board = random_plays(data.draw, tiny, Board(alphabet=big, layout=TINY7), 3)
+    rack = tuple(sorted(big.tokenize(data.draw(st.text(LETTERS + "?", min_size=1, max_size=3)))))
+    more = tuple(big.tokenize(data.draw(st.text(LETTERS + "?", max_size=6))))
+    found = Placements(board, tiny)(board.grid.tobytes(), rack, more + rack)
+    board.racks = [rack, ()]
+    played = [(move.score, board.play(move)) for move in
+              board.moves(tiny, exchanges=False).placements()]
+    assert sorted(found) == sorted((score, after.grid.tobytes(), tuple(sorted(after.racks[-1])))
+                                   for score, after in played)
+    event("the rack has placements" if found else "the rack has none")
 
 
 def _snit(pool: str = "NTSAS") -> Board:
