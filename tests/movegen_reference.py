@@ -136,7 +136,7 @@ def reference_moves(grid: np.ndarray, rack: Sequence[int], words: Words,
         cross_step = (0, 1) if down else (1, 0)
         # the board tiles just before and after each empty square, across the
         # line: made once a square, not once a span
-        cross_at = {(r, c): _cross_squares(rows, (r, c), cross_step)
+        cross_at = {(r, c): cross_squares(rows, (r, c), cross_step)
                     for r in range(n) for c in range(n) if not rows[r][c]}
         for line in range(n):
             squares = [(j, line) if down else (line, j) for j in range(n)]
@@ -227,7 +227,7 @@ def _letter_counts(word_list: list[tuple[int, ...]]) -> np.ndarray:
     return counts.reshape(len(word_list), 64).astype(np.int8)
 
 
-def _cross_squares(grid: Sequence[Sequence[int]], sq: Square,
+def cross_squares(grid: Sequence[Sequence[int]], sq: Square,
                    step: tuple[int, int]) -> tuple[list[Square], list[Square]]:
     """The board squares with tiles running just before and just after ``sq`` along
     ``step``, in order (``grid`` a list of rows)."""

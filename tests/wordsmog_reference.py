@@ -75,7 +75,7 @@ def _cross_letters(grid: list[list[int]], sq: Square, step: tuple[int, int],
     """The letters a tile on the empty square ``sq`` may have: those that make
     its cross word (the board tiles running just before and after it along
     ``step``) an anagram of a word; None where there are no such tiles."""
-    before, after = ref._cross_squares(grid, sq, step)
+    before, after = ref.cross_squares(grid, sq, step)
     if not before and not after:
         return None
     cross = [grid[r][c] for r, c in before + after]
