@@ -40,18 +40,15 @@ class EndgamePlayer(PlayerBase):
     @staticmethod
     def endgame_position(board: Board) -> Board | None:
         """``board`` with both racks known, if it is a two-player endgame (the bag
-        empty, the player's own rack known); else None."""
-        if len(board.racks) != 2 or not board.rack or board.bag_count != 0:
+        empty, the player's own rack known: `rackety.search.endgame.known_racks`);
+        else None."""
+        from rackety.errors import RacketyError
+        from rackety.search.endgame import known_racks
+
+        try:
+            return known_racks(board)
+        except RacketyError:
             return None
-        if board.racks[1]:
-            return board if board.unseen_count == 0 else None
-        unseen = board.unseen()
-        rack = tuple(int(c) for c in range(len(unseen)) for _ in range(int(unseen[c])))
-        if not rack or len(rack) > board.alphabet.rack_size:
-            return None
-        two = board.copy()
-        two.racks = [board.racks[0], rack]
-        return two
 
     def decide(self, board: Board, lexicon: Lexicon, *, control: Control | None = None
                ) -> Decision:

@@ -593,6 +593,22 @@ def check_position(board: Board) -> None:
                            "an empty bag")
 
 
+def known_racks(board: Board) -> Board:
+    """``board`` with both racks known: with the bag empty, an opponent's rack
+    the position leaves unknown (empty) is exactly the tiles the player to
+    move has not seen (`Board.unseen`). Raises the one-line `RacketyError` of
+    `check_position` for what the solver cannot take (more than two players,
+    the mover's rack unknown, tiles left in the bag)."""
+    if len(board.racks) == 2 and board.rack and not board.racks[1] \
+            and board.bag_count == 0:
+        unseen = board.unseen()
+        rack = tuple(int(c) for c in range(len(unseen)) for _ in range(int(unseen[c])))
+        if rack:
+            board = board.copy(racks=[board.racks[0], rack])
+    check_position(board)
+    return board
+
+
 def solve(board: Board, lexicon: Lexicon, *, seconds: float | None = None,
           tt_bits: int = 22, max_depth: int | None = None,
           control: Control | None = None) -> EndgameResult:
@@ -826,4 +842,4 @@ class _Solver:
         return EndgameResult(value, pv, reached, exact, int(self.ctl[C_NODES]), elapsed, stats)
 
 
-__all__ = ["EndgameResult", "check_position", "solve", "solve_state"]
+__all__ = ["EndgameResult", "check_position", "known_racks", "solve", "solve_state"]
