@@ -1,19 +1,26 @@
-"""Analysis of game records: every turn against the best move.
+"""Analysis of game records: every turn against the best move, as the judge
+sees it.
 
-For each turn of a GCG record whose rack is known, `analyze_record` generates
-every move of the position (placements, exchanges and the pass, each valued by
-a leave model: score plus the value of the tiles kept), takes the best, finds
-the move played in the list, and gives the equity it lost (best minus played,
-never below 0). A play the generator does not list, a phony, is scored and
-valued as it would be (score plus leave). It also says whether a bingo (a play
-of every tile of a full rack) was there and not played, and gives the words of
-every play that are not in the lexicon and their fate: taken back after a
-challenge (a ``--`` event) or stood. With ``sim_seconds`` the best move and the
-move played are valued by simulation (`rackety.search.simulation.simulate`: the best
-static candidates and the move played, simulated together) instead.
+For each turn of a GCG record whose mover's whole rack is known (a full rack,
+or a short one with the bag empty: `whole_rack`), `analyze_record` asks the
+judge (`rackety.search.judge.Judge`) for the best move and the value of the
+move played, by the phase of the game: the exact endgame with the bag empty
+(values in spread, to the end of the game), the pre-endgame with one or two
+tiles in the bag, simulation with ``sim_seconds`` (ranked by win %), else
+static equity (score plus the value of the tiles kept). The turn's loss is
+the judge's: points lost (``equity_lost``, in the verdict's unit) and win %
+lost, graded small, medium or large (`rackety.search.judge.Verdict.loss`). A
+play the generator does not list, a phony, is valued as it would be. A turn
+whose rack the record gives only partly, or not at all, is listed as not
+assessed, with the reason (``why_not``). The analysis also says whether a
+bingo (a play of every tile of a full rack) was there and not played, and
+gives the words of every play that are not in the lexicon and their fate:
+taken back after a challenge (a ``--`` event) or stood.
 
-`summarize` adds up turns per player: turns assessed, equity lost (total and
-per turn), bingos played and missed, phonies played, challenged off and stood.
+`summarize` adds up turns per player: turns assessed and not, points and win
+% lost, mistakes by size and the Mistake Index (their weights summed:
+`rackety.search.judge.MISTAKE_WEIGHTS`), bingos played and missed, phonies
+played, challenged off and stood.
 
 `analyze_task` is the unit of work of ``rackety analyze``: one record, read,
 replayed and analysed in whichever process `rackety.backends.run_tasks` sends
@@ -22,13 +29,12 @@ it to.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from rackety.alphabet import BLANK_FLAG
 from rackety.errors import RacketyError
 from rackety.frontends.common import resolve_leave
 from rackety.game.board import Board
@@ -39,7 +45,7 @@ from rackety.game.movegen import generate
 from rackety.game.referee import formed_words
 from rackety.kernels import fields as _k
 from rackety.lexicon import Lexicon
-from rackety.search.simulation import simulate
+from rackety.search.judge import EXACT_SECONDS, MISTAKE_WEIGHTS, SIZES, Budget, Judge
 
 #: the events that are a player's turn and can be assessed
 ASSESSED_KINDS = ("play", "exchange", "pass")
@@ -47,18 +53,21 @@ ASSESSED_KINDS = ("play", "exchange", "pass")
 
 @dataclass
 class TurnAnalysis:
-    """One event of a record, assessed when it is a turn whose rack is known.
+    """One event of a record, assessed when it is a turn whose mover's whole
+    rack is known.
 
     ``index`` is the event's 0-based index in the record, ``move`` the placement
     as written (None for other kinds). ``played`` and ``best`` are moves of the
-    position valued by the leave model (``equity``); ``played_equity`` and
-    ``best_equity`` are the values the loss is measured with (the same, or the
-    simulated equities when ``valued_by`` is ``"sim"``). ``equity_lost`` is None
-    when the turn was not assessed (the rack unknown, an exchange of unknown
-    tiles, a play the rack cannot make, another kind of event).
-    ``bingo_available`` is None when no move was generated. ``phonies`` are the
-    words of the play not in the lexicon, ``challenged_off`` whether the play
-    was taken back (``--``).
+    position; ``played_equity`` and ``best_equity`` their values as the judge
+    gave them (``unit``: ``spread`` to the end of the game in the endgame and
+    pre-endgame, else ``equity``; ``valued_by`` says how), ``played_win_pct``
+    and ``best_win_pct`` their win %. ``equity_lost`` (points) and
+    ``win_pct_lost`` are None when the turn was not assessed (``why_not``
+    says why: the rack unknown or partial, a move the rack cannot make, a
+    move the phase's search could not value); ``mistake`` is its size
+    (``none``, ``small``, ``medium``, ``large``). ``bingo_available`` is None
+    when no move was generated. ``phonies`` are the words of the play not in
+    the lexicon, ``challenged_off`` whether the play was taken back (``--``).
     """
 
     index: int
@@ -77,13 +86,20 @@ class TurnAnalysis:
     best_text: str | None = None
     played_equity: float | None = None
     best_equity: float | None = None
+    played_win_pct: float | None = None
+    best_win_pct: float | None = None
     equity_lost: float | None = None
+    win_pct_lost: float | None = None
+    mistake: str | None = None
     bingo: bool = False
     bingo_available: bool | None = None
     best_bingo_text: str | None = None
     phonies: tuple[str, ...] = ()
     challenged_off: bool = False
-    valued_by: str | None = None  # "static" | "sim"
+    valued_by: str | None = None  # the judge's: "exact endgame", "static", ...
+    unit: str | None = None  # "spread" or "equity"
+    exact: bool = False
+    why_not: str | None = None  # why a turn of a player was not assessed
 
     @property
     def assessed(self) -> bool:
@@ -102,32 +118,43 @@ class TurnAnalysis:
         return "challenged off" if self.challenged_off else "stood"
 
     def as_json(self) -> dict[str, Any]:
-        """The turn as plain values (equities rounded to 3 places)."""
+        """The turn as plain values (values rounded to 3 places, win % to 2)."""
         return {
             "event": self.index + 1, "line": self.line_number, "player": self.player,
             "seat": self.seat, "rack": self.rack, "kind": self.kind, "written": self.written,
-            "score": self.score, "assessed": self.assessed,
+            "score": self.score, "assessed": self.assessed, "why_not": self.why_not,
             "played": self.played_text,
             "played_score": None if self.played is None else int(self.played.score or 0),
             "played_equity": _round(self.played_equity),
+            "played_win_pct": _round(self.played_win_pct, 2),
             "best": self.best_text,
             "best_score": None if self.best is None else int(self.best.score or 0),
             "best_equity": _round(self.best_equity),
+            "best_win_pct": _round(self.best_win_pct, 2),
             "equity_lost": _round(self.equity_lost),
+            "win_pct_lost": _round(self.win_pct_lost, 2), "mistake": self.mistake,
             "bingo": self.bingo, "bingo_available": self.bingo_available,
             "missed_bingo": self.missed_bingo, "best_bingo": self.best_bingo_text,
             "phonies": list(self.phonies), "phony_fate": self.phony_fate,
-            "valued_by": self.valued_by}
+            "valued_by": self.valued_by, "unit": self.unit, "exact": self.exact}
 
 
 @dataclass
 class PlayerSummary:
-    """One player's turns added up. ``bingos`` counts plays of a full rack that
-    stayed on the board; ``phonies`` plays with a word not in the lexicon."""
+    """One player's turns added up. ``turns`` counts the turns assessed,
+    ``not_assessed`` those of theirs that could not be (rack unknown or
+    partial ...); ``mistakes`` by size; ``mistake_index`` the sum of the
+    mistakes' weights (`MISTAKE_WEIGHTS`); ``bingos`` counts plays of a full
+    rack that stayed on the board; ``phonies`` plays with a word not in the
+    lexicon."""
 
     player: str
     turns: int = 0
+    not_assessed: int = 0
     equity_lost: float = 0.0
+    win_pct_lost: float = 0.0
+    mistakes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIZES[1:], 0))
+    mistake_index: float = 0.0
     bingos: int = 0
     bingos_missed: int = 0
     phonies: int = 0
@@ -136,13 +163,17 @@ class PlayerSummary:
 
     @property
     def average_lost(self) -> float:
-        """Equity lost per turn assessed."""
+        """Points lost per turn assessed."""
         return self.equity_lost / self.turns if self.turns else 0.0
 
     def as_json(self) -> dict[str, Any]:
         return {"player": self.player, "turns": self.turns,
+                "not_assessed": self.not_assessed,
                 "equity_lost": round(self.equity_lost, 3),
-                "average_lost": round(self.average_lost, 3), "bingos": self.bingos,
+                "average_lost": round(self.average_lost, 3),
+                "win_pct_lost": round(self.win_pct_lost, 2),
+                "mistakes": dict(self.mistakes),
+                "mistake_index": round(self.mistake_index, 2), "bingos": self.bingos,
                 "bingos_missed": self.bingos_missed, "phonies": self.phonies,
                 "phonies_challenged": self.phonies_challenged,
                 "phonies_stood": self.phonies_stood}
@@ -159,6 +190,7 @@ class RecordAnalysis:
     turns: list[TurnAnalysis] = field(default_factory=list)
     leave: str = "static"  # what the equity's leave values are (`leave_label`)
     sim_seconds: float | None = None
+    budget: float | None = EXACT_SECONDS  # seconds of each endgame / pre-endgame search
 
     def summary(self, players: Collection[str] | None = None) -> list[PlayerSummary]:
         """Per player (seat order), or only for the nicknames in ``players``."""
@@ -169,7 +201,8 @@ class RecordAnalysis:
         """The record's turns (plays, exchanges and passes; only those of
         ``players`` when given) and summary as plain values."""
         return {"file": self.source, "players": self.players, "lexicon": self.lexicon,
-                "leave": self.leave, "sim_seconds": self.sim_seconds, "scores": self.scores,
+                "leave": self.leave, "sim_seconds": self.sim_seconds,
+                "budget": self.budget, "scores": self.scores,
                 "turns": [t.as_json() for t in self.listed(players)],
                 "summary": [s.as_json() for s in self.summary(players)]}
 
@@ -179,8 +212,8 @@ class RecordAnalysis:
                 and (players is None or t.player in players)]
 
 
-def _round(value: float | None) -> float | None:
-    return None if value is None else round(float(value), 3)
+def _round(value: float | None, places: int = 3) -> float | None:
+    return None if value is None else round(float(value), places)
 
 
 def summarize(turns: Iterable[TurnAnalysis],
@@ -199,7 +232,13 @@ def summarize(turns: Iterable[TurnAnalysis],
         if t.assessed:
             s.turns += 1
             s.equity_lost += float(t.equity_lost or 0.0)
+            s.win_pct_lost += float(t.win_pct_lost or 0.0)
             s.bingos_missed += t.missed_bingo
+            if t.mistake in s.mistakes:
+                s.mistakes[t.mistake] += 1
+            s.mistake_index += MISTAKE_WEIGHTS.get(t.mistake or "none", 0.0)
+        elif t.why_not is not None:
+            s.not_assessed += 1
         if t.kind == "play":
             s.bingos += t.bingo and not t.challenged_off
             if t.phonies:
@@ -215,21 +254,6 @@ def phonies(board: Board, move: Move, lexicon: Any) -> tuple[str, ...]:
 
     words = formed_words(board.grid, move.placed_squares(), move.placed)
     return tuple(board.alphabet.format(w) for w in words if w not in lexicon)
-
-
-def off_list(board: Board, move: Move, model: Any) -> Move | None:
-    """A placement the generator does not list (a phony), scored and valued as
-    it would be: its score plus the value of its leave. None when the rack does
-    not hold its tiles."""
-    rack = list(board.rack)
-    for tile in move.placed:
-        code = 0 if tile & BLANK_FLAG else tile
-        if code not in rack:
-            return None
-        rack.remove(code)
-    score = board.score(move)
-    value = float(model.rack_values(board.alphabet, rack)[-1]) if model is not None else 0.0
-    return replace(move, score=score, equity=score + value, leave=tuple(rack))
 
 
 def played_move(board: Board, event: Any, move: Move | None, moves: Any) -> Move | None:
@@ -270,28 +294,38 @@ def _bingo_index(moves: Any, rack_size: int) -> int | None:
     return int(hits[0]) if len(hits) else None
 
 
-def _model(leave: Any, lexicon: Any) -> Any:
-    if leave is None:
-        return None
-    if isinstance(leave, str):
-        return resolve_leave(leave, lexicon)
-    return leave
+def whole_rack(board: Board) -> bool:
+    """Whether the mover's rack on ``board`` is their whole rack: a full rack,
+    or fewer tiles when the bag is empty. A record that gives only the tiles
+    played leaves tiles unseen that a full bag would have filled the rack
+    with: a short rack with tiles still in the bag is partial."""
+    rack = board.rack
+    return bool(rack) and (len(rack) >= board.alphabet.rack_size or board.bag_count == 0)
 
 
 def analyze_record(record: Any, lexicon: Any, *, leave: Any = "static",
                    sim_seconds: float | None = None, sim_candidates: int = 15,
                    seats: Collection[int] | None = None, replayed: Any = None,
-                   seed: int = 0) -> RecordAnalysis:
-    """Assess every turn of ``record`` (a `rackety.game.gcg.GcgRecord`) whose rack is
-    known (see `TurnAnalysis`).
+                   seed: int = 0, budget: float | None = EXACT_SECONDS,
+                   plies: int | None = None,
+                   progress: Callable[[int, int], None] | None = None) -> RecordAnalysis:
+    """Assess every turn of ``record`` (a `rackety.game.gcg.GcgRecord`) whose
+    mover's whole rack is known (see `TurnAnalysis`), asking the judge
+    (`rackety.search.judge.Judge`) for the best move and the value of the move
+    played, by the phase of the game.
 
-    ``leave``: ``h1``, ``h2``, ``h3``, ``leaves:FILE.klv2``, ``none`` (equity =
-    score) or a leave model. ``sim_seconds``: value the best ``sim_candidates``
-    static moves and the move played by simulating each position that long
-    (``leave`` must then name a model: it is also the rollouts' policy).
-    ``seats``: assess only these players' turns (the others are listed, with
-    their phonies, but not assessed). ``replayed``: the record's
-    `rackety.game.gcg.replay`, when the caller has it."""
+    ``leave``: ``static`` (the lexicon's trained table), ``h1``, ``h2``, ``h3``,
+    ``leaves:FILE.klv2``, ``none`` (equity = score) or a leave model.
+    ``sim_seconds``: simulate each middle-game position that long, the best
+    ``sim_candidates`` static moves and the move played (``leave`` must then
+    name a model: it is also the rollouts' policy); else static equity.
+    ``budget``: the seconds of each endgame or pre-endgame search (None: as
+    long as exactness takes); ``plies``: instead, each endgame searched that
+    deep at most (the same analysis on any machine). ``seats``: assess only
+    these players' turns (the others are listed, with their phonies, but not
+    assessed). ``replayed``:
+    the record's `rackety.game.gcg.replay`, when the caller has it.
+    ``progress(done, total)`` after each turn assessed."""
 
     rep = replayed if replayed is not None else replay(record)
     if lexicon.alphabet.identity != rep.alphabet.identity:
@@ -304,11 +338,20 @@ def analyze_record(record: Any, lexicon: Any, *, leave: Any = "static",
                                "leaves:FILE.klv2), not none")
         if sim_seconds <= 0:
             raise RacketyError("sim seconds: more than 0")
+    if budget is not None and not budget > 0:
+        raise RacketyError(f"budget {budget}: expected more than 0 seconds")
+    judge = Judge(lexicon, leave=leave if isinstance(leave, str) else model,
+                  candidates=sim_candidates if sim_seconds else 10, seed=seed, jobs=1)
+    limits = Budget(seconds=sim_seconds or 0.0, exact=budget, plies=plies)
     rack_size = rep.alphabet.rack_size
     withdrawn = set(rep.withdrawn)
     names = [p.nickname for p in record.players]
     out = RecordAnalysis(record.source, names, lexicon.name, list(rep.scores),
-                         leave=leave_label(model, lexicon), sim_seconds=sim_seconds)
+                         leave=leave_label(model, lexicon), sim_seconds=sim_seconds,
+                         budget=budget)
+    todo = [i for i, event in enumerate(record.events)
+            if event.kind in ASSESSED_KINDS and (seats is None or event.seat in seats)]
+    done = 0
     for i, event in enumerate(record.events):
         board = rep.positions[i]
         move = rep.moves[i]
@@ -323,60 +366,61 @@ def analyze_record(record: Any, lexicon: Any, *, leave: Any = "static",
             turn.challenged_off = i in withdrawn
             turn.bingo = move.n_placed == rack_size
             turn.played_text = board.notation(move)
-        if seats is not None and event.seat not in seats:
+        if i not in todo:
             continue
-        if not board.rack or event.kind not in ASSESSED_KINDS:
-            continue
-        turn.rack_known = True
-        moves = generate(board, lexicon, leave=model)
-        best = moves[0] if len(moves) else None
-        played = played_move(board, event, move, moves)
-        if played is None and event.kind == "play" and move is not None:
-            played = off_list(board, move, model)  # a phony, say
-        found = _bingo_index(moves, rack_size)
-        turn.bingo_available = found is not None
-        if found is not None:
-            turn.best_bingo_text = board.notation(moves.placement(found))
-        turn.best, turn.played = best, played
-        if best is not None:
-            turn.best_text = board.notation(best)
-            turn.best_equity = _equity(best)
-        if played is not None:
-            turn.played_text = board.notation(played)
-        if best is None or played is None:
-            continue
-        turn.played_equity = _equity(played)
-        turn.valued_by = "static"
-        if sim_seconds is not None:
-            _simulate(turn, board, lexicon, moves, str(leave), sim_seconds, sim_candidates,
-                      seed)
-        turn.equity_lost = max(0.0, turn.best_equity - turn.played_equity)
+        _assess(turn, board, event, move, judge, limits, model, rack_size)
+        done += 1
+        if progress is not None:
+            progress(done, len(todo))
     return out
 
 
-def _equity(move: Move) -> float:
-    return float(move.equity if move.equity is not None else move.score or 0)
+def _assess(turn: TurnAnalysis, board: Board, event: Any, move: Move | None, judge: Judge,
+            limits: Budget, model: Any, rack_size: int) -> None:
+    """One turn against the judge's verdict (`analyze_record`)."""
+    if not board.rack:
+        turn.why_not = "rack unknown"
+        return
+    if not whole_rack(board):
+        turn.why_not = "rack partial (the record gives only the tiles played)"
+        return
+    turn.rack_known = True
+    moves = generate(board, judge.lexicon, leave=model)
+    played = played_move(board, event, move, moves)
+    if played is None and event.kind == "play" and move is not None:
+        played = judge.static_move(board, move)  # a phony, say
+    found = _bingo_index(moves, rack_size)
+    turn.bingo_available = found is not None
+    if found is not None:
+        turn.best_bingo_text = board.notation(moves.placement(found))
+    if played is not None:
+        turn.played_text = board.notation(played)
+    else:
+        turn.why_not = "the move played is not one of the rack's"
+        return
+    verdict = judge.verdict(board, limits, include=[played], static=moves)
+    best, mine = verdict.best, verdict.of(played)
+    turn.valued_by = verdict.valued_by
+    turn.unit = verdict.unit
+    turn.exact = verdict.exact
+    if best is not None:
+        turn.best, turn.best_text = best.move, board.notation(best.move)
+        turn.best_equity, turn.best_win_pct = best.value, best.win_pct
+    turn.played = played
+    loss = verdict.loss(played)
+    if mine is None or loss is None:
+        turn.why_not = f"the {verdict.phase} could not value the move played"
+        return
+    turn.played_equity, turn.played_win_pct = mine.value, mine.win_pct
+    turn.equity_lost, turn.win_pct_lost, turn.mistake = loss.points, loss.win_pct, loss.size
 
 
-def _simulate(turn: TurnAnalysis, board: Board, lexicon: Any, moves: Any, leave: str,
-              seconds: float, candidates: int, seed: int) -> None:
-    """Value the best static candidates and the move played by simulation."""
-
-    assert turn.played is not None
-    cands = list(moves[:candidates])
-    if turn.played not in cands:
-        cands.append(turn.played)
-    if len(cands) < 2:
-        return  # one move: nothing to compare, the static values stand
-    result = simulate(board, lexicon, leave=leave, moves=cands, seconds=seconds,
-                      seed=seed, jobs=1)
-    by_move = {c.move: c for c in result.candidates}
-    top = result.candidates[0]
-    turn.best = top.move
-    turn.best_text = board.notation(top.move)
-    turn.best_equity = float(top.equity)
-    turn.played_equity = float(by_move[turn.played].equity)
-    turn.valued_by = "sim"
+def _model(leave: Any, lexicon: Any) -> Any:
+    if leave is None:
+        return None
+    if isinstance(leave, str):
+        return resolve_leave(leave, lexicon)
+    return leave
 
 
 # ------------------------------------------------------------ batch (CLI)
@@ -384,8 +428,10 @@ class AnalysisTask(NamedTuple):
     """One record of ``rackety analyze``, as a worker gets it: the GCG bytes, the
     record's name, the lexicon (a source and an alphabet name), the leave model,
     the seconds of simulation a turn (None: static equity), the player whose turns
-    are assessed (None: every player), and the board layout given for the record
-    (None: the one it names, else the alphabet's)."""
+    are assessed (None: every player), the board layout given for the record
+    (None: the one it names, else the alphabet's), the seconds of each
+    endgame or pre-endgame search (None: as long as exactness takes) or the
+    plies each endgame is searched at most."""
 
     data: bytes
     source: str
@@ -395,6 +441,8 @@ class AnalysisTask(NamedTuple):
     sim_seconds: float | None
     player: str | None
     layout: str | None = None
+    budget: float | None = EXACT_SECONDS
+    plies: int | None = None
 
 _LEXICONS: dict[tuple[str, str], Any] = {}
 
@@ -416,17 +464,20 @@ def seats_of(record: Any, player: str | None) -> list[int] | None:
             if wanted in (p.nickname.lower(), (p.name or "").lower())]
 
 
-def analyze_task(task: AnalysisTask) -> RecordAnalysis:
-    """Read, replay and analyse one record (a task of ``rackety analyze``)."""
+def analyze_task(task: AnalysisTask,
+                 progress: Callable[[int, int], None] | None = None) -> RecordAnalysis:
+    """Read, replay and analyse one record (a task of ``rackety analyze``);
+    ``progress(done, total)`` after each turn assessed."""
 
     task = AnalysisTask(*task)
     record = read_gcg(task.data, source=task.source)
     rep = replay(record, alphabet=task.alphabet, layout=task.layout)
     lexicon = _lexicon(task.lexicon_source, task.alphabet)
     return analyze_record(record, lexicon, leave=task.leave, sim_seconds=task.sim_seconds,
-                          seats=seats_of(record, task.player), replayed=rep)
+                          seats=seats_of(record, task.player), replayed=rep,
+                          budget=task.budget, plies=task.plies, progress=progress)
 
 
 __all__ = ["ASSESSED_KINDS", "AnalysisTask", "PlayerSummary", "RecordAnalysis", "TurnAnalysis",
-           "analyze_record", "analyze_task", "off_list", "phonies", "played_move", "seats_of",
-           "summarize"]
+           "analyze_record", "analyze_task", "phonies", "played_move", "seats_of", "summarize",
+           "whole_rack"]

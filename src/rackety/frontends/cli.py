@@ -23,6 +23,7 @@ from rackety.errors import RacketyError, clip, one_line, parse_int
 from rackety.files import writable_file, writable_folder
 from rackety.game.rules import CHALLENGE_RULES, DEFAULT_CHALLENGE, VARIANTS
 from rackety.lexicon.sources import DEFAULT_LEXICON, builtin_names
+from rackety.search.control import EXACT_SECONDS
 
 _stderr_console = None
 _DECIMAL = re.compile(r"[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]{1,3})?")
@@ -1385,15 +1386,18 @@ def _backend_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 #: the columns of ``rackety analyze --csv``: one row per assessed turn
 ANALYSIS_CSV_FIELDS = ("file", "event", "line", "player", "rack", "kind", "played",
-                       "played_score", "played_equity", "best", "best_score", "best_equity",
-                       "equity_lost", "bingo", "bingo_available", "missed_bingo", "best_bingo",
-                       "phonies", "phony_fate", "valued_by")
+                       "played_score", "played_equity", "played_win_pct", "best",
+                       "best_score", "best_equity", "best_win_pct", "equity_lost",
+                       "win_pct_lost", "mistake", "bingo", "bingo_available", "missed_bingo",
+                       "best_bingo", "phonies", "phony_fate", "valued_by", "unit")
 
 
 def _analysis_tasks(paths: tuple[str, ...], source: str | None, leave: str,
-                    sim_seconds: float | None, player: str | None, layout: str | None
+                    sim_seconds: float | None, player: str | None, layout: str | None,
+                    budget: float | None, plies: int | None
                     ) -> tuple[Iterator[Any], list[set[str] | None]]:
-    """Read and replay every record here (a bad one fails at once, in one line),
+    """Read and replay every record here (a bad one fails at once, in one line;
+    so does one whose #lexicon is not built in, unless --lexicon names one),
     load each lexicon once (so the workers find it compiled); the tasks, made
     (each record read again) as workers free up, so that many records are
     never all in memory; with ``player``, the nicknames it matches in each
@@ -1412,7 +1416,13 @@ def _analysis_tasks(paths: tuple[str, ...], source: str | None, leave: str,
         data = read_bytes(path, "GCG file", MAX_GCG)
         record = read_gcg(data, source=path)
         rep = replay(record, layout=layout)
-        lexicon_source = lexicons.name_for(None, record.lexicon)
+        try:
+            lexicon_source = lexicons.name_for(None, record.lexicon, strict=True)
+        except RacketyError:
+            raise RacketyError(
+                f"{path}: the record's lexicon {clip(record.lexicon or '', 20)!r} is not built "
+                f"in ({', '.join(lexicons.names())}); name one with --lexicon NAME or "
+                "--lexicon FILE (a word list or a .kwg)") from None
         alphabet = rep.alphabet.name
         if (lexicon_source, alphabet) not in checked:
             lexicon = _load(lexicon_source, alphabet, False)
@@ -1430,7 +1440,7 @@ def _analysis_tasks(paths: tuple[str, ...], source: str | None, leave: str,
     def tasks() -> Iterator[Any]:
         for path, (lexicon_source, alphabet) in zip(paths, where, strict=True):
             yield AnalysisTask(read_bytes(path, "GCG file", MAX_GCG), path, lexicon_source,
-                               alphabet, leave, sim_seconds, player, layout)
+                               alphabet, leave, sim_seconds, player, layout, budget, plies)
 
     return tasks(), wanted
 
@@ -1449,8 +1459,12 @@ def _analysis_notes(turn: dict[str, Any]) -> str:
         notes.append(f"missed bingo {turn['best_bingo']}")
     if turn["phonies"]:
         notes.append(f"phony {', '.join(turn['phonies'])} ({turn['phony_fate']})")
-    if not turn["assessed"]:
-        notes.append("not assessed")
+    if turn["mistake"] not in (None, "none"):
+        notes.append(f"{turn['mistake']} mistake")
+    if not turn["assessed"] and turn.get("why_not"):
+        notes.append(f"not assessed: {turn['why_not']}")
+    elif turn["valued_by"] not in (None, "static"):
+        notes.append(turn["valued_by"])
     return "; ".join(notes)
 
 
@@ -1474,8 +1488,8 @@ def _print_record_analyses(games: list[dict[str, Any]], summary: list[dict[str, 
             console.print("  no turns of this player")
             continue
         table = Table(box=None, pad_edge=False)
-        for name in ("#", "player", "rack", "played", "equity", "best", "equity", "lost",
-                     "notes"):
+        for name in ("#", "player", "rack", "played", "value", "best", "value", "lost",
+                     "win % lost", "notes"):
             text = name in ("player", "rack", "played", "best", "notes")
             table.add_column(name, justify="left" if text else "right",
                              no_wrap=name != "notes")
@@ -1483,18 +1497,25 @@ def _print_record_analyses(games: list[dict[str, Any]], summary: list[dict[str, 
             table.add_row(str(t["event"]), t["player"], t["rack"], t["played"] or t["written"],
                           number(t["played_equity"]), t["best"] or "-",
                           number(t["best_equity"]), number(t["equity_lost"]),
-                          _analysis_notes(t))
+                          number(t["win_pct_lost"]), _analysis_notes(t))
         console.print(table)
     table = Table(title="summary" if len(games) == 1 else f"summary of {len(games)} games",
                   box=None, pad_edge=False)
-    for name in ("player", "turns", "lost/turn", "lost", "bingos", "missed", "phonies",
+    for name in ("player", "turns", "not assessed", "lost/turn", "lost", "win % lost",
+                 "mistakes S/M/L", "Mistake Index", "bingos", "missed", "phonies",
                  "challenged off", "stood"):
         table.add_column(name, justify="left" if name == "player" else "right")
     for s in summary:
-        table.add_row(s["player"], str(s["turns"]), f"{s['average_lost']:.1f}",
-                      f"{s['equity_lost']:.1f}", str(s["bingos"]), str(s["bingos_missed"]),
-                      str(s["phonies"]), str(s["phonies_challenged"]), str(s["phonies_stood"]))
+        sizes = "/".join(str(s["mistakes"][k]) for k in ("small", "medium", "large"))
+        table.add_row(s["player"], str(s["turns"]), str(s["not_assessed"]),
+                      f"{s['average_lost']:.1f}", f"{s['equity_lost']:.1f}",
+                      f"{s['win_pct_lost']:.1f}", sizes, f"{s['mistake_index']:.1f}",
+                      str(s["bingos"]), str(s["bingos_missed"]), str(s["phonies"]),
+                      str(s["phonies_challenged"]), str(s["phonies_stood"]))
     console.print(table)
+    from rackety.search.judge import grading
+
+    console.print(grading())
 
 
 @cli.command("analyze")
@@ -1507,7 +1528,15 @@ def _print_record_analyses(games: list[dict[str, Any]], summary: list[dict[str, 
 @click.option("--sim", "sim_seconds", default=None, metavar="SECONDS",
               type=Seconds(0, open_low=True),
               help="Value the best static moves and the move played by simulating each "
-                   "position this long (default: static equity).")
+                   "position this long, ranked by win % (default: static equity).")
+@click.option("--budget", default=None, metavar="SECONDS", type=Seconds(0, open_low=True),
+              help="Seconds of each endgame and pre-endgame search (default "
+                   f"{EXACT_SECONDS:g}); a search cut short says so (valued_by).")
+@click.option("--exact", "exact_all", is_flag=True,
+              help="Solve every endgame and pre-endgame exactly, however long it takes.")
+@click.option("--plies", default=None, type=Whole(1, 100), metavar="N",
+              help="Search each endgame N plies deep at most, whatever the time: the same "
+                   "analysis on any machine (instead of --budget).")
 @click.option("--leave", default="static", show_default=True, metavar="MODEL",
               help="Leave values of the equity: static (the lexicon's shipped table, H3 "
                    "where there is none), h1, h2, h3, leaves:FILE.klv2 or none (equity = "
@@ -1526,12 +1555,17 @@ def _print_record_analyses(games: list[dict[str, Any]], summary: list[dict[str, 
               help="The board of records that name none (standard, super, or a layout "
                    "name: super21, wwf15, ...); wins over a record's #note BoardLayout.")
 def analyze_command(paths: tuple[str, ...], source: str | None, player: str | None,
-                    sim_seconds: float | None, leave: str, backend: str, address: str | None,
+                    sim_seconds: float | None, budget: float | None, exact_all: bool,
+                    plies: int | None, leave: str, backend: str, address: str | None,
                     jobs: int | None, as_json: bool, csv_path: str | None,
                     html_path: str | None, board_name: str | None) -> None:
-    """Every turn of the games against the best move: the equity lost, missed
-    bingos, phonies and whether they were challenged off; a summary per player.
-    Games are analysed in parallel."""
+    """Every turn of the games against the best move, as the judge sees it by
+    the phase of the game (the exact endgame with the bag empty, the
+    pre-endgame with one or two tiles in it, simulation with --sim, else
+    static equity): the points and win % lost, mistakes by size and the
+    Mistake Index, missed bingos, phonies and whether they were challenged
+    off; a summary per player. Turns whose rack the record gives only partly
+    are not assessed. Games are analysed in parallel."""
     from rackety.backends import run_tasks
     from rackety.frontends.analysis import analyze_task, summarize
 
@@ -1546,8 +1580,11 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
         writable_file(html_path, "--html")
     if sim_seconds is not None and leave.strip().lower() == "none":
         raise click.UsageError("--sim needs a leave model (h1, h2, h3 or leaves:FILE.klv2)")
+    if sum((exact_all, budget is not None, plies is not None)) > 1:
+        raise click.UsageError("give one of --exact, --budget and --plies")
     layout = _board_name(board_name)
-    tasks, wanted = _analysis_tasks(paths, source, leave, sim_seconds, player, layout)
+    tasks, wanted = _analysis_tasks(paths, source, leave, sim_seconds, player, layout,
+                                    None if exact_all else budget or EXACT_SECONDS, plies)
     if len(paths) > 1:
 
         with _progress() as bar:
@@ -1555,6 +1592,12 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
             results = run_tasks(analyze_task, tasks, backend=backend, address=address,
                                 jobs=jobs, total=len(paths), progress=lambda done, total:
                                 bar.update(task, completed=done))
+    elif backend == "local":  # one record, here: its turns as they are assessed
+        with _progress() as bar:
+            task = bar.add_task("turns assessed (endgames solved, positions valued)",
+                                total=None)
+            results = [analyze_task(t, progress=lambda done, total: bar.update(
+                task, completed=done, total=total)) for t in tasks]
     else:
         with _status("analysing"):
             results = run_tasks(analyze_task, tasks, backend=backend, address=address,
@@ -1602,6 +1645,9 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
         return
     how = f"simulated {sim_seconds:g} s a turn" if sim_seconds else \
         f"equity by {leave} leaves" if leave.strip().lower() != "none" else "equity = score"
+    how += ", endgames solved " + (
+        "exactly" if exact_all else f"{plies} plies deep at most" if plies else
+        f"within {budget or EXACT_SECONDS:g} s a search")
     _print_record_analyses(games, summary, how)
 
 

@@ -30,6 +30,10 @@ from dataclasses import dataclass
 
 from rackety.errors import RacketyError
 
+#: the seconds the judge gives each endgame or pre-endgame search by default
+#: (`rackety.search.judge.Budget`)
+EXACT_SECONDS = 30.0
+
 #: seconds of work between two looks at a control, about
 SLICE = 0.25
 
@@ -94,4 +98,4 @@ class Control:
             raise StoppedError("the search was stopped")
 
 
-__all__ = ["SLICE", "Control", "StoppedError", "clock"]
+__all__ = ["EXACT_SECONDS", "SLICE", "Control", "StoppedError", "clock"]

@@ -215,14 +215,14 @@ _worker: dict[str, Any] = {}
 def _solve_task(task: tuple[Any, ...], control: Control | None = None
                 ) -> tuple[int, bool, int]:
     """One endgame, in this process (under ``control``) or a worker: (position
-    key, spec, seconds)."""
-    key, spec, seconds = task
+    key, spec, seconds, the most plies)."""
+    key, spec, seconds, max_depth = task
     if _worker.get("key") != key:
         source, alphabet, layout, cgp = key
         lexicon = Lexicon.load(source, alphabet)
         board = Board.from_cgp(cgp, alphabet=alphabet, layout=layout)
         _worker.update(key=key, setup=_Setup(board, lexicon))
-    return _worker["setup"].solve(spec, seconds, control=control)
+    return _worker["setup"].solve(spec, seconds, max_depth, control=control)
 
 
 def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10,
@@ -230,7 +230,8 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10,
                source: str | None = None, draws: int = MAX_DRAWS, rollouts: int = ROLLOUTS,
                seed: int = 0, moves: list[Move] | None = None,
                progress: Callable[[int, int, str], None] | None = None,
-               control: Control | None = None) -> PreEndgameResult:
+               control: Control | None = None,
+               max_depth: int | None = None) -> PreEndgameResult:
     """Solve the position (1 to `MAX_BAG` tiles in the bag) for its best
     ``candidates`` tile placements by static equity (``leave``: as `simulate`'s),
     as the module docstring says.
@@ -245,7 +246,9 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10,
     those of a candidate that leaves tiles in a bag of three or more.
     ``moves``: the candidates (legal placements) instead of the best static ones.
     ``progress(done, total, what)`` is called as endgames finish, ``what``
-    saying what is being waited for. ``control``: the module docstring."""
+    saying what is being waited for. ``control``: the module docstring.
+    ``max_depth``: the most plies each endgame looks ahead (one deeper is not
+    exact; None: as deep as exactness or the budget takes)."""
     started = clock()
     if len(board.racks) != 2:
         raise RacketyError("a pre-endgame is between two players")
@@ -315,8 +318,8 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10,
         try:
             by_index = {line.index: line for line in lines}
             schedule = _Schedule(lines, found, board, budget, jobs, progress, k, len(moves))
-            schedule.run(lambda task, limit: (key, by_index[task[1]].spec(task), limit),
-                         control)
+            schedule.run(lambda task, limit: (key, by_index[task[1]].spec(task), limit,
+                                              max_depth), control)
             stopped = control is not None and control.stopped()
             if stopped:  # the candidates with a world searched
                 lines = [line for line in lines if line.index in schedule.valued]
