@@ -574,6 +574,39 @@ def _out_console() -> Any:
     return Console(highlight=False)
 
 
+def _think(board: Any, lexicon: Any, leaves: str, seconds: float, top: int, as_json: bool,
+           source: str) -> None:
+    """``rackety moves --think``: the judge's verdict within ``seconds``."""
+    from rich.table import Table
+
+    from rackety.search.judge import Budget, Judge
+
+    if not board.rack:
+        raise RacketyError("cgp: the player to move has no rack")
+    judge = Judge(lexicon, leave=leaves, candidates=max(1, min(top, 15)), source=source)
+    with _progress(counted=False) as bar:
+        task = bar.add_task(f"thinking for {seconds:g} s", total=None)
+        verdict = judge.verdict(board, Budget.clock(seconds), progress=lambda what, done, total:
+                                bar.update(task, description=what, completed=done,
+                                           total=total))
+    if as_json:
+        _emit_json({"cgp": board.cgp(), **verdict.as_json(board, top)})
+        return
+    console = _out_console()
+    console.print(board)
+    unit = "spread to the end of the game" if verdict.unit == "spread" else "equity"
+    table = Table(title=f"{verdict.valued_by} ({unit}), {verdict.seconds:.1f} s", box=None)
+    for col in ("#", "move", "score", "win %", "value", "rollouts"):
+        table.add_column(col, justify="left" if col == "move" else "right")
+    for i, v in enumerate(verdict.ranked[:top], 1):
+        table.add_row(str(i), board.notation(v.move), str(v.move.score or 0),
+                      f"{v.win_pct:.1f}", f"{v.value:+.1f}" if verdict.unit == "spread"
+                      else f"{v.value:.1f}", str(v.rollouts) if v.rollouts else "-")
+    console.print(table)
+    if verdict.note:
+        console.print(verdict.note)
+
+
 @cli.command("moves")
 @click.option("--lexicon", "source", default=None, metavar="SOURCE",
               help="A built-in name, a word list or a .kwg file; wins over the CGP's lex "
@@ -592,23 +625,34 @@ def _out_console() -> Any:
                    "where there is none); FILE a .klv2 table; none ranks by score alone.")
 @click.option("--generator", type=click.Choice(["gaddag", "dawg"]), default="gaddag",
               show_default=True, help="Gordon's GADDAG or Appel and Jacobson's DAWG algorithm.")
+@click.option("--think", default=None, metavar="SECONDS", type=Seconds(0, open_low=True),
+              help="Ask the judge for this long: the exact endgame with the bag empty, the "
+                   "pre-endgame with one or two tiles in it, else a simulation of the best "
+                   "static moves ranked by win %.")
 @click.option("--skip-invalid", is_flag=True, help="Drop invalid words from a word list.")
 @json_option
 def moves_command(source: str | None, cgp: str | None, cgp_file: str | None,
                   alphabet: str | None, board_name: str | None, top: int, count_only: bool,
-                  best: bool, leaves: str, generator: str, skip_invalid: bool,
-                  as_json: bool) -> None:
+                  best: bool, leaves: str, generator: str, think: float | None,
+                  skip_invalid: bool, as_json: bool) -> None:
     """The moves of the player to move in a position: the number of tile
     placements, the best score and the top moves by equity (score + the value
-    of the tiles kept, from the lexicon's shipped leave table by default)."""
+    of the tiles kept, from the lexicon's shipped leave table by default).
+    With --think, the judge's verdict for that long."""
     if (cgp is None) == (cgp_file is None):
         raise click.UsageError("give exactly one of --cgp and --cgp-file")
     if count_only and best:
         raise click.UsageError("--count-only and --best do not go together")
+    if think is not None and (count_only or best or cgp_file is not None):
+        raise click.UsageError("--think takes one --cgp, without --count-only or --best")
     lexicons = _lexicons(source, skip_invalid)
     if cgp is not None:
         board = _position(cgp, alphabet, board_name, lexicon=source)
         lexicon = lexicons.for_board(board, strict=True)
+        if think is not None:
+            _think(board, lexicon, leaves, think, top, as_json,
+                   lexicons.name_for(None, board.lexicon_name, strict=True))
+            return
         with _status("generating"):
             result = _analyse(board, lexicon, cgp.strip(), top, count_only, best, generator,
                               leaves)

@@ -291,3 +291,43 @@ def position_json(board: Board) -> dict[str, Any]:
     return {"cgp": board.cgp(), "board": board_json(board),
             "racks": [[tile_json(alphabet, t) for t in r] for r in board.racks],
             "scores": list(board.scores), "bag": board.bag_count}
+
+
+#: the seconds a hint's endgame or pre-endgame search may take
+HINT_SECONDS = 3.0
+#: moves generated to find a hint's distinct words (several placements of a word)
+HINT_SEARCH = 100
+
+
+def distinct_moves(moves: Sequence[Move], alphabet: Alphabet) -> list[Move]:
+    """The moves (best first) with only the first of each word: the best
+    placement of a word, not the same word in five places. Exchanges and the
+    pass are each their own."""
+    seen: set[str] = set()
+    out = []
+    for move in moves:
+        if move.kind == "place":
+            key = move.notation(alphabet, through="bare").split(" ", 1)[1].upper()
+        else:
+            key = move.notation(alphabet)
+        if key not in seen:
+            seen.add(key)
+            out.append(move)
+    return out
+
+
+def hint(board: Board, lexicon: Lexicon, model: Any, top: int, *,
+         seconds: float = HINT_SECONDS) -> Any:
+    """The judge's verdict (`rackety.search.judge.Verdict`) for a player's
+    hint: its best ``top`` moves, one placement of each word, by the phase of
+    the game (the exact endgame with the bag empty and the pre-endgame with one
+    or two tiles in it, each within ``seconds``; static equity by ``model``
+    otherwise)."""
+    from rackety.game.movegen import generate
+    from rackety.search.judge import Budget, Judge
+
+    moves = generate(board, lexicon, mode="top", top=HINT_SEARCH, leave=model)
+    chosen = distinct_moves(moves, board.alphabet)[:top]
+    judge = Judge(lexicon, leave=model, candidates=top)
+    return judge.verdict(board, Budget(exact=seconds), moves=chosen, static=moves)
+

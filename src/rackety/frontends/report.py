@@ -33,9 +33,9 @@ from rackety.frontends.analysis import ASSESSED_KINDS, RecordAnalysis, TurnAnaly
 if TYPE_CHECKING:
     from rackety.game.gcg import Replay
 
-#: a turn that lost at least this much equity is a mistake (the page can show
-#: only those, and turns with a missed bingo or a phony)
-MISTAKE = 5.0
+#: the mistakes (`rackety.search.judge.Verdict.loss`) a turn gets a board for;
+#: the page can show only those, and turns with a missed bingo or a phony
+MISTAKE = ("small", "medium", "large")
 #: players' colours, by seat (round the list for more seats)
 COLOURS = ("#2b6cb0", "#c05621", "#2f855a", "#805ad5")
 BOARD_PIXELS = 360
@@ -140,11 +140,15 @@ def game_report_html(analysis: RecordAnalysis, replayed: Replay, *,
 # ------------------------------------------------------------------ parts
 def _how(analysis: RecordAnalysis) -> str:
     if analysis.sim_seconds:
-        return (f"valued by simulating {analysis.sim_seconds:g} s a turn (leave values: "
-                f"{analysis.leave})")
-    if analysis.leave == "none":
-        return "equity = score"
-    return f"static equity: score + leave value ({analysis.leave})"
+        how = (f"valued by simulating {analysis.sim_seconds:g} s a turn (leave values: "
+               f"{analysis.leave})")
+    elif analysis.leave == "none":
+        how = "equity = score"
+    else:
+        how = f"static equity: score + leave value ({analysis.leave})"
+    searched = "exactly" if analysis.budget is None else \
+        f"within {analysis.budget:g} s a search"
+    return f"{how}; endgames and pre-endgames solved {searched}"
 
 
 def _header(analysis: RecordAnalysis, replayed: Replay, heading: str) -> str:
@@ -178,13 +182,18 @@ def _totals(analysis: RecordAnalysis, players: Collection[str] | None,
             f"{escape(s.player)}</td><td class=\"num\">{score}</td>"
             f"<td class=\"num\">{s.turns}</td>"
             f"<td class=\"num total-lost\">{s.equity_lost:.1f}</td>"
-            f"<td class=\"num\">{s.average_lost:.1f}</td><td class=\"num\">{s.bingos}</td>"
+            f"<td class=\"num\">{s.average_lost:.1f}</td>"
+            f"<td class=\"num\">{s.win_pct_lost:.1f}</td>"
+            f"<td class=\"num\">{'/'.join(str(s.mistakes[k]) for k in MISTAKE)}</td>"
+            f"<td class=\"num mistake-index\">{s.mistake_index:.1f}</td>"
+            f"<td class=\"num\">{s.bingos}</td>"
             f"<td class=\"num\">{s.bingos_missed}</td><td class=\"num\">{s.phonies}</td>"
             f"<td class=\"num\">{s.phonies_challenged}</td>"
             f"<td class=\"num\">{s.phonies_stood}</td></tr>")
     head = "".join(f"<th class=\"num\">{h}</th>" for h in (
-        "score", "turns assessed", "equity lost", "lost / turn", "bingos", "bingos missed",
-        "phonies", "challenged off", "stood"))
+        "score", "turns assessed", "points lost", "lost / turn", "win % lost",
+        "mistakes S/M/L", "Mistake Index", "bingos", "bingos missed", "phonies",
+        "challenged off", "stood"))
     return ("<section id=\"totals\">\n<h2>Totals</h2>\n<div class=\"scroll\">"
             "<table class=\"totals\" data-testid=\"totals\">\n<thead><tr><th>player</th>" +
             head + "</tr></thead>\n<tbody>\n" + "\n".join(rows) +
@@ -287,9 +296,11 @@ def _flags(t: TurnAnalysis) -> list[tuple[str, str]]:
         out.append(("missed-bingo", f"missed bingo {t.best_bingo_text or ''}".strip()))
     if t.phonies:
         out.append(("phony", f"phony {', '.join(t.phonies)} ({t.phony_fate})"))
+    if t.mistake in MISTAKE:
+        out.append(("graded", f"{t.mistake} mistake"))
     if not t.assessed:
-        out.append(("unassessed", "not assessed" if t.rack_known else
-                    "not assessed: the rack is not known"))
+        out.append(("unassessed", f"not assessed: {t.why_not}" if t.why_not
+                    else "not assessed"))
     return out
 
 
@@ -312,29 +323,34 @@ def _equity(value: float | None) -> str:
 def _turns(turns: list[TurnAnalysis], replayed: Replay, seat_colour: dict[int, str]) -> str:
     out = ["<section id=\"turns\">\n<h2>Turn by turn</h2>",
            "<p class=\"controls\"><label><input type=\"checkbox\" id=\"mistakes-only\"> "
-           f"only turns that lost {MISTAKE:g} or more, missed a bingo or played a phony"
+           "only mistakes (a board is drawn for each), missed bingos and phonies"
            "</label></p>"]
     events = replayed.record.events
     for k, t in enumerate(turns, 1):
-        after = replayed.positions[min(t.index + 1, len(replayed.positions) - 1)]
-        move = replayed.moves[t.index] if t.kind == "play" else None
-        svg = after.svg(BOARD_PIXELS, highlight=move).replace(_SVG_NS, "", 1)
+        mistake = t.mistake in MISTAKE or t.missed_bingo or bool(t.phonies)
+        svg = ""
+        if mistake:  # a board for a turn to look at; the others are a line of the list
+            after = replayed.positions[min(t.index + 1, len(replayed.positions) - 1)]
+            move = replayed.moves[t.index] if t.kind == "play" else None
+            svg = after.svg(BOARD_PIXELS, highlight=move).replace(_SVG_NS, "", 1)
         lost = t.equity_lost
-        mistake = (lost is not None and lost >= MISTAKE) or t.missed_bingo or bool(t.phonies)
         event = events[t.index]
         played_score = t.played.score if t.played is not None and t.played.score is not None \
             else t.score
         rows = [f"<tr><th>played</th><td class=\"move played\">{escape(_move_text(t))}</td>"
                 f"<td class=\"num\">{played_score:+d}</td>"
-                f"<td class=\"num\">{_equity(t.played_equity)}</td></tr>"]
+                f"<td class=\"num\">{_equity(t.played_equity)}</td>"
+                f"<td class=\"num\">{_equity(t.played_win_pct)}</td></tr>"]
         if t.best_text is not None:
             best_score = t.best.score if t.best is not None and t.best.score is not None else 0
             rows.append(f"<tr><th>best</th><td class=\"move best\">{escape(t.best_text)}</td>"
                         f"<td class=\"num\">{best_score:+d}</td>"
-                        f"<td class=\"num\">{_equity(t.best_equity)}</td></tr>")
-        rows.append(f"<tr><th>equity lost</th><td class=\"lost\" colspan=\"3\">"
-                    f"{_equity(lost)}"
-                    f"{' (simulated)' if t.valued_by == 'sim' else ''}</td></tr>")
+                        f"<td class=\"num\">{_equity(t.best_equity)}</td>"
+                        f"<td class=\"num\">{_equity(t.best_win_pct)}</td></tr>")
+        how = f" ({escape(t.valued_by)})" if t.valued_by else ""
+        wins = "" if t.win_pct_lost is None else f", {t.win_pct_lost:.1f} % of wins"
+        rows.append(f"<tr><th>lost</th><td class=\"lost\" colspan=\"4\">"
+                    f"{_equity(lost)}{wins}{how}</td></tr>")
         flags = "".join(f"<li class=\"{cls}\">{escape(text)}</li>" for cls, text in _flags(t))
         flag_list = f"<ul class=\"flags\">{flags}</ul>\n" if flags else ""
         notes = "".join(f"<p class=\"note\">{escape(n)}</p>" for n in _notes(replayed, t.index))
@@ -344,12 +360,14 @@ def _turns(turns: list[TurnAnalysis], replayed: Replay, seat_colour: dict[int, s
         out.append(
             f"<section class=\"turn seat-{t.seat}{' mistake' if mistake else ''}\" "
             f"id=\"turn-{k}\" data-turn=\"{k}\" data-event=\"{t.index + 1}\">\n"
-            f"<figure class=\"board\" data-turn=\"{k}\">{svg}{caption}</figure>\n"
+            + (f"<figure class=\"board\" data-turn=\"{k}\">{svg}{caption}</figure>\n"
+               if svg else "") +
             f"<div class=\"text\">\n<h3><span class=\"swatch\" style=\"background:{colour}\">"
             f"</span>{k}. <span class=\"player\">{escape(t.player)}</span> "
             f"<span class=\"rack\">{escape(t.rack) or '?'}</span></h3>\n"
             "<table class=\"compare\"><thead><tr><th></th><th>move</th>"
-            "<th class=\"num\">score</th><th class=\"num\">equity</th></tr></thead>"
+            "<th class=\"num\">score</th><th class=\"num\">value</th>"
+            "<th class=\"num\">win %</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>\n"
             f"{flag_list}"
             f"<p class=\"meta\">{escape(t.player)}'s total {event.total} &middot; record line "

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from rackety.errors import RacketyError
-from rackety.frontends.common import resolve_leave, tile_keys
+from rackety.frontends.common import hint, resolve_leave, tile_keys
 from rackety.game.gcg import game_of, read_gcg, record_of, save_gcg
 from rackety.game.heuristics import leave_label
 from rackety.game.move import format_leave
@@ -39,7 +39,6 @@ from rackety.game.rules import Rules
 
 if TYPE_CHECKING:
     from rackety.alphabet import Alphabet
-    from rackety.game.move import Move
     from rackety.lexicon import Lexicon
 
 HELP = ("play: 8D WORD across, D8 WORD down (lower case: a blank; (X) or .: a board tile)",
@@ -47,7 +46,6 @@ HELP = ("play: 8D WORD across, D8 WORD down (lower case: a blank; (X) or .: a bo
 PROMPT = "your move> "
 SCREEN = (80, 24)  # the smallest terminal a screen is drawn for: columns, lines
 HINT_ROWS = 5  # moves in a hint, at most
-HINT_SEARCH = 100  # moves generated to find them (several placements of a word)
 _GAP = 2  # columns between the board and the side panel
 _PANEL_MIN = 26  # columns the side panel needs beside the board, else it goes below
 _TILE_STYLE = "bold #1a1208 on #d9b77e"  # the rack's tiles, as the board draws tiles
@@ -281,26 +279,29 @@ class TerminalGame:
         return True
 
     def hint(self) -> None:
-        """The best moves by equity, one placement of each word, as a table."""
+        """The best moves as the judge sees them (the exact endgame with the bag
+        empty, the pre-endgame with one or two tiles in it, else equity), one
+        placement of each word, as a table."""
         game = self.game
         if self._leave is False:  # the shipped table, else H3 (any alphabet)
             self._leave = resolve_leave("static", self.lexicon)
-        moves = game.view(self.human).moves(self.lexicon, mode="top", top=HINT_SEARCH,
-                                            leave=self._leave)
-        best = distinct_moves(moves, game.alphabet)[:HINT_ROWS]
-        if self._leave is None:
-            self.say(Text(f"best moves, equity = score (no leave values for "
-                          f"{game.alphabet.name})", style="bold"))
+        view = game.view(self.human)
+        verdict = hint(view, self.lexicon, self._leave, HINT_ROWS)
+        if verdict.phase == "static":
+            how = ("equity = score (no leave values for " + game.alphabet.name + ")"
+                   if self._leave is None else "equity = score + leave value ("
+                   + leave_label(self._leave, self.lexicon) + ")")
         else:
-            self.say(Text(f"best moves, equity = score + leave value "
-                          f"({leave_label(self._leave, self.lexicon)})", style="bold"))
-        rows = [(m.notation(game.alphabet), str(m.score),
-                 format_leave(game.alphabet, m.leave or ()) or "-", f"{m.equity:.1f}")
-                for m in best]
+            how = f"{verdict.valued_by}: value = spread to the end of the game" \
+                if verdict.unit == "spread" else verdict.valued_by
+        self.say(Text(f"best moves, {how}", style="bold"))
+        rows = [(v.move.notation(game.alphabet), str(v.move.score or 0),
+                 format_leave(game.alphabet, v.move.leave or ()) or "-", f"{v.value:.1f}",
+                 f"{v.win_pct:.1f}") for v in verdict.ranked[:HINT_ROWS]]
         width = max([len("move")] + [len(r[0]) for r in rows])
-        self.say(Text(f"  {'move':<{width}}  score  {'leave':<7}  equity", style="dim"))
-        for move, score, leave, equity in rows:
-            self.say(f"  {move:<{width}}  {score:>5}  {leave:<7}  {equity:>6}")
+        self.say(Text(f"  {'move':<{width}}  score  {'leave':<7}   value   win %", style="dim"))
+        for move, score, leave, value, win in rows:
+            self.say(f"  {move:<{width}}  {score:>5}  {leave:<7}  {value:>6}  {win:>6}")
 
     def undo(self) -> None:
         """Back to the person's previous turn."""
@@ -335,21 +336,6 @@ class TerminalGame:
         self.say(f"loaded {path}: {game.players[self.human]} is you")
 
 
-def distinct_moves(moves: Sequence[Move], alphabet: Alphabet) -> list[Move]:
-    """The moves (best first) with only the first of each word: the best
-    placement of a word, not the same word in five places. Exchanges and the
-    pass are each their own."""
-    seen: set[str] = set()
-    out = []
-    for move in moves:
-        if move.kind == "place":
-            key = move.notation(alphabet, through="bare").split(" ", 1)[1].upper()
-        else:
-            key = move.notation(alphabet)
-        if key not in seen:
-            seen.add(key)
-            out.append(move)
-    return out
 
 
 def tiles_help(alphabet: Alphabet) -> tuple[str, ...]:

@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import os
 import queue
 import select
@@ -812,13 +813,13 @@ class Engine:
                 i = index[move_key(c.move)]
                 totals[i].merge(c)
             done += result.iterations
-            best = max(range(len(candidates)), key=lambda i: _mean(totals[i]))
+            best = min(range(len(candidates)), key=lambda i: _rank(totals[i]))
             self._info(job, plies, _with_equity(candidates[best], _mean(totals[best])),
                        win=totals[best].win_pct, nodes=done * len(candidates))
         if done == 0:
             ranked = list(range(len(candidates)))  # the static order
         else:
-            ranked = sorted(range(len(candidates)), key=lambda i: -_mean(totals[i]))
+            ranked = sorted(range(len(candidates)), key=lambda i: _rank(totals[i]))
             for n, i in enumerate(ranked, 1):
                 self.send(f"info currmove {move_text(candidates[i], board.alphabet)} "
                           f"currmovenumber {n} score eq {_mean(totals[i]):.3f} "
@@ -828,6 +829,16 @@ class Engine:
         if not wanted and best_move.kind == "pass" and static.kind != "pass":
             best_move = static  # never a pass the static player would not make
         return best_move
+
+
+def _rank(total: Candidate) -> tuple[float, float]:
+    """A candidate's place in the judge's order (`rackety.search.judge.rank_key`:
+    win %, then equity), after every other when it has no rollout."""
+    from rackety.search.judge import rank_key
+
+    if not total.iterations:
+        return (math.inf, math.inf)
+    return rank_key(total.win_pct, total.mean)
 
 
 def _mean(total: Candidate) -> float:

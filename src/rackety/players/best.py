@@ -1,16 +1,16 @@
-"""`BestPlayer`: the championship player, every part of the engine in its
-phase of the game, within a time budget per move (``best:SECONDS``), as
+"""`BestPlayer`: the championship player, the judge's best move
+(`rackety.search.judge.Judge`, which every part of the engine answers to by
+the phase of the game) within a time budget per move (``best:SECONDS``), as
 Quackle's Championship Player and Macondo's BestBot do:
 
-- **bag empty**: the exact endgame (`rackety.search.endgame.solve`, iterative
-  deepening within the budget);
-- **a few tiles in the bag** (up to `PEG_TILES`): the pre-endgame
-  (`rackety.search.preendgame`), every draw solved by endgames within the
-  budget, the move best by win probability, then spread;
-- **otherwise**: Monte Carlo simulation (`rackety.search.simulation`) of the
-  best candidates by full static equity with the trained leave table, for
-  the budget, the opponent's rack drawn from what their last play says they
-  kept (`rackety.search.inference`) when that is cheap to work out;
+- **bag empty**: the exact endgame, iterative deepening within the budget;
+- **one or two tiles in the bag** (`rackety.search.judge.PEG_TILES`): the
+  pre-endgame, every draw solved by endgames within the budget, the move
+  best by win probability, then spread;
+- **otherwise**: Monte Carlo simulation of the best candidates by full static
+  equity with the trained leave table, ranked by win %, for the budget, the
+  opponent's rack drawn from what their last play says they kept
+  (`rackety.search.inference`) when that is cheap to work out;
 - whatever fails or finds nothing falls back to the static player's move.
 
 It keeps to a `rackety.search.control.Control` (``controlled``): the budget
@@ -34,7 +34,6 @@ from rackety.errors import RacketyError
 from rackety.game.heuristics import leave_model
 from rackety.game.move import Move
 from rackety.players.base import Decision, PlayerBase
-from rackety.players.endgame import EndgamePlayer
 from rackety.players.static import static_decision
 from rackety.search.control import clock
 
@@ -43,16 +42,11 @@ if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
     from rackety.search.control import Control
 
-#: the most tiles in the bag the pre-endgame takes the decision at
-PEG_TILES = 1
 #: inference only when the opponent kept at most this many tiles (fewer racks
 #: to weigh: a play of three or more tiles from a full rack)
 INFER_KEPT = 4
 #: the share of the budget the inference may take before the simulation
 INFER_SHARE = 0.25
-#: rollouts a candidate between two looks at the clock (the simulation's
-#: default, 64, can overrun a short budget by a quarter of a second)
-SIM_BATCH = 16
 
 
 class BestPlayer(PlayerBase):
@@ -78,6 +72,7 @@ class BestPlayer(PlayerBase):
         self._turn = 0
         self._control: Control | None = None  # the control of the decision under way
         self.last_phase = ""  # what decided the last move (for reports and tests)
+        self.last_verdict: Any = None  # the judge's verdict on the last move
 
     def decide(self, board: Board, lexicon: Lexicon, *, control: Control | None = None
                ) -> Decision:
@@ -102,40 +97,32 @@ class BestPlayer(PlayerBase):
 
     def _decide(self, board: Board, lexicon: Lexicon, static: Decision,
                 started: float) -> Decision:
-        bag = board.bag_count
+        from rackety.search.judge import Budget, Judge, phase_of
+
         if len(board.racks) != 2 or not board.rack:
             return static
-        if bag == 0:
-            position = EndgamePlayer.endgame_position(board)
-            if position is None:
-                return static
-            from rackety.search.endgame import solve
-
-            result = solve(position, lexicon, seconds=self._left(started),
-                           control=self._control)
+        budget = Budget.clock(self._left(started))
+        kept: list[tuple[tuple[int, ...], float]] = []
+        if phase_of(board, budget) == "simulation" and self.infer:
+            kept = self._inferred(board, lexicon, started)
+            budget = Budget.clock(0.9 * self._left(started))
+        judge = Judge(lexicon, leave=self.leave, candidates=self.candidates, plies=self.plies,
+                      seed=self.seed * 7919 + self._turn, jobs=1)
+        verdict = judge.verdict(board, budget, control=self._control, opponent_leaves=kept)
+        self.last_verdict = verdict
+        best = verdict.best
+        if verdict.phase == "static" or best is None:
+            return static
+        if verdict.phase == "endgame":
             self.last_phase = "endgame"
-            return Decision(result.pv[0], endgame=result) if result.pv else static
-        if bag <= PEG_TILES:
-            from rackety.search.preendgame import preendgame
-
-            peg = preendgame(board, lexicon, candidates=self.candidates, leave=self.leave,
-                             seconds=self._left(started), jobs=1, control=self._control)
-            if peg.outcomes:
-                self.last_phase = "preendgame"
-                return Decision(peg.best.move, best_score=static.best_score)
-            return static
-        from rackety.search.simulation import simulate
-
-        kept = self._inferred(board, lexicon, started) if self.infer else []
-        result = simulate(board, lexicon, leave=self.leave, candidates=self.candidates,
-                          plies=self.plies, seconds=0.9 * self._left(started),
-                          seed=self.seed * 7919 + self._turn, jobs=1, batch=SIM_BATCH,
-                          opponent_leaves=kept, control=self._control)
-        best = result.best.move
-        if result.iterations == 0 or (best.kind == "pass" and static.move.kind != "pass"):
-            return static
+            return Decision(best.move, endgame=verdict.result)
+        if verdict.phase == "pre-endgame":
+            self.last_phase = "preendgame"
+            return Decision(best.move, best_score=static.best_score)
+        if best.move.kind == "pass" and static.move.kind != "pass":
+            return static  # never a pass the static player would not make
         self.last_phase = "simulation, inferred" if kept else "simulation"
-        return Decision(best, best_score=static.best_score, simulation=result)
+        return Decision(best.move, best_score=static.best_score, simulation=verdict.result)
 
     def _left(self, started: float) -> float:
         """What is left of the move's budget, and of the control's time (a

@@ -226,6 +226,12 @@ def _size(lost: float, thresholds: tuple[float, float, float]) -> str:
         "small" if lost >= small else "none"
 
 
+def rank_key(win_pct: float, value: float) -> tuple[float, float]:
+    """The order of the searches' moves, best first when sorted: win % first,
+    the value (equity or spread) breaking ties (Macondo's and MAGPIE's order)."""
+    return (-win_pct, -value)
+
+
 def phase_of(board: Board, budget: Budget) -> str:
     """The phase a position is judged in (module docstring), before any search
     runs (a search that cannot run falls back to static equity)."""
@@ -443,7 +449,7 @@ class Judge:
         ranked = [Valuation(o.move, float(o.spread), float(o.win_pct), exact=o.exact,
                             rollouts=o.rollouts, static=_equity(legal[o.move]))
                   for o in result.outcomes]
-        ranked.sort(key=lambda v: (-v.win_pct, -v.value))
+        ranked.sort(key=lambda v: rank_key(v.win_pct, v.value))
         how = "pre-endgame (exact)" if result.exact else "pre-endgame (not exact)"
         return Verdict("pre-endgame", how, ranked, _spread(board), exact=result.exact,
                        result=result)
@@ -483,7 +489,7 @@ class Judge:
                             stderr=None if c.iterations < 2 else float(c.stderr),
                             rollouts=c.iterations, static=float(c.static_equity))
                   for c in result.candidates]
-        ranked.sort(key=lambda v: (-v.win_pct, -v.value))
+        ranked.sort(key=lambda v: rank_key(v.win_pct, v.value))
         return Verdict("simulation", f"simulation, {result.rollouts:,} rollouts", ranked,
                        _spread(board), result=result)
 

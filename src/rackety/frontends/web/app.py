@@ -86,6 +86,8 @@ class MoveOut(BaseModel):
     score: int
     leave: str
     equity: float
+    value: float | None = None  # the judge's: spread to the end (endgames) or equity
+    win_pct: float | None = None
     kind: str | None = None
     squares: list[list[int]] | None = None
     tiles: list[dict[str, Any]] | None = None
@@ -94,6 +96,9 @@ class MoveOut(BaseModel):
 class AnalyzeResponse(BaseModel):
     count: int
     moves: list[MoveOut]
+    valued_by: str | None = None  # how the judge valued the moves: "static", "exact endgame" ...
+    unit: str | None = None  # "equity", or "spread" to the end of the game
+    note: str | None = None  # why a search fell back to static equity
     leaves: str | None = None  # the leave values in the equity ("none": the score alone)
     adjustment: str | None = None  # what full static equity adds here, in words
     # with detail only
@@ -363,7 +368,9 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
               responses=ERRORS, tags=["scripts"])
     def analyze(body: AnalyzeRequest) -> dict[str, Any]:
         """The moves of the player to move: ``count`` tile placements (as
-        ``rackety moves``) and the ``top`` moves by equity (score + leave)."""
+        ``rackety moves``) and the ``top`` moves as the judge ranks them: by
+        equity (score + leave), or with the bag empty by the exact endgame and
+        with one or two tiles in it by the pre-endgame (``valued_by``)."""
         return service.analyze(body.cgp, body.lexicon, body.top, body.leave, body.detail)
 
     @app.post("/api/simulate", responses=ERRORS, tags=["analysis"])

@@ -30,6 +30,7 @@ from rackety.frontends.common import (
     Lexicons,
     alphabet_json,
     board_json,
+    hint,
     move_json,
     position_json,
     resolve_leave,
@@ -70,6 +71,10 @@ LEVELS = {
 TIMED = ("sim", "best")  # the levels that take a time budget a move
 MAX_SIM_SECONDS = 30.0
 MAX_INFER_RACKS = 100_000  # racks an inference may consider (seconds of work, not minutes)
+#: seconds of each endgame or pre-endgame search the judge makes for a request
+EXACT_SECONDS = 3.0
+#: the most moves a request's endgame or pre-endgame searches
+SEARCHED = 8
 DEFAULT_LEVEL = "static"
 
 
@@ -82,6 +87,10 @@ class ConflictError(RacketyError):
 
 
 # ------------------------------------------------------------------ lexicons
+def _round(value: float | None, places: int = 3) -> float | None:
+    return None if value is None else round(float(value), places)
+
+
 def _as_text(text: str) -> str:
     """GCG text as `read_gcg` must take it: as text, never as a file name (it
     reads a one-line string without ``#`` or ``>`` as a path)."""
@@ -495,8 +504,10 @@ class Service:
             return self.state(live, [f"took back {count} turn(s)"])
 
     def hint(self, game_id: int, top: int) -> dict[str, Any]:
-        """The best moves for the person, by equity with the lexicon's shipped leave
-        table (H3 where there is none)."""
+        """The best moves for the person as the judge sees them
+        (`rackety.frontends.common.hint`: the exact endgame with the bag empty,
+        the pre-endgame with one or two tiles in it, else equity with the
+        lexicon's shipped leave table, H3 where there is none)."""
         live = self.live(game_id)
         with live.lock:
             game = live.game
@@ -506,11 +517,16 @@ class Service:
                 raise ConflictError("it is not your turn")
             view = game.view()
             model = resolve_leave("static", game.lexicon, files=False)
-            moves = generate(view, game.lexicon, mode="top", top=top, leave=model)
-            note = static_note(view) if model is not None else None
+            verdict = hint(view, game.lexicon, model, top)
+            note = static_note(view) if model is not None and verdict.phase == "static" \
+                else None
             return {"leaves": leave_label(model, game.lexicon),
                     **({"adjustment": note} if note else {}),
-                    "moves": [move_json(view, m, detail=True) for m in list(moves)[:top]]}
+                    "valued_by": verdict.valued_by, "unit": verdict.unit,
+                    "moves": [{**move_json(view, v.move, detail=True),
+                               "value": round(float(v.value), 3),
+                               "win_pct": round(float(v.win_pct), 2)}
+                              for v in verdict.ranked[:top]]}
 
     def gcg(self, game_id: int) -> str:
         """The game's record as GCG text. While the game is in play the computer
@@ -533,8 +549,14 @@ class Service:
 
     def _record_lexicon(self, requested: str | None, record: Any) -> str:
         """The lexicon for a record: the one asked for, else the record's own when
-        offered here, else the default."""
-        return self.lexicons.name_for(requested, record.lexicon)
+        offered here, else the default when it names none; a record naming one
+        that is not offered is refused (never analysed under another)."""
+        try:
+            return self.lexicons.name_for(requested, record.lexicon, strict=True)
+        except RacketyError:
+            raise RacketyError(
+                f"the record's lexicon {clip(record.lexicon or '', 20)!r} is not offered here "
+                f"({', '.join(self.lexicons.names())}); choose one") from None
 
     def import_gcg(self, text: str, lexicon: str | None, *, play_as: str | None = None,
                    opponents: Sequence[tuple[str, float | None]] = (),
@@ -664,19 +686,36 @@ class Service:
     def analyze(self, cgp: str, lexicon: str | None, top: int, leave: str | None,
                 detail: bool) -> dict[str, Any]:
         """The fixed form of ``POST /api/analyze``: the count of tile placements
-        (as ``rackety moves``) and the top moves by equity."""
+        (as ``rackety moves``) and the top moves as the judge ranks them
+        (`rackety.search.judge`: by equity, or with the bag empty by the exact
+        endgame and with one or two tiles in it by the pre-endgame, each search
+        within `EXACT_SECONDS`), with how they were valued."""
+        from rackety.search.judge import Budget, Judge, phase_of
+
         board, shape = self.position(cgp)
         lex = self.lexicons.for_board(board, lexicon)
         if not board.rack:
             raise RacketyError("cgp: the player to move has no rack to analyse")
         model = resolve_leave(leave, lex, named=self.leaves, files=False)
         moves = generate(board, lex, leave=model)
+        budget = Budget(exact=EXACT_SECONDS)
+        phase = phase_of(board, budget)
+        wanted = max(1, top)
+        judge = Judge(lex, leave=model, candidates=wanted if phase == "static"
+                      else min(wanted, SEARCHED))
+        include = list(moves[:min(wanted, SEARCHED // 2)]) if phase == "endgame" else []
+        verdict = judge.verdict(board, budget, include=include, static=moves)
         out: dict[str, Any] = {"count": moves.count, "leaves": leave_label(model, lex),
-                               "moves": [move_json(board, m, detail=detail)
-                                         for m in list(moves[:top])]}
-        note = static_note(board) if model is not None else None
+                               "valued_by": verdict.valued_by, "unit": verdict.unit,
+                               "moves": [{**move_json(board, v.move, detail=detail),
+                                          "value": round(float(v.value), 3),
+                                          "win_pct": round(float(v.win_pct), 2)}
+                                         for v in verdict.ranked[:top]]}
+        note = static_note(board) if model is not None and verdict.phase == "static" else None
         if note:
             out["adjustment"] = note
+        if verdict.note:
+            out["note"] = verdict.note
         if detail:
             out.update(shape)
             out["lexicon"] = lex.name
@@ -720,7 +759,10 @@ class Service:
 
     def analyze_gcg(self, text: str, lexicon: str | None, leave: str | None) -> dict[str, Any]:
         """Every turn of a record: the board before it, the move played, the best
-        move by static equity and the equity lost (`rackety.frontends.analysis`)."""
+        move and the points and win % lost, as the judge sees them by the phase
+        of the game (`rackety.frontends.analysis`; each endgame and pre-endgame
+        search within `EXACT_SECONDS`). A record whose lexicon is not offered
+        here is refused unless one is asked for."""
 
         record = read_gcg(_as_text(text), source="gcg")
         rep = replay(record)
@@ -730,9 +772,9 @@ class Service:
             raise RacketyError(f"lexicon {lex.name} is in alphabet {lex.alphabet.name}; the "
                                f"record is in {rep.alphabet.name}")
         model = resolve_leave(leave, lex, named=self.leaves, files=False)
-        analysis = analyze_record(record, lex, leave=model, replayed=rep)
+        analysis = analyze_record(record, lex, leave=model, replayed=rep,
+                                  budget=EXACT_SECONDS)
         turns = []
-        lost: dict[int, list[float]] = {}
         for t in analysis.turns:
             i, event = t.index, record.events[t.index]
             board = rep.positions[i]
@@ -741,15 +783,21 @@ class Service:
                 "rack": event.rack, "kind": event.kind, "written": event.move,
                 "score": event.score, "total": event.total, "cgp": board.cgp(),
                 "board": board_json(board), "played": None, "best": None,
-                "equity_lost": None}
+                "equity_lost": None, "win_pct_lost": None, "mistake": None,
+                "valued_by": t.valued_by, "unit": t.unit, "why_not": t.why_not}
             if t.rack_known:
                 if t.best is not None:
-                    turn["best"] = move_json(board, t.best, detail=True)
+                    turn["best"] = {**move_json(board, t.best, detail=True),
+                                    "value": _round(t.best_equity),
+                                    "win_pct": _round(t.best_win_pct, 2)}
                 if t.played is not None:
-                    turn["played"] = move_json(board, t.played, detail=True)
+                    turn["played"] = {**move_json(board, t.played, detail=True),
+                                      "value": _round(t.played_equity),
+                                      "win_pct": _round(t.played_win_pct, 2)}
                     if t.equity_lost is not None:
                         turn["equity_lost"] = round(t.equity_lost, 3)
-                        lost.setdefault(event.seat, []).append(t.equity_lost)
+                        turn["win_pct_lost"] = _round(t.win_pct_lost, 2)
+                        turn["mistake"] = t.mistake
             elif rep.moves[i] is not None:
                 # the rack is not known: the play as written, valued at its score
                 written = replace(rep.moves[i], score=event.score, equity=float(event.score))
@@ -757,9 +805,7 @@ class Service:
             turns.append(turn)
         final = rep.positions[-1]
         players = [p.nickname for p in record.players]
-        summary = [{"player": players[s] if s < len(players) else str(s),
-                    "turns": len(v), "equity_lost": round(sum(v), 3)}
-                   for s, v in sorted(lost.items())]
+        summary = [s.as_json() for s in analysis.summary() if s.turns]
         return {"players": players, "lexicon": lex.name, "turns": turns,
                 "final": {"board": board_json(final), "scores": list(rep.scores)},
                 "summary": summary}
@@ -776,7 +822,8 @@ class Service:
         game = self.live(game_id).game
         record = read_gcg(text, source=f"game {game_id}")
         rep = replay(record, alphabet=game.alphabet, layout=game.position.layout)
-        analysis = analyze_record(record, game.lexicon, leave="static", replayed=rep)
+        analysis = analyze_record(record, game.lexicon, leave="static", replayed=rep,
+                                  budget=EXACT_SECONDS)
         return game_report_html(analysis, rep,
                                 title=record.title or f"rackety game {game_id}")
 
