@@ -1178,7 +1178,8 @@ def infer_command(source: str | None, cgp: str, alphabet: str | None, board_name
               help="A built-in name, a word list or a .kwg file; wins over the CGP's lex "
                    f"(default: the CGP's lex, else {DEFAULT_LEXICON}).")
 @click.option("--cgp", required=True, metavar="CGP",
-              help="The position, one CGP line with both racks (ABC/DEF) and the bag empty.")
+              help="The position, one CGP line with the bag empty and the mover's rack "
+                   "(ABC/DEF; with the opponent's left empty, ABC/, it is the unseen tiles).")
 @position_options
 @click.option("--seconds", default=None, type=Seconds(0, open_low=True),
               help="Stop deepening after this long and give the best line of the last depth "
@@ -1189,22 +1190,28 @@ def infer_command(source: str | None, cgp: str, alphabet: str | None, board_name
 def endgame_command(source: str | None, cgp: str, alphabet: str | None,
                     board_name: str | None, seconds: float | None, tt_bits: int,
                     as_json: bool) -> None:
-    """Solve an endgame (bag empty, both racks known): the value for the player
-    to move (the change in spread to the end of the game under best play) and a
-    principal variation."""
-    from rackety.search.endgame import check_position, solve
+    """Solve an endgame (bag empty): the value for the player to move (the
+    change in spread to the end of the game under best play) and a principal
+    variation. An opponent's rack the CGP leaves unknown is the unseen tiles."""
+    from rackety.game.move import format_leave
+    from rackety.search.endgame import known_racks, solve
 
-    board = _position(cgp, alphabet, board_name, lexicon=source)
-    check_position(board)
+    given = _position(cgp, alphabet, board_name, lexicon=source)
+    board = known_racks(given)
+    opponent = format_leave(board.alphabet, board.racks[1])
+    origin = "cgp" if given.racks[1] else "unseen"
     lexicon = _lexicons(source).for_board(board, strict=True)
     with _status("solving"):
         result = solve(board, lexicon, seconds=seconds, tt_bits=tt_bits)
     if as_json:
         _emit_json({"value": result.value, "pv": [board.notation(m) for m in result.pv],
-                    "depth": result.depth, "exact": result.exact, "nodes": result.nodes})
+                    "depth": result.depth, "exact": result.exact, "nodes": result.nodes,
+                    "opponent_rack": opponent, "opponent_rack_from": origin})
         return
     how = "exact" if result.exact else f"not exact: stopped after {result.depth} plies"
     click.echo(f"value {result.value:+d} for the player to move ({how})")
+    if origin == "unseen":
+        click.echo(f"the opponent's rack: {opponent}, the unseen tiles (the bag is empty)")
     width = max([len(board.notation(m)) for m in result.pv] + [4])
     for i, move in enumerate(result.pv):
         who = "to move" if i % 2 == 0 else "opponent"
