@@ -714,8 +714,11 @@ def _gcg_event_json(number: int, event: Any) -> dict[str, Any]:
 @json_option
 def gcg_show(path: str, turn: int | None, as_cgp: bool, alphabet: str | None,
              board_name: str | None, no_color: bool, as_json: bool) -> None:
-    """Print a game's board and move list (the final position, or with --turn N
-    the position before event N)."""
+    """Print a game's board, the tiles its player to move has not seen and the
+    move list (the final position, or with --turn N the position before event N)."""
+    from rackety.frontends.common import unseen_json
+    from rackety.game.render import unseen_text
+
     game = _gcg_replay(path, alphabet, board_name)
     events = game.record.events
     if turn is not None and turn > len(events) + 1:
@@ -728,7 +731,7 @@ def gcg_show(path: str, turn: int | None, as_cgp: bool, alphabet: str | None,
         return
     if as_json:
         _emit_json({"file": path, "turn": index + 1, "final": index == len(events),
-                    "cgp": board.cgp(),
+                    "cgp": board.cgp(), "unseen": unseen_json(board),
                     "players": [{"nickname": p.nickname, "name": p.name, "score": s}
                                 for p, s in zip(game.record.players, game.scores,
                                                 strict=False)],
@@ -750,6 +753,8 @@ def gcg_show(path: str, turn: int | None, as_cgp: bool, alphabet: str | None,
         click.echo(str(board))
     else:
         _out_console().print(board)
+    who = f"{events[index].nickname} to move" if index < len(events) else "after the end"
+    click.echo(f"\n{who}: {unseen_text(board)}")
     click.echo("")
     nick = max([len(e.nickname) for e in events] + [6])
     rack = max([len(e.rack) for e in events] + [4])
