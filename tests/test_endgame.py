@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from rackety import Board, Move, RacketyError
 from rackety.frontends.cli import main
+from rackety.game.gcg import read_gcg
 from rackety.game.rules import Rules
 from rackety.players import EndgamePlayer, GreedyPlayer, make_player
 from rackety.search import endgame as eg
@@ -217,7 +218,8 @@ def test_command_json(capsys, twl06):
     assert out.count("\n") == 1
     result = json.loads(out)
     assert isinstance(result.pop("nodes"), int)
-    assert result == {"value": -24, "pv": ["pass", "2N (A)I"], "depth": 2, "exact": True}
+    assert result == {"value": -24, "pv": ["pass", "2N (A)I"], "depth": 2, "exact": True,
+                      "opponent_rack": "I", "opponent_rack_from": "cgp"}
     case = BY_ID["L1497"]
     code, out, err = run(capsys, "endgame", "--cgp", case["cgp"], "--json", "--tt-bits", "16")
     result = json.loads(out)
@@ -251,7 +253,7 @@ def test_command_text(capsys, twl06):
 
 @pytest.mark.parametrize("args, message", [
     (["--cgp", BY_ID["L1497"]["cgp"].replace("IORV?/EU", "IORV?/E")], "still in the bag"),
-    (["--cgp", BY_ID["L1497"]["cgp"].replace("IORV?/EU", "IORV?/")], "rack is unknown"),
+    (["--cgp", BY_ID["L1497"]["cgp"].replace("IORV?/EU", "/EU")], "move's rack is unknown"),
     (["--cgp", "15/15 A/B 0/0 0"], "rows"),
     (["--cgp", BY_ID["L1497"]["cgp"], "--seconds", "0"], "seconds"),
 ])
@@ -259,6 +261,79 @@ def test_command_errors(capsys, twl06, args, message):
     code, out, err = run(capsys, "endgame", *args)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("rackety") and message in err
+
+
+@pytest.mark.parametrize("case_id", ["S7308", "L1497", "L1207"])
+def test_command_takes_an_unknown_opponent_rack_from_the_unseen_tiles(capsys, twl06, case_id):
+    """The bag empty, the opponent's rack left out of the CGP: it is the unseen
+    tiles, and the command solves the position as with the rack given."""
+    case = BY_ID[case_id]
+    known = case["cgp"]
+    board = Board.from_cgp(known)
+    rack = board.alphabet.format(board.racks[0], brackets=True)
+    unknown = known.replace(f" {rack}/{case['opp_rack']} ", f" {rack}/ ")
+    assert unknown != known and not Board.from_cgp(unknown).racks[1]
+    answers = []
+    for cgp in (known, unknown):
+        code, out, err = run(capsys, "endgame", "--cgp", cgp, "--json", "--tt-bits", "16")
+        assert code == 0, err
+        answers.append(json.loads(out))
+    given, filled = answers
+    assert given.pop("opponent_rack_from") == "cgp" and filled.pop("opponent_rack_from") == \
+        "unseen"
+    assert sorted(filled["opponent_rack"]) == sorted(case["opp_rack"])
+    assert filled["value"] == given["value"] == case["value"]
+    assert {k: v for k, v in filled.items() if k != "nodes"} == \
+        {k: v for k, v in given.items() if k != "nodes"}
+    code, out, err = run(capsys, "endgame", "--cgp", unknown, "--tt-bits", "16")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith(f"value {case['value']:+d} for the player to move")
+    assert lines[1] == (f"the opponent's rack: {given['opponent_rack']}, the unseen tiles "
+                        "(the bag is empty)")
+
+
+NOAH_VS_MISHU = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "gcg" / \
+    "macondo_gcgio_noah_vs_mishu.gcg"
+
+
+@pytest.mark.parametrize("turn", [30, 31])
+def test_a_record_s_position_solved_from_gcg_show(capsys, twl06, turn):
+    """`rackety endgame --cgp "$(rackety gcg show FILE --turn N --cgp)"`: the record's
+    position leaves the opponent's rack unknown, the bag empty; solved as with
+    the rack the opponent held (the record's next event says it)."""
+    if not NOAH_VS_MISHU.is_file():
+        pytest.skip(f"no GCG corpus at {NOAH_VS_MISHU.parent}")
+    code, out, err = run(capsys, "gcg", "show", str(NOAH_VS_MISHU), "--turn", str(turn),
+                         "--cgp")
+    assert code == 0, err
+    cgp = out.strip()
+    board = Board.from_cgp(cgp)
+    assert board.rack and not board.racks[1] and board.bag_count == 0
+    held = read_gcg(NOAH_VS_MISHU).events[turn].rack  # the opponent's, at its next turn
+    rack = board.alphabet.format(board.racks[0], brackets=True)
+    answers = []
+    for text in (cgp, cgp.replace(f" {rack}/ ", f" {rack}/{held} ")):
+        code, out, err = run(capsys, "endgame", "--cgp", text, "--json", "--tt-bits", "18")
+        assert code == 0, err
+        answers.append(json.loads(out))
+    filled, given = answers
+    assert (filled["opponent_rack_from"], given["opponent_rack_from"]) == ("unseen", "cgp")
+    assert sorted(filled["opponent_rack"]) == sorted(held)
+    assert filled["exact"] and filled["value"] == given["value"]
+    both = board.copy(racks=[board.racks[0], tuple(board.alphabet.tokenize(held))])
+    assert line_value(both, twl06, _scored(board, filled["pv"])) == filled["value"]
+
+
+def test_a_record_s_position_with_tiles_in_the_bag_is_refused(capsys):
+    """Turn 27 of the record: 3 tiles in the bag, the opponent's rack unknown:
+    refused in one line (rackety preendgame's position)."""
+    if not NOAH_VS_MISHU.is_file():
+        pytest.skip(f"no GCG corpus at {NOAH_VS_MISHU.parent}")
+    code, out, _ = run(capsys, "gcg", "show", str(NOAH_VS_MISHU), "--turn", "27", "--cgp")
+    code, out, err = run(capsys, "endgame", "--cgp", out.strip())
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "the opponent's rack is unknown and 3 tiles are in the bag" in err
 
 
 # --------------------------------------------------------------------- players

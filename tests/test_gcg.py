@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import string
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackety import Board, Move, RacketyError
+from rackety.alphabet import BLANK_FLAG
 from rackety.frontends.cli import main
 from rackety.game.gcg import (
     KINDS,
@@ -586,6 +588,36 @@ def test_cli_show_turn_and_cgp(capsys):
     assert result["events"][1] == {"event": 2, "nickname": "bob", "rack": "EFGOQVX",
                                    "kind": "exchange", "move": "-FQV", "score": 0,
                                    "total": 0}
+
+
+@pytest.mark.parametrize("name", OWN)
+def test_cli_show_the_unseen_tiles(capsys, name):
+    """At every turn, the tiles its mover has not seen (text and JSON): with the
+    board's tiles and the mover's rack, they make the whole tile set."""
+    path = DATA / name
+    game = replay(read_gcg(path))
+    for turn in range(1, len(game.positions) + 1):
+        code, out, err = run(capsys, "gcg", "show", path, "--turn", turn, "--json")
+        assert code == 0, err
+        result = json.loads(out)
+        board = Board.from_cgp(result["cgp"])
+        alphabet = board.alphabet
+        unseen = result["unseen"]
+        counts = Counter({(alphabet.tiles[t].label if t else "?"): n for t, n in Counter(
+            [0 if c & BLANK_FLAG else c for c in board.grid.ravel().tolist() if c]
+            + list(board.rack)).items()})
+        counts.update(unseen["tiles"])
+        assert counts == {t.label if t.code else "?": t.count for t in alphabet.tiles}
+        assert unseen["count"] == sum(unseen["tiles"].values())
+        if board.rack:
+            on_racks = 0 if board.racks[1] else min(unseen["count"], alphabet.rack_size)
+            assert (unseen["racks"], unseen["bag"]) == (on_racks, unseen["count"] - on_racks)
+        _, out, _ = run(capsys, "gcg", "show", path, "--turn", turn, "--no-color")
+        mover = game.record.events[turn - 1].nickname if turn <= len(game.record.events) \
+            else None
+        line = f"{mover} to move: " if mover else "after the end: "
+        assert line + unseen["text"] in out.splitlines()
+        assert unseen["text"].startswith(f"{unseen['count']} unseen")
 
 
 def test_cli_show_colour(capsys):

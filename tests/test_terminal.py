@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -118,6 +119,50 @@ def test_hint_is_a_table_of_distinct_words_by_equity(twl06: Lexicon) -> None:
     assert equities == sorted(equities, reverse=True)
     best = max(m.equity for m in view.moves(twl06, leave=model))
     assert abs(equities[0] - best) < 0.051
+
+
+def _unseen_by_the_person(game: Game) -> Counter:
+    """What the person has not seen: the bag and the computers' racks."""
+    return Counter(game.bag) + sum((Counter(game.racks[s]) for s in range(1, len(game.racks))),
+                                   Counter())
+
+
+def test_the_unseen_tiles_in_the_panel_and_by_command(twl06: Lexicon) -> None:
+    """The side panel lists the tiles the person has not seen while they fit in
+    it (the bag and the computer's rack, by letter, never the person's rack), and
+    ``unseen`` says them with where they are."""
+    session, _, out = _run(twl06, ["unseen", "quit"])
+    game = session.game
+    screen = _screens(out)[-1]
+    assert "unseen (type unseen to list)" in screen  # 93 tiles: more than the panel holds
+    lines = screen.split("\n")
+    first = next(i for i, line in enumerate(lines) if line.startswith("93 unseen"))
+    said = lines[first] + "".join(  # the message as wrapped under the board
+        " " + line.strip() for line in itertools.takewhile(
+            lambda line: line.startswith("  ") and line.strip(), lines[first + 1:]))
+    assert said.startswith("93 unseen (7 on the opponent's rack, 86 in the bag): ")
+    groups = said.split(": ", 1)[1].split()
+    alphabet = game.alphabet
+    assert Counter({alphabet.tiles[c].label if c else "?": k
+                    for c, k in _unseen_by_the_person(game).items()}) == \
+        Counter({g[0]: len(g) for g in groups})
+    # late in the game they fit: the panel lists them, letter by letter
+    while len(game.bag) > 2 and not game.over:
+        game.play(game.view().moves(twl06, mode="top", top=1)[0], check=False)
+    while game.turn != session.human:
+        game.play(game.view().moves(twl06, mode="top", top=1)[0], check=False)
+    lines = session.screen().plain.split("\n")
+    title = next(i for i, line in enumerate(lines) if line.rstrip().endswith("unseen"))
+    column = lines[title].rstrip().rindex("unseen")
+    listed = []
+    for line in lines[title + 1:]:
+        if not line[column:].startswith("  ") or not line[column:].strip():
+            break
+        listed += line[column:].split()
+    expected = _unseen_by_the_person(game)
+    assert Counter({g[0] if g[0] != "?" else "?": len(g) for g in listed}) == Counter(
+        {alphabet.tiles[c].label if c else "?": k for c, k in expected.items()})
+    assert sum(len(g) for g in listed) == len(game.bag) + len(game.racks[1])
 
 
 def _play(session: TerminalGame, line: str) -> None:

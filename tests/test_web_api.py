@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -495,6 +496,32 @@ def _phony(state: dict[str, Any], twl06: Any) -> str:
             if i != j and a + b not in twl06:
                 return f"8H {a}{b}"
     raise AssertionError("every pair is a word")
+
+
+@pytest.mark.parametrize("opponents", [1, 2])
+def test_the_unseen_tiles_are_the_person_s(client: TestClient, opponents: int) -> None:
+    """A game's "unseen": the tiles the person has not seen (the bag and the
+    computers' racks), by letter, never less the computers' racks."""
+    state = _new(client, opponents=[{"level": "greedy"}] * opponents, seed=31)
+    live = client.app.state.service.live(state["id"])
+    for _ in range(3):
+        game = live.game
+        alphabet = game.alphabet
+        hidden = sum((Counter(game.racks[s]) for s in range(len(game.players))
+                      if s != state["human"]), Counter())
+        expected = Counter(game.bag) + hidden
+        unseen = state["unseen"]
+        assert unseen["tiles"] == {alphabet.tiles[c].label if c else "?": expected[c]
+                                   for c in [*range(1, alphabet.size), 0] if expected[c]}
+        assert list(unseen["tiles"]) == sorted(unseen["tiles"], key=lambda t: (t == "?", t))
+        assert (unseen["count"], unseen["bag"], unseen["racks"]) == (
+            sum(expected.values()), state["bag"], sum(hidden.values()))
+        where = "the opponent's rack" if opponents == 1 else "the 2 unknown racks"
+        assert unseen["text"].startswith(f"{unseen['count']} unseen ({unseen['racks']} on "
+                                         f"{where}, {state['bag']} in the bag): ")
+        tiles = _hint_tiles(client, state["id"])
+        assert tiles is not None
+        state = client.post(f"/api/games/{state['id']}/play", json={"tiles": tiles}).json()
 
 
 def test_challenges(client: TestClient, twl06: Any) -> None:

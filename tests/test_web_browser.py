@@ -169,6 +169,14 @@ def rack_letters(page: Any) -> list[str]:
                                      "els => els.map(e => e.dataset.letter)")
 
 
+def page_unseen(page: Any) -> dict[str, int]:
+    """The Unseen panel's tiles: letter -> count, in the page's order."""
+    groups = page.eval_on_selector_all(
+        '[data-testid="unseen-tiles"] .unseen-group',
+        "els => els.map(e => [e.dataset.letter, e.textContent])")
+    return {letter: len(text) // len(letter) for letter, text in groups}
+
+
 def api_board(game: dict[str, Any]) -> dict[tuple[int, int], str]:
     squares = game["board"]["squares"]
     return {(r, c): t["letter"] for r, row in enumerate(squares)
@@ -214,6 +222,12 @@ def test_play_a_full_game_by_clicking(page: Any, server: ServerHandle) -> None:
         played = play_top_hint(page)
         assert page.locator('[data-testid="play-error"]').is_hidden(), \
             page.inner_text('[data-testid="play-error"]')
+        if _turn == 1:  # the Unseen panel: the person's unseen tiles, as the API gives them
+            state = server.get_json(f"/api/games/{game_id}")
+            assert isinstance(state, dict)
+            unseen = state["unseen"]
+            assert list(page_unseen(page).items()) == list(unseen["tiles"].items())
+            assert page.inner_text('[data-testid="unseen-count"]') == f"({unseen['count']})"
         if played and not shot and page.locator(".sq.last").count():
             # the computer's reply is highlighted on the board
             page.wait_for_timeout(700)  # let its arrival animation finish

@@ -759,8 +759,11 @@ def _gcg_event_json(number: int, event: Any) -> dict[str, Any]:
 @json_option
 def gcg_show(path: str, turn: int | None, as_cgp: bool, alphabet: str | None,
              board_name: str | None, no_color: bool, as_json: bool) -> None:
-    """Print a game's board and move list (the final position, or with --turn N
-    the position before event N)."""
+    """Print a game's board, the tiles its player to move has not seen and the
+    move list (the final position, or with --turn N the position before event N)."""
+    from rackety.frontends.common import unseen_json
+    from rackety.game.render import unseen_text
+
     game = _gcg_replay(path, alphabet, board_name)
     events = game.record.events
     if turn is not None and turn > len(events) + 1:
@@ -773,7 +776,7 @@ def gcg_show(path: str, turn: int | None, as_cgp: bool, alphabet: str | None,
         return
     if as_json:
         _emit_json({"file": path, "turn": index + 1, "final": index == len(events),
-                    "cgp": board.cgp(),
+                    "cgp": board.cgp(), "unseen": unseen_json(board),
                     "players": [{"nickname": p.nickname, "name": p.name, "score": s}
                                 for p, s in zip(game.record.players, game.scores,
                                                 strict=False)],
@@ -795,6 +798,8 @@ def gcg_show(path: str, turn: int | None, as_cgp: bool, alphabet: str | None,
         click.echo(str(board))
     else:
         _out_console().print(board)
+    who = f"{events[index].nickname} to move" if index < len(events) else "after the end"
+    click.echo(f"\n{who}: {unseen_text(board)}")
     click.echo("")
     nick = max([len(e.nickname) for e in events] + [6])
     rack = max([len(e.rack) for e in events] + [4])
@@ -1223,7 +1228,8 @@ def infer_command(source: str | None, cgp: str, alphabet: str | None, board_name
               help="A built-in name, a word list or a .kwg file; wins over the CGP's lex "
                    f"(default: the CGP's lex, else {DEFAULT_LEXICON}).")
 @click.option("--cgp", required=True, metavar="CGP",
-              help="The position, one CGP line with both racks (ABC/DEF) and the bag empty.")
+              help="The position, one CGP line with the bag empty and the mover's rack "
+                   "(ABC/DEF; with the opponent's left empty, ABC/, it is the unseen tiles).")
 @position_options
 @click.option("--seconds", default=None, type=Seconds(0, open_low=True),
               help="Stop deepening after this long and give the best line of the last depth "
@@ -1234,22 +1240,28 @@ def infer_command(source: str | None, cgp: str, alphabet: str | None, board_name
 def endgame_command(source: str | None, cgp: str, alphabet: str | None,
                     board_name: str | None, seconds: float | None, tt_bits: int,
                     as_json: bool) -> None:
-    """Solve an endgame (bag empty, both racks known): the value for the player
-    to move (the change in spread to the end of the game under best play) and a
-    principal variation."""
-    from rackety.search.endgame import check_position, solve
+    """Solve an endgame (bag empty): the value for the player to move (the
+    change in spread to the end of the game under best play) and a principal
+    variation. An opponent's rack the CGP leaves unknown is the unseen tiles."""
+    from rackety.game.move import format_leave
+    from rackety.search.endgame import known_racks, solve
 
-    board = _position(cgp, alphabet, board_name, lexicon=source)
-    check_position(board)
+    given = _position(cgp, alphabet, board_name, lexicon=source)
+    board = known_racks(given)
+    opponent = format_leave(board.alphabet, board.racks[1])
+    origin = "cgp" if given.racks[1] else "unseen"
     lexicon = _lexicons(source).for_board(board, strict=True)
     with _status("solving"):
         result = solve(board, lexicon, seconds=seconds, tt_bits=tt_bits)
     if as_json:
         _emit_json({"value": result.value, "pv": [board.notation(m) for m in result.pv],
-                    "depth": result.depth, "exact": result.exact, "nodes": result.nodes})
+                    "depth": result.depth, "exact": result.exact, "nodes": result.nodes,
+                    "opponent_rack": opponent, "opponent_rack_from": origin})
         return
     how = "exact" if result.exact else f"not exact: stopped after {result.depth} plies"
     click.echo(f"value {result.value:+d} for the player to move ({how})")
+    if origin == "unseen":
+        click.echo(f"the opponent's rack: {opponent}, the unseen tiles (the bag is empty)")
     width = max([len(board.notation(m)) for m in result.pv] + [4])
     for i, move in enumerate(result.pv):
         who = "to move" if i % 2 == 0 else "opponent"

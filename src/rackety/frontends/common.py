@@ -1,8 +1,8 @@
 """What the front ends share (the CLI, the terminal game and the web app): the
 resolution of lexicons (`Lexicons`) and leave specs (`resolve_leave`), and the
-JSON shapes of tiles, boards, positions and moves. One of each, so ``rackety
-moves --json`` and the web app's ``/api/analyze`` find the same lexicon and
-answer moves alike."""
+JSON shapes of tiles, boards, positions, moves and the unseen tiles. One of
+each, so ``rackety moves --json`` and the web app's ``/api/analyze`` find the
+same lexicon and answer moves alike."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from rackety.files import exists
 from rackety.game.board import Board
 from rackety.game.heuristics import HEURISTICS, STATIC, leave_model
 from rackety.game.move import Move, format_leave, square_name
+from rackety.game.render import unseen_text, unseen_tiles
 from rackety.lexicon import Lexicon, languages
 from rackety.lexicon.sources import (
     BUILT_INS,
@@ -283,6 +284,23 @@ def inference_json(inference: Inference, *, top: int | None = None) -> dict[str,
         "margin": inference.margin, "leave_model": inference.leave_model,
         "letters": {letter: p(prob) for letter, prob in inference.letters.items()},
         "seconds": round(inference.seconds, 3)}
+
+
+def unseen_json(board: Board) -> dict[str, Any]:
+    """The tiles ``board``'s player to move has not seen, in the fixed form
+    ``{"tiles": {"A": 2, ..., "?": 1}, "count", "bag", "racks", "text"}``:
+    the count of each letter unseen (`rackety.game.render.unseen_tiles`: in
+    alphabet order, the blanks ``?`` last, none of the letters not unseen),
+    how many in all, in the bag (`Board.bag_count`) and on the racks not
+    known (both null without the mover's rack: the split is not known), and
+    the line `rackety.game.render.unseen_text` says them in. A view's board
+    (`Game.view`) gives a player's own: never another's rack."""
+    alphabet = board.alphabet
+    tiles = {alphabet.format([code]): count for code, count in unseen_tiles(board)}
+    count = sum(tiles.values())
+    bag = min(int(board.bag_count), count) if board.rack else None
+    return {"tiles": tiles, "count": count, "bag": bag,
+            "racks": None if bag is None else count - bag, "text": unseen_text(board)}
 
 
 def position_json(board: Board) -> dict[str, Any]:

@@ -1,14 +1,16 @@
 """Playing in the terminal: a person against one to three computer players.
 
 Each turn is one screen that fits a terminal of 80x24: the board (its 15 rows
-and the column letters), beside it the scores, the bag, your rack and the last
-moves, below it what the last command and the computer's answer said, then the
-prompt. The loop reads commands and writes through callables, so tests drive
-it with a script of lines. Commands: a move in notation (``8D WORD``, ``D8
-WORD``), ``exchange ABC``, ``pass``, ``challenge`` (the last play), ``hint``
-(the best moves, one placement of each word), ``undo`` (back to your previous
-turn), ``save FILE.gcg`` (your rack only: the others stay hidden), ``load
-FILE.gcg``, ``help``, ``quit``.
+and the column letters), beside it the scores, the bag, your rack, the tiles
+you have not seen and the last moves, below it what the last command and the
+computer's answer said, then the prompt. The loop reads commands and writes
+through callables, so tests drive it with a script of lines. Commands: a move
+in notation (``8D WORD``, ``D8 WORD``), ``exchange ABC``, ``pass``,
+``challenge`` (the last play), ``hint`` (the best moves, one placement of each
+word), ``unseen`` (the tiles you have not seen, by letter, as the side panel
+lists them while they fit in it), ``undo`` (back to your previous turn), ``save
+FILE.gcg`` (your rack only: the others stay hidden), ``load FILE.gcg``,
+``help``, ``quit``.
 
 Tiles of several letters (Catalan ``L·L``, ``NY``, ``QU``, Spanish ``CH``,
 ``LL``, ``RR``) are one square of three columns on the board, written bare
@@ -35,6 +37,7 @@ from rackety.game.gcg import game_of, read_gcg, record_of, save_gcg
 from rackety.game.heuristics import leave_label
 from rackety.game.move import format_leave
 from rackety.game.referee import Event, Game, IllegalMoveError, describe
+from rackety.game.render import unseen_groups, unseen_text
 from rackety.game.rules import Rules
 
 if TYPE_CHECKING:
@@ -42,10 +45,12 @@ if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
 
 HELP = ("play: 8D WORD across, D8 WORD down (lower case: a blank; (X) or .: a board tile)",
-        "or: exchange ABC, pass, challenge, hint, undo, save FILE, load FILE, help, quit")
+        "or: exchange ABC, pass, challenge, hint, unseen, undo, save FILE, load FILE, help, "
+        "quit")
 PROMPT = "your move> "
 SCREEN = (80, 24)  # the smallest terminal a screen is drawn for: columns, lines
 HINT_ROWS = 5  # moves in a hint, at most
+UNSEEN_LINES = 3  # the side panel's lines of unseen tiles, at most (else only the count)
 _GAP = 2  # columns between the board and the side panel
 _PANEL_MIN = 26  # columns the side panel needs beside the board, else it goes below
 _TILE_STYLE = "bold #1a1208 on #d9b77e"  # the rack's tiles, as the board draws tiles
@@ -132,7 +137,8 @@ class TerminalGame:
 
     def _panel(self, width: int, height: int) -> list[Text]:
         """The side panel: the players and scores (the player to move marked),
-        the bag, your rack, then as many of the last moves as fit."""
+        the bag, your rack, the tiles you have not seen (`unseen_lines`), then as
+        many of the last moves as fit."""
         game = self.game
         lines = [Text(f"{self.lexicon.name}, {game.rules.challenge} challenge", style="dim")]
         for seat, (name, score) in enumerate(zip(game.players, game.scores, strict=True)):
@@ -149,6 +155,7 @@ class TerminalGame:
                           f"{game.view(self.human).unseen_count}"))
         if not game.over:
             lines += [Text(""), Text("your rack", style="bold"), Text("  ") + self._rack()]
+            lines += self.unseen_lines(width)
         events = [e for e in game.events if e.kind != "other" or e.written]
         left = height - len(lines) - 2
         if left > 0 and events:
@@ -164,6 +171,18 @@ class TerminalGame:
                 row.append(f"{event.score:>5}")
                 lines.append(row)
         return lines
+
+    def unseen_lines(self, width: int) -> list[Text]:
+        """The tiles the person has not seen, by letter (``AA B EEE ?``), in
+        lines of ``width`` columns under a title: no more than `UNSEEN_LINES`
+        of them, else the title says to type ``unseen``."""
+        groups = unseen_groups(self.game.view(self.human), brackets=False)
+        if not groups:
+            return []
+        wrapped = textwrap.wrap(" ".join(groups), width - 2)
+        if len(wrapped) > UNSEEN_LINES:
+            return [Text(""), Text("unseen (type unseen to list)", style="bold")]
+        return [Text(""), Text("unseen", style="bold")] + [Text(f"  {line}") for line in wrapped]
 
     def _status(self, width: int) -> list[Text]:
         """The panel in two lines, under a board too wide to have it beside."""
@@ -259,6 +278,8 @@ class TerminalGame:
                     self.say(text)
             elif word == "hint":
                 self.hint()
+            elif word == "unseen":
+                self.say(unseen_text(game.view(self.human)))
             elif word == "undo":
                 self.undo()
             elif word == "challenge":

@@ -206,6 +206,47 @@ def svg(board: Position, size: int = 400,
     return "\n".join(out)
 
 
+def unseen_tiles(board: Position) -> list[tuple[int, int]]:
+    """The tiles ``board``'s player to move has not seen (`Board.unseen`: not
+    on the board, not on a known rack) by letter: ``(code, count)`` in
+    alphabet order, the blank (code 0) last, letters none of which is unseen
+    left out."""
+    unseen = board.unseen()
+    return [(code, int(unseen[code])) for code in (*range(1, len(unseen)), 0)
+            if unseen[code] > 0]
+
+
+def unseen_groups(board: Position, *, brackets: bool = True) -> list[str]:
+    """`unseen_tiles` as text, a word a letter: ``["AA", "B", "EEE", "?"]``
+    (a tile of several letters ``[CH][CH]`` with ``brackets``, else ``CHCH``)."""
+    alphabet = board.alphabet
+    return [alphabet.format([code] * count, brackets=brackets)
+            for code, count in unseen_tiles(board)]
+
+
+def unseen_summary(board: Position) -> str:
+    """How many tiles are unseen and where: ``14 unseen (7 on the opponent's
+    rack, 7 in the bag)``, each other player whose rack is unknown holding a
+    full one or what is left (`Board.bag_count`). Without the mover's rack
+    the split is not known: only the count."""
+    count = int(board.unseen_count)
+    if count <= 0 or not board.rack:
+        return f"{max(count, 0)} unseen"
+    bag = min(int(board.bag_count), count)
+    unknown = sum(1 for rack in board.racks[1:] if not rack)
+    where = "the opponent's rack" if unknown == 1 else f"the {unknown} unknown racks"
+    on_racks = f"{count - bag} on {where}, " if unknown else ""
+    return f"{count} unseen ({on_racks}{bag} in the bag)"
+
+
+def unseen_text(board: Position) -> str:
+    """The unseen tiles in one line: `unseen_summary`, then the tiles by
+    letter (`unseen_groups`): ``14 unseen (7 on the opponent's rack, 7 in
+    the bag): AA B EEE ?``."""
+    groups = " ".join(unseen_groups(board))
+    return unseen_summary(board) + (f": {groups}" if groups else "")
+
+
 def _highlight_set(highlight: Iterable[tuple[int, int]] | Move | None) -> set[tuple[int, int]]:
     if highlight is None:
         return set()
@@ -214,4 +255,5 @@ def _highlight_set(highlight: Iterable[tuple[int, int]] | Move | None) -> set[tu
     return {(int(r), int(c)) for r, c in highlight}
 
 
-__all__ = ["code_labels", "rich_text", "svg", "terminal", "text"]
+__all__ = ["code_labels", "rich_text", "svg", "terminal", "text", "unseen_groups",
+           "unseen_summary", "unseen_text", "unseen_tiles"]

@@ -583,6 +583,10 @@ def check_position(board: Board) -> None:
         count = len(board.racks)
         raise RacketyError(f"endgame: {count} player{'' if count == 1 else 's'}; the solver "
                            "handles two")
+    if board.racks[0] and not board.racks[1] and board.bag_count:
+        raise RacketyError(f"endgame: the opponent's rack is unknown and {board.bag_count} "
+                           "tiles are in the bag; the solver needs an empty bag (the "
+                           "opponent's rack is then the unseen tiles)")
     for who, rack in (("player to move", board.racks[0]), ("opponent", board.racks[1])):
         if not rack:
             raise RacketyError(f"endgame: the {who}'s rack is unknown (empty); the CGP must "

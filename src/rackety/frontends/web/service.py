@@ -37,6 +37,7 @@ from rackety.frontends.common import (
     tile_code,
     tile_json,
     tile_keys,
+    unseen_json,
 )
 from rackety.frontends.web.store import Store
 from rackety.game.board import Board, Layout
@@ -673,9 +674,15 @@ class Service:
             "challenge": game.rules.challenge,
             "variant": game.rules.variant,
             "alphabet": alphabet_json(alphabet), "alphabet_name": alphabet.name,
-            "keys": tile_keys(alphabet),
+            "keys": tile_keys(alphabet), "unseen": self._unseen(live),
             "events": events, "last": last, "messages": messages, "result": result,
         }
+
+    @staticmethod
+    def _unseen(live: Live) -> dict[str, Any]:
+        """The tiles the person has not seen (`unseen_json`; in a record, the
+        player to move): their own rack known, never a computer's."""
+        return unseen_json(live.game.view(live.human))
 
     # --------------------------------------------------------- analysis
     def position(self, cgp: str) -> tuple[Board, dict[str, Any]]:

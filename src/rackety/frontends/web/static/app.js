@@ -1231,6 +1231,7 @@
       $("game-title").textContent = "";
       $("bag-count").textContent = "";
       $("result").hidden = true;
+      $("unseen-card").hidden = true;
       $("hint-card").hidden = true;
       $("messages").hidden = true;
       $("exchange-bar").hidden = true;
@@ -1241,6 +1242,7 @@
     renderGameRack();
     renderControls();
     renderScores();
+    renderUnseen();
     renderEvents();
     renderHints();
     renderResult();
@@ -1373,6 +1375,21 @@
       h("td", { class: "name" }, p.name,
         p.kind === "computer" && p.level ? h("span", { class: "level" }, p.level) : null),
       h("td", { class: "score", "data-testid": `score-${p.seat}` }, p.score)));
+    }
+  }
+
+  // The tiles the person has not seen, by letter (the game's "unseen": their own
+  // rack known, never a computer's), with their count and the bag/rack split.
+  function renderUnseen() {
+    const u = game.data.unseen;
+    $("unseen-card").hidden = !u || !u.count;
+    if (!u) return;
+    $("unseen-count").textContent = `(${u.count})`;
+    $("unseen-card").title = u.text;
+    const box = clear($("unseen-tiles"));
+    for (const [letter, count] of Object.entries(u.tiles)) {
+      box.append(h("span", { class: "unseen-group", "data-letter": letter,
+                             title: `${count} × ${letter}` }, letter.repeat(count)), " ");
     }
   }
 
