@@ -925,8 +925,22 @@ def test_an_endgame_of_a_record_s_turn_stopped_and_of_a_position(
     assert [r.get_attribute("data-move") for r in rows.all()] == \
         [m["move"] for m in data["result"]["pv"]]
     page.screenshot(path=str(artifacts() / "endgame.png"))
+    # the pre-endgame of turn 27 (three tiles in the bag): a row per candidate
+    page.fill('[data-testid="eg-seconds"]', "0.5")
+    page.fill('[data-testid="eg-candidates"]', "3")
+    page.goto(f"{server.url}/#analyse")
+    page.click('[data-testid="tab-gcg"]')
+    page.click('[data-testid="turn-item"][data-index="26"]')
+    page.click('[data-testid="btn-turn-preendgame"]')
+    page.wait_for_selector('[data-testid="eg-win"]', timeout=30_000)
+    assert page.text_content('[data-testid="eg-title"]') == "Pre-endgame"
+    assert "3 in the bag" in page.inner_text('[data-testid="eg-about"]')
+    wins = [float(w.inner_text()) for w in page.locator('[data-testid="eg-win"]').all()]
+    assert 1 <= len(wins) <= 3 and all(0 <= w <= 100 for w in wins)
+    page.screenshot(path=str(artifacts() / "preendgame.png"))
     # a pre-endgame refused: the reason on the analysis page, which stays
     page.goto(f"{server.url}/#analyse")
+    page.click('[data-testid="tab-position"]')
     page.click('[data-testid="btn-pos-preendgame"]')
     page.wait_for_selector('[data-testid="analyse-error"]:not([hidden])')
     assert "1 to 6 tiles in the bag" in page.inner_text('[data-testid="analyse-error"]')

@@ -214,8 +214,8 @@ def test_the_pre_endgame_of_a_position_is_the_engine_s(client: TestClient,
 
 
 def test_the_pre_endgame_of_a_record_s_turn(client: TestClient) -> None:
-    # before event 28 the bag is empty; before event 26, mishu7 to move with ? tiles
-    # in the bag: each turn the engine takes, or one line why not
+    # turns 20 to 29: those with 1 to 6 tiles in the bag solved (27: three, its plays
+    # that leave some estimated by rollouts), the others refused in one line
     record = read_gcg(RECORD)
     positions = replay(record).positions
     tried = 0

@@ -2165,9 +2165,11 @@
   }
 
   function turnSearch(kind) {
-    if (!gcg.data || gcg.index >= (gcg.data.turns || []).length) return;
-    startSearch(kind, { gcg: gcg.text, turn: gcg.index + 1, lexicon: gcg.lexicon },
-      $("gcg-error"));
+    const turn = gcg.data && (gcg.data.turns || [])[gcg.index];
+    if (!turn) return;
+    // the record's event (1-based), which the list of turns shows in order
+    startSearch(kind, { gcg: gcg.text, turn: (turn.index ?? gcg.index) + 1,
+                        lexicon: gcg.lexicon }, $("gcg-error"));
   }
 
   function searchProgress(s) {
@@ -2181,7 +2183,6 @@
     const s = eg.state;
     const pre = eg.kind === "preendgame";
     const running = !!s && s.status === "running";
-    $("eg-candidates-label").hidden = !pre;
     $("btn-eg-again").disabled = !eg.request || running;
     $("btn-eg-stop").disabled = !running || s.stopping;
     $("eg-progress").hidden = !running;
@@ -2210,8 +2211,9 @@
     renderBoard($("eg-board"), s.position.board, { overlay, marks });
     renderRack($("eg-rack"), rackTiles(s.position.racks[0]));
     renderRack($("eg-rack2"), rackTiles(s.position.racks[1]));
-    $("eg-rack2-label").textContent = (s.position.racks[1] || []).length ? "opponent"
-      : "opponent: unknown";
+    const known = (s.position.racks[1] || []).length > 0;
+    $("eg-rack2").hidden = !known;
+    $("eg-rack2-label").textContent = known ? "opponent" : "opponent: unknown";
     const m = rows[shown];
     $("eg-shown").textContent = m ? `On the board: ${m.move} · ${m.score} points` : "";
     if (res) renderEndgameTable(s, res, rows, shown, pre);
