@@ -741,14 +741,16 @@ _json = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10
                      max_leaves=8)
 _fields = st.fixed_dictionaries({}, optional={
     k: _json for k in ("cgp", "lexicon", "top", "leave", "detail", "gcg", "move", "tiles",
-                       "opponents", "human", "layout", "seed", "challenge", "level")})
+                       "opponents", "human", "layout", "seed", "challenge", "level", "turn",
+                       "seconds", "depth", "candidates")})
 
 
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(path=st.sampled_from(["/api/analyze", "/api/position", "/api/gcg/analyze",
                              "/api/games", "/api/games/1/play", "/api/games/1/exchange",
-                             "/api/gcg/import"]),
+                             "/api/gcg/import", "/api/endgame", "/api/preendgame",
+                             "/api/searches/0123456789abcdef/stop"]),
        body=st.one_of(_fields, _json))
 def test_no_request_body_makes_a_server_error(client: TestClient, path: str, body: Any) -> None:
     if path.startswith("/api/games/1/") and client.get("/api/games/1").status_code == 404:

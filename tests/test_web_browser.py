@@ -895,3 +895,67 @@ def test_type_catalan_tiles_as_spelled(page: Any,
     game = server.get_json(f"/api/games/{game_id}")
     assert isinstance(game, dict)
     assert game["events"][0]["move"] == move.notation(alphabet)
+
+
+def test_an_endgame_of_a_record_s_turn_stopped_and_of_a_position(
+        page: Any, server: ServerHandle) -> None:
+    from test_web_endgame import RECORD, TURN, small_endgames
+
+    page.goto(f"{server.url}/#analyse")
+    page.click('[data-testid="tab-gcg"]')
+    page.fill('[data-testid="gcg-input"]', RECORD)
+    page.click('[data-testid="btn-gcg-analyze"]')
+    page.click(f'[data-testid="turn-item"][data-index="{TURN - 1}"]')
+    page.click('[data-testid="btn-turn-endgame"]')  # exact takes seconds: stopped
+    page.wait_for_url("**/#endgame")
+    page.wait_for_selector('[data-testid="eg-progress"]:not([hidden])')
+    assert "turn 29 of the record" in page.inner_text('[data-testid="eg-about"]')
+    page.wait_for_selector('[data-testid="btn-eg-stop"]:not([disabled])')
+    time.sleep(0.5)
+    page.click('[data-testid="btn-eg-stop"]')
+    page.wait_for_selector('[data-testid="eg-row"]', timeout=10_000)
+    summary = page.inner_text('[data-testid="eg-summary"]')
+    assert "not exact" in summary and "stopped" in summary, summary
+    assert page.locator('[data-testid="eg-progress"]').is_hidden()
+    rows = page.locator('[data-testid="eg-row"]')
+    first = rows.first.get_attribute("data-move")
+    assert first and "On the board: " + first in page.inner_text('[data-testid="eg-shown"]')
+    if rows.count() > 1:  # the line up to a move: its tiles and those before
+        rows.nth(1).click()
+        assert rows.nth(1).get_attribute("data-move") in page.inner_text(
+            '[data-testid="eg-shown"]')
+    # a position's endgame, solved exactly: the server's value and line
+    cgp = small_endgames()[0]["cgp"]
+    status, data = server.request("POST", "/api/endgame", {"cgp": cgp, "wait": True})
+    assert status == 200 and isinstance(data, dict) and data["result"]["exact"]
+    page.goto(f"{server.url}/#analyse")
+    page.click('[data-testid="tab-position"]')
+    page.fill('[data-testid="cgp-input"]', cgp)
+    page.click('[data-testid="btn-pos-endgame"]')
+    page.wait_for_selector('[data-testid="eg-row"]', timeout=30_000)
+    summary = page.inner_text('[data-testid="eg-summary"]')
+    value = data["result"]["value"]
+    assert f"value {'+' if value > 0 else ''}{value} for the player to move · exact" in summary
+    assert [r.get_attribute("data-move") for r in rows.all()] == \
+        [m["move"] for m in data["result"]["pv"]]
+    page.screenshot(path=str(artifacts() / "endgame.png"))
+    # the pre-endgame of turn 27 (three tiles in the bag): a row per candidate
+    page.fill('[data-testid="eg-seconds"]', "0.5")
+    page.fill('[data-testid="eg-candidates"]', "3")
+    page.goto(f"{server.url}/#analyse")
+    page.click('[data-testid="tab-gcg"]')
+    page.click('[data-testid="turn-item"][data-index="26"]')
+    page.click('[data-testid="btn-turn-preendgame"]')
+    page.wait_for_selector('[data-testid="eg-win"]', timeout=30_000)
+    assert page.text_content('[data-testid="eg-title"]') == "Pre-endgame"
+    assert "3 in the bag" in page.inner_text('[data-testid="eg-about"]')
+    wins = [float(w.inner_text()) for w in page.locator('[data-testid="eg-win"]').all()]
+    assert 1 <= len(wins) <= 3 and all(0 <= w <= 100 for w in wins)
+    page.screenshot(path=str(artifacts() / "preendgame.png"))
+    # a pre-endgame refused: the reason on the analysis page, which stays
+    page.goto(f"{server.url}/#analyse")
+    page.click('[data-testid="tab-position"]')
+    page.click('[data-testid="btn-pos-preendgame"]')
+    page.wait_for_selector('[data-testid="analyse-error"]:not([hidden])')
+    assert "1 to 6 tiles in the bag" in page.inner_text('[data-testid="analyse-error"]')
+    assert page.url.endswith("#analyse")

@@ -225,6 +225,27 @@ def _solve_task(task: tuple[Any, ...], control: Control | None = None
     return _worker["setup"].solve(spec, seconds, max_depth, control=control)
 
 
+def check_position(board: Board) -> int:
+    """The tiles in the bag of a position the pre-endgame takes (two players,
+    1 to `MAX_BAG` tiles in the bag, the opponent's rack given or not);
+    refuses any other in one line."""
+    if len(board.racks) != 2:
+        raise RacketyError("a pre-endgame is between two players")
+    if not board.rack:
+        raise RacketyError("a pre-endgame needs the rack of the player to move")
+    rack_size = board.alphabet.rack_size
+    unseen = int(board.unseen().sum())
+    k = unseen - (0 if board.racks[1] else rack_size)
+    if not 1 <= k <= MAX_BAG:
+        if board.racks[1]:
+            raise RacketyError(f"a pre-endgame has 1 to {MAX_BAG} tiles in the bag, not {k}")
+        raise RacketyError(f"a pre-endgame has 1 to {MAX_BAG} tiles in the bag: "
+                           f"{unseen} tiles are unseen, where the opponent's "
+                           f"full rack and the bag would be {rack_size + 1} to "
+                           f"{rack_size + MAX_BAG}")
+    return k
+
+
 def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10,
                leave: str = "static", seconds: float | None = None, jobs: int | None = 1,
                source: str | None = None, draws: int = MAX_DRAWS, rollouts: int = ROLLOUTS,
@@ -250,23 +271,14 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10,
     ``max_depth``: the most plies each endgame looks ahead (one deeper is not
     exact; None: as deep as exactness or the budget takes)."""
     started = clock()
-    if len(board.racks) != 2:
-        raise RacketyError("a pre-endgame is between two players")
     if seconds is not None and not seconds > 0:
         raise RacketyError(f"seconds {seconds}: expected more than 0")
     if draws < 1 or rollouts < 1:
         raise RacketyError("draws and rollouts: 1 or more")
+    k = check_position(board)
     rack_size = board.alphabet.rack_size
-    unseen = Counter({c: int(k) for c, k in enumerate(board.unseen().tolist()) if k})
+    unseen = Counter({c: int(n) for c, n in enumerate(board.unseen().tolist()) if n})
     opponent = tuple(board.racks[1])
-    k = sum(unseen.values()) - (0 if opponent else rack_size)
-    if not 1 <= k <= MAX_BAG:
-        if opponent:
-            raise RacketyError(f"a pre-endgame has 1 to {MAX_BAG} tiles in the bag, not {k}")
-        raise RacketyError(f"a pre-endgame has 1 to {MAX_BAG} tiles in the bag: "
-                           f"{sum(unseen.values())} tiles are unseen, where the opponent's "
-                           f"full rack and the bag would be {rack_size + 1} to "
-                           f"{rack_size + MAX_BAG}")
     if moves is None:
         model = leave_model(leave, lexicon)
         moves = [m for m in board.moves(lexicon, mode="top", top=4 * candidates, leave=model)
@@ -555,4 +567,4 @@ def _outcomes(lines: list[Line], found: dict[Hashable, Found], board: Board) -> 
     return outcomes
 
 
-__all__ = ["MAX_BAG", "Outcome", "PreEndgameResult", "preendgame"]
+__all__ = ["MAX_BAG", "Outcome", "PreEndgameResult", "check_position", "preendgame"]

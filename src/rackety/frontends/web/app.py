@@ -29,7 +29,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rackety.errors import RacketyError, clip, one_line
 from rackety.frontends.report import CSP
-from rackety.frontends.web.service import ConflictError, Lexicons, NotFoundError, Service
+from rackety.frontends.web.searches import ID_PATTERN, SearchesBusyError, SearchNotFoundError
+from rackety.frontends.web.service import (
+    MAX_SEARCH_SECONDS,
+    MIN_SEARCH_SECONDS,
+    ConflictError,
+    Lexicons,
+    NotFoundError,
+    Service,
+)
 from rackety.frontends.web.store import Store
 from rackety.game.rules import DEFAULT_CHALLENGE, ChallengeRule, Variant
 
@@ -208,11 +216,64 @@ class ImportRequest(Strict):
     challenge: ChallengeRule = DEFAULT_CHALLENGE
 
 
+class SearchRequest(Strict):
+    cgp: str | None = Field(None, max_length=MAX_CGP,
+                            description="The position, one CGP line (or gcg with turn).")
+    gcg: str | None = Field(None, max_length=MAX_GCG, description="A game record, as text.")
+    turn: int | None = Field(None, ge=1, le=100_000,
+                             description="With gcg: the position before this event (1-based, "
+                                         "as the GCG tab numbers the turns).")
+    lexicon: str | None = Field(None, max_length=64,
+                                description="An offered lexicon (default: the position's or "
+                                            "record's, else TWL06).")
+    seconds: float = Field(5.0, ge=MIN_SEARCH_SECONDS, le=MAX_SEARCH_SECONDS,
+                           description="Time budget of the search.")
+    wait: bool = Field(False, description="Answer when the search has finished, not at once.")
+
+
+class EndgameRequest(SearchRequest):
+    depth: int | None = Field(None, ge=1, le=60,
+                              description="Search at most this many plies (default: until "
+                                          "exact or the time is up).")
+
+
+class PreEndgameRequest(SearchRequest):
+    candidates: int = Field(10, ge=1, le=30,
+                            description="How many of the best static placements to solve.")
+
+
+class SearchProgress(BaseModel):
+    done: int | None = None
+    total: int | None = None
+    what: str
+
+
+class SearchState(BaseModel):
+    id: str
+    kind: Literal["endgame", "preendgame"]
+    status: Literal["running", "done", "stopped", "failed"]
+    seconds: float
+    elapsed: float
+    stopping: bool
+    progress: SearchProgress
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    position: dict[str, Any]
+    lexicon: str
+    turn: int | None = None
+
+
 GameId = Annotated[int, PathParam(ge=1, le=2**62, description="A game's id.")]
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "A value the engine refuses."},
     413: {"model": ErrorBody, "description": "The request body is too large."},
     422: {"model": ErrorBody, "description": "The request does not have the right shape."},
+}
+SearchId = Annotated[str, PathParam(pattern=ID_PATTERN, max_length=16,
+                                     description="A search's id.")]
+SEARCH_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    409: {"model": ErrorBody, "description": "Too many searches running."},
 }
 GAME_ERRORS: dict[int | str, dict[str, Any]] = {
     **ERRORS,
@@ -319,6 +380,14 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
     async def not_found(_request: Request, exc: NotFoundError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=404)
 
+    @app.exception_handler(SearchNotFoundError)
+    async def no_search(_request: Request, exc: SearchNotFoundError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+
+    @app.exception_handler(SearchesBusyError)
+    async def busy(_request: Request, exc: SearchesBusyError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=409)
+
     @app.exception_handler(ConflictError)
     async def conflict(_request: Request, exc: ConflictError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=409)
@@ -397,6 +466,54 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
     def gcg_analyze(body: GcgAnalyzeRequest) -> dict[str, Any]:
         """Every turn of a GCG record with the best move and the equity lost."""
         return service.analyze_gcg(body.gcg, body.lexicon, body.leave)
+
+    # ------------------------------------------------ endgames, pre-endgames
+    def _answer(search: Any, wait: bool) -> dict[str, Any]:
+        if wait:  # the budget, and time to compile the kernels on a first run
+            search.finished.wait(search.seconds + 300.0)
+        return search.state()
+
+    @app.post("/api/endgame", response_model=SearchState, response_model_exclude_none=True,
+              responses=SEARCH_ERRORS, tags=["analysis"])
+    def endgame(body: EndgameRequest) -> dict[str, Any]:
+        """Start the endgame of a position or a record's turn (two players, the
+        bag empty; the opponent's rack, when not given, is the unseen tiles):
+        the value for the player to move and a principal variation, exact or
+        the deepest search that finished within ``seconds``. Answers the
+        search's state at once (``wait``: once it has finished); poll it at
+        ``/api/searches/{id}``."""
+        return _answer(service.endgame(body.cgp, body.gcg, body.turn, body.lexicon,
+                                       body.seconds, body.depth), body.wait)
+
+    @app.post("/api/preendgame", response_model=SearchState, response_model_exclude_none=True,
+              responses=SEARCH_ERRORS, tags=["analysis"])
+    def preendgame(body: PreEndgameRequest) -> dict[str, Any]:
+        """Start the pre-endgame of a position or a record's turn (two players,
+        1 to 6 tiles in the bag): the best ``candidates`` placements with their
+        win % and expected spread change over every draw, solved by endgames
+        within ``seconds``. Answers as ``/api/endgame``."""
+        return _answer(service.preendgame(body.cgp, body.gcg, body.turn, body.lexicon,
+                                          body.seconds, body.candidates), body.wait)
+
+    @app.get("/api/searches/{search_id}", response_model=SearchState,
+             response_model_exclude_none=True, tags=["analysis"],
+             responses={404: {"model": ErrorBody, "description": "No such search."},
+                        422: ERRORS[422]})
+    def search_state(search_id: SearchId) -> dict[str, Any]:
+        """A search's state: its progress while it runs, then its result (or
+        why it failed)."""
+        return service.searches.get(search_id).state()
+
+    @app.post("/api/searches/{search_id}/stop", response_model=SearchState,
+              response_model_exclude_none=True, tags=["analysis"],
+              responses={404: {"model": ErrorBody, "description": "No such search."},
+                         422: ERRORS[422]})
+    def search_stop(search_id: SearchId) -> dict[str, Any]:
+        """Stop a search: it ends within a slice of its work with the best it
+        found so far (its status then ``stopped``)."""
+        search = service.searches.stop(search_id)
+        search.finished.wait(2.0)
+        return search.state()
 
     @app.get("/api/games", tags=["games"], responses=ERRORS)
     def games(limit: Annotated[int, Query(ge=1, le=500)] = 50,

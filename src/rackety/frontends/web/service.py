@@ -39,6 +39,7 @@ from rackety.frontends.common import (
     tile_keys,
     unseen_json,
 )
+from rackety.frontends.web.searches import Search, Searches
 from rackety.frontends.web.store import Store
 from rackety.game.board import Board, Layout
 from rackety.game.gcg import (
@@ -178,6 +179,7 @@ class Service:
         self.leaves = dict(leaves or {})
         self._live: dict[int, Live] = {}
         self._lock = threading.Lock()
+        self.searches = Searches()  # endgames and pre-endgames running or done
 
     # ---------------------------------------------------------- options
     def _alphabet_of(self, name: str) -> Alphabet:
@@ -771,13 +773,7 @@ class Service:
         search within `EXACT_SECONDS`). A record whose lexicon is not offered
         here is refused unless one is asked for."""
 
-        record = read_gcg(_as_text(text), source="gcg")
-        rep = replay(record)
-        name = self._record_lexicon(lexicon, record)
-        lex = self.lexicons.get(name)
-        if lex.alphabet.identity != rep.alphabet.identity:
-            raise RacketyError(f"lexicon {lex.name} is in alphabet {lex.alphabet.name}; the "
-                               f"record is in {rep.alphabet.name}")
+        record, rep, lex = self._replayed(text, lexicon)
         model = resolve_leave(leave, lex, named=self.leaves, files=False)
         analysis = analyze_record(record, lex, leave=model, replayed=rep,
                                   budget=EXACT_SECONDS)
@@ -816,6 +812,17 @@ class Service:
         return {"players": players, "lexicon": lex.name, "turns": turns,
                 "final": {"board": board_json(final), "scores": list(rep.scores)},
                 "summary": summary}
+
+    def _replayed(self, text: str, lexicon: str | None) -> tuple[Any, Any, Any]:
+        """A record read from text (never a path), replayed, and its lexicon."""
+        record = read_gcg(_as_text(text), source="gcg")
+        rep = replay(record)
+        name = self._record_lexicon(lexicon, record)
+        lex = self.lexicons.get(name)
+        if lex.alphabet.identity != rep.alphabet.identity:
+            raise RacketyError(f"lexicon {lex.name} is in alphabet {lex.alphabet.name}; the "
+                               f"record is in {rep.alphabet.name}")
+        return record, rep, lex
 
     def report(self, game_id: int) -> str:
         """The game's report, one self-contained HTML page
@@ -868,3 +875,112 @@ class Service:
                           "lexicon": row.config.get("lexicon"),
                           "standings": [s.__dict__ for s in row.standings]})
         return {"players": self.players(), "games": games}
+
+    # ------------------------------------------------ endgames, pre-endgames
+    def search_position(self, cgp: str | None, gcg: str | None, turn: int | None,
+                        lexicon: str | None) -> tuple[Board, Any]:
+        """The position a search is asked for, with its lexicon: a CGP, or a
+        record's position before its event ``turn`` (1-based, as the GCG tab
+        and ``rackety gcg show --turn`` number them; events + 1 is the end)."""
+        if cgp is not None and gcg is None and turn is None:
+            board, _shape = self.position(cgp)
+            return board, self.lexicons.for_board(board, lexicon)
+        if gcg is None or turn is None or cgp is not None:
+            raise RacketyError("give a position: cgp, or gcg with turn")
+        record, rep, lex = self._replayed(gcg, lexicon)
+        events = len(record.events)
+        if not 1 <= turn <= events + 1:
+            raise RacketyError(f"turn {turn}: the record has {events} events, so a turn is 1 "
+                               f"to {events + 1}")
+        return rep.positions[turn - 1], lex
+
+    @staticmethod
+    def _about(board: Board, lexicon: str, cgp: str | None, turn: int | None
+               ) -> dict[str, Any]:
+        """What a search is of, in its state: the position (the opponent's
+        rack as the search takes it), the lexicon, the record's turn."""
+        return {"position": position_json(board), "lexicon": lexicon,
+                "turn": None if cgp is not None else turn}
+
+    @staticmethod
+    def _search_seconds(seconds: float) -> float:
+        if not MIN_SEARCH_SECONDS <= seconds <= MAX_SEARCH_SECONDS:
+            raise RacketyError(f"seconds: {MIN_SEARCH_SECONDS:g} to {MAX_SEARCH_SECONDS:g}, "
+                               f"not {seconds:g}")
+        return float(seconds)
+
+    def endgame(self, cgp: str | None, gcg: str | None, turn: int | None,
+                lexicon: str | None, seconds: float, depth: int | None = None) -> Search:
+        """Start the endgame of a position (the bag empty; an opponent's rack
+        left unknown is the unseen tiles, `known_racks`): iterative deepening
+        until exact, ``seconds`` or ``depth`` plies (`rackety.search.endgame.solve`)."""
+        from rackety.search.endgame import known_racks, solve
+
+        seconds = self._search_seconds(seconds)
+        board, lex = self.search_position(cgp, gcg, turn, lexicon)
+        board = known_racks(board)  # refuses what the solver cannot take, now
+
+        def work(control: Any, progress: Callable[[int, int, str], None]) -> dict[str, Any]:
+            progress(0, 0, "searching one ply deeper at a time, until the value is exact")
+            result = solve(board, lex, seconds=seconds, max_depth=depth, control=control)
+            return endgame_json(board, result)
+
+        return self.searches.start("endgame", seconds, work,
+                                   self._about(board, lex.name, cgp, turn))
+
+    def preendgame(self, cgp: str | None, gcg: str | None, turn: int | None,
+                   lexicon: str | None, seconds: float, candidates: int = 10) -> Search:
+        """Start the pre-endgame of a position (1 to 6 tiles in the bag;
+        `rackety.search.preendgame.preendgame`, one process) for ``seconds``."""
+        from rackety.search.preendgame import check_position, preendgame
+
+        seconds = self._search_seconds(seconds)
+        board, lex = self.search_position(cgp, gcg, turn, lexicon)
+        check_position(board)
+
+        def work(control: Any, progress: Callable[[int, int, str], None]) -> dict[str, Any]:
+            result = preendgame(board, lex, candidates=candidates, seconds=seconds, jobs=1,
+                                progress=progress, control=control)
+            return preendgame_json(board, result)
+
+        return self.searches.start("preendgame", seconds, work,
+                                   self._about(board, lex.name, cgp, turn))
+
+
+MIN_SEARCH_SECONDS = 0.1
+MAX_SEARCH_SECONDS = 60.0
+
+
+def endgame_json(board: Board, result: Any) -> dict[str, Any]:
+    """An endgame's result as the page shows it: the value for the player to
+    move, exact or the depth searched, the principal variation (each move on
+    the position before it, with its squares)."""
+    pv = []
+    before = board
+    for i, move in enumerate(result.pv):
+        row = move_json(before, move, detail=True)
+        row["side"] = "to move" if i % 2 == 0 else "opponent"
+        pv.append(row)
+        before = before.play(move)
+    return {"value": int(result.value), "exact": bool(result.exact), "depth": result.depth,
+            "nodes": int(result.nodes), "seconds": round(float(result.seconds), 3),
+            "final_spread": int(board.scores[0] - board.scores[1] + result.value),
+            "best": pv[0] if pv else None, "pv": pv}
+
+
+def preendgame_json(board: Board, result: Any) -> dict[str, Any]:
+    """A pre-endgame's result as the page shows it: per candidate (best first)
+    win %, expected spread change, the draws searched and how many exactly, and
+    the method (as ``rackety preendgame``)."""
+    rows = []
+    for o in result.outcomes:
+        row = move_json(board, o.move, detail=True)
+        row.update({"win_pct": round(float(o.win_pct), 2),
+                    "spread_change": round(float(o.spread), 2), "method": o.method,
+                    "draws": len(o.draws), "exact_draws": sum(1 for d in o.draws if d[3]),
+                    "worlds": o.worlds, "rollouts": o.rollouts, "exact": bool(o.exact)})
+        rows.append(row)
+    return {"candidates": rows, "best": rows[0] if rows else None, "bag": result.bag,
+            "endgames": result.endgames, "exact_endgames": result.exact_endgames,
+            "exact": bool(rows) and result.exact, "stopped": bool(result.stopped),
+            "seconds": round(float(result.seconds), 3), "budget": result.budget}
