@@ -237,7 +237,7 @@ def test_the_pre_endgame_of_a_record_s_turn(client: TestClient) -> None:
 
 # ---------------------------------------------------------------- refusals
 @pytest.mark.parametrize(("path", "payload", "status", "words"), [
-    ("/api/endgame", {"cgp": OPENING}, 400, "86 tiles are still in the bag (the opponent"),
+    ("/api/endgame", {"cgp": OPENING}, 400, "unknown and 86 tiles are in the bag"),
     ("/api/endgame", {"cgp": f"{EMPTY} AADNPUY/EEIOU 0/0 0"}, 400, "tiles are still in"),
     ("/api/preendgame", {"cgp": OPENING}, 400, "1 to 6 tiles in the bag"),
     ("/api/endgame", {"cgp": f"{EMPTY} A/B/C 0/0/0 0"}, 400, "3 players"),

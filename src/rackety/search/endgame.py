@@ -603,11 +603,7 @@ def known_racks(board: Board) -> Board:
     move has not seen (`Board.unseen`). Raises the one-line `RacketyError` of
     `check_position` for what the solver cannot take (more than two players,
     the mover's rack unknown, tiles left in the bag)."""
-    if len(board.racks) == 2 and board.rack and not board.racks[1] and board.bag_count:
-        raise RacketyError(f"endgame: {board.bag_count} tiles are still in the bag (the "
-                           "opponent's rack unknown: the unseen tiles less a full rack); "
-                           "the solver needs an empty bag")
-    if len(board.racks) == 2 and board.rack and not board.racks[1]:
+    if len(board.racks) == 2 and board.rack and not board.racks[1] and not board.bag_count:
         unseen = board.unseen()
         rack = tuple(int(c) for c in range(len(unseen)) for _ in range(int(unseen[c])))
         if rack:
