@@ -159,20 +159,28 @@ def test_another_script_would_not_run(phony_stood: tuple[Any, Any, str]) -> None
         _scripts_run_only_by_hash(tampered, policy)
 
 
-def test_one_board_and_one_chart_mark_per_turn(phony_stood: tuple[Any, Any, str]) -> None:
+def flagged(t: Any) -> bool:
+    """A turn the report draws a board for: a graded mistake, a missed bingo or
+    a phony."""
+    return t.mistake in ("small", "medium", "large") or t.missed_bingo or bool(t.phonies)
+
+
+def test_a_board_for_each_mistake_and_a_chart_mark_per_turn(
+        phony_stood: tuple[Any, Any, str]) -> None:
     analysis, rep, text = phony_stood
     turns = analysis.listed()
     assert len(turns) == 6  # 4 plays, an exchange, a pass
     page = Page(text)
     boards = page.find("svg", inside="board")
-    assert len(boards) == len(turns)
+    shown = [t for t in turns if flagged(t)]
+    assert 0 < len(shown) < len(turns) and len(boards) == len(shown)
     # each board is the position after its turn: its tiles are that board's
     tiles = [a for a in page.find("rect", "tile", inside="board")]
-    want = sum(int((rep.positions[t.index + 1].grid != 0).sum()) for t in turns)
+    want = sum(int((rep.positions[t.index + 1].grid != 0).sum()) for t in shown)
     assert len(tiles) == want
     # the tiles a play put down are outlined
     highlights = page.find("rect", "highlight", inside="board")
-    assert len(highlights) == sum(t.move.n_placed for t in turns if t.kind == "play")
+    assert len(highlights) == sum(t.move.n_placed for t in shown if t.kind == "play")
     marks = page.find("rect", "mark", inside="chart")
     assert [int(m["data-turn"]) for m in marks] == list(range(1, len(turns) + 1))
     for mark, turn in zip(marks, turns, strict=True):
@@ -208,7 +216,8 @@ def test_one_player_s_turns(twl06: Any) -> None:
     rep = replay(record)
     analysis = analyze_record(record, twl06, replayed=rep, seats=[1])
     page = Page(game_report_html(analysis, rep, players={"bob"}))
-    assert len(page.find("svg", inside="board")) == 3
+    assert len(page.find("svg", inside="board")) == sum(
+        flagged(t) for t in analysis.listed({"bob"}))
     assert len(page.find("rect", "mark", inside="chart")) == 3
     assert [r["data-player"] for r in page.find("tr", inside="totals")
             if "data-player" in r] == ["bob"]
@@ -238,7 +247,8 @@ def test_analyze_html_writes_the_report(tmp_path: Path, capsys: Any,
     written = out.read_text(encoding="utf-8")
     _scripts_run_only_by_hash(written, _meta_policy(written))
     page = Page(written)
-    assert len(page.find("svg", inside="board")) == 6
+    assert len(page.find("svg", inside="board")) == sum(flagged(t) for t in
+                                                         phony_stood[0].listed())
     assert len(page.find("rect", "mark", inside="chart")) == 6
     assert not list(tmp_path.glob(".*.tmp"))  # written atomically: no leftovers
 
@@ -282,7 +292,8 @@ def test_the_web_app_serves_a_stored_game_s_report(client: Any) -> None:
     _self_contained(response.text)
     page = Page(response.text)
     turns = [e for e in read_gcg(text).events if e.kind in ("play", "exchange", "pass")]
-    assert len(page.find("svg", inside="board")) == len(turns)
+    shown = page.find("figure", "board")
+    assert len(page.find("svg", inside="board")) == len(shown) < len(turns)
     assert len(page.find("rect", "mark", inside="chart")) == len(turns)
     assert len(page.find("li", "phony", inside="turn")) >= 1  # GOXE, challenged off
     assert len(page.find("figcaption", inside="board")) == 1  # shown before it went
@@ -335,7 +346,7 @@ def test_a_game_in_play_keeps_the_computer_s_racks_hidden(client: Any) -> None:
     assert response.status_code == 200
     page = Page(response.text)
     marks = page.find("rect", "mark", inside="chart")
-    assert len(marks) == len(page.find("svg", inside="board")) == 4
+    assert len(marks) == 4 and len(page.find("svg", inside="board")) <= 2
     human = state["human"]
     for mark in marks:  # the person's turns assessed, the computer's not (rack unknown)
         seat = (int(mark["data-turn"]) - 1) % 2
@@ -353,3 +364,22 @@ def test_a_bad_game_id_is_a_short_json_error(client: Any, path: str, status: int
     assert response.status_code == status
     detail = response.json()["detail"]
     assert isinstance(detail, str) and "\n" not in detail
+
+
+def test_a_whole_game_s_report_stays_small(twl06: Any) -> None:
+    """A game of thirty-odd turns: boards for its mistakes only, the page well
+    under 300 KB (a board is about 15 KB)."""
+    from rackety.experiments.autoplay import play_game
+    from rackety.game.gcg import gcg_of
+    from rackety.players import make_player
+
+    game, _ = play_game(twl06, [make_player("greedy", twl06), make_player("static", twl06)],
+                        seed=11, names=["greedy", "static"])
+    record = read_gcg(gcg_of(game).encode("utf-8"), source="game.gcg")
+    rep = replay(record)
+    analysis = analyze_record(record, twl06, replayed=rep, plies=1)
+    text = game_report_html(analysis, rep)
+    turns = analysis.listed()
+    assert len(turns) >= 20
+    assert len(Page(text).find("svg", inside="board")) == sum(flagged(t) for t in turns)
+    assert len(text.encode("utf-8")) < 300_000
