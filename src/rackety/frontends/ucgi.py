@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import os
 import queue
 import select
@@ -812,13 +813,13 @@ class Engine:
                 i = index[move_key(c.move)]
                 totals[i].merge(c)
             done += result.iterations
-            best = max(range(len(candidates)), key=lambda i: _mean(totals[i]))
+            best = min(range(len(candidates)), key=lambda i: _rank(totals[i]))
             self._info(job, plies, _with_equity(candidates[best], _mean(totals[best])),
                        win=totals[best].win_pct, nodes=done * len(candidates))
         if done == 0:
             ranked = list(range(len(candidates)))  # the static order
         else:
-            ranked = sorted(range(len(candidates)), key=lambda i: -_mean(totals[i]))
+            ranked = sorted(range(len(candidates)), key=lambda i: _rank(totals[i]))
             for n, i in enumerate(ranked, 1):
                 self.send(f"info currmove {move_text(candidates[i], board.alphabet)} "
                           f"currmovenumber {n} score eq {_mean(totals[i]):.3f} "
@@ -833,6 +834,12 @@ class Engine:
 def _mean(total: Candidate) -> float:
     """A candidate's mean value, below every other when it has no rollout."""
     return total.mean if total.iterations else float("-inf")
+
+
+def _rank(total: Candidate) -> tuple[float, float]:
+    """A candidate's place in the ranking, as the simulation's: win % (highest
+    first), then mean value; one without a rollout last."""
+    return (-total.win_pct, -_mean(total)) if total.iterations else (math.inf, math.inf)
 
 
 def _with_equity(move: Move, equity: float) -> Move:
