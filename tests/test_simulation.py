@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackety import Board, Lexicon
 from rackety.frontends.cli import main
-from rackety.search.simulation import Candidate, simulate
+from rackety.search.simulation import Candidate, drop_behind, simulate
 
 # Column A holds A (row 3) and B (row 4). D above them makes DAB (6 points) and
 # lets the opponent, who holds the Q, play QDAB on the triple-word square A1
@@ -46,7 +47,7 @@ def test_the_open_lane_loses_to_the_safe_play(small: tuple[Lexicon, str]) -> Non
 
 def _totals(c: Candidate, dropped: bool | None = None) -> tuple:
     """What a candidate's rollouts came to (exactly, floats and all)."""
-    return (c.move, c.iterations, c.mean, c.m2, c.win_total,
+    return (c.move, c.iterations, c.mean, c.m2, c.win_mean, c.win_m2,
             c.dropped if dropped is None else dropped)
 
 
@@ -82,6 +83,9 @@ def test_running_totals_are_the_rollouts_statistics(batches, cut) -> None:
         if len(rollouts) > 1:
             reference = float(np.std(values, ddof=1) / math.sqrt(len(values)))
             assert math.isclose(c.stderr, reference, rel_tol=1e-6, abs_tol=1e-9)
+            wins = np.array([w for _, w in rollouts], dtype=float)
+            reference = 100 * float(np.std(wins, ddof=1) / math.sqrt(len(wins)))
+            assert math.isclose(c.win_pct_stderr, reference, rel_tol=1e-6, abs_tol=1e-9)
 
 
 def test_candidates_by_static_equity_and_reproducible(small: tuple[Lexicon, str]) -> None:
@@ -136,8 +140,10 @@ def test_sim_command_json(capsys, twl06: Lexicon) -> None:
                            "rollouts_per_second"}
     assert len(result["candidates"]) == 4
     for c in result["candidates"]:
-        assert set(c) == {"move", "equity", "win_pct", "rollouts", "stderr", "static_equity",
-                          "dropped"}
+        assert set(c) == {"move", "equity", "win_pct", "win_pct_stderr", "rollouts", "stderr",
+                          "static_equity", "dropped"}
+    ranks = [(c["dropped"], -c["win_pct"]) for c in result["candidates"]]
+    assert ranks == sorted(ranks)  # by win % (then equity, which rounding may hide)
     assert result["rollouts"] == sum(c["rollouts"] for c in result["candidates"])
     assert result["stopped"] in ("iterations", "one candidate left")
     assert result["rollouts_per_second"] > 0
@@ -152,3 +158,50 @@ def test_sim_command_says_what_it_ran(capsys, twl06: Lexicon) -> None:
     assert "40 rollouts per candidate (120 in all" in header
     assert "stopped: 40 rollouts done" in header
     assert "(dropped)" not in out
+
+
+# 92 points behind early (turn 4 of quackle_test_positions_short_game_with_bad_moves.gcg
+# in the corpus)
+BEHIND = "15/15/15/15/15/15/7QI6/6SI7/6I8/6P8/MACACOs8/15/15/15/15 ?DJOOOT/ 10/102 0"
+
+
+def test_candidates_rank_by_win_pct_not_equity(twl06: Lexicon) -> None:
+    """92 points behind, the play of the best mean spread is not the one
+    that wins most often: the simulation ranks by win % (then equity), so
+    its best is not the equity leader here, and its order not the equity
+    order."""
+    board = Board.from_cgp(BEHIND)
+    result = simulate(board, twl06, candidates=5, iterations=200, plies=2, seed=1, drop=False)
+    ranks = [(-c.win_pct, -c.equity) for c in result.candidates]
+    assert ranks == sorted(ranks)
+    equities = [c.equity for c in result.candidates]
+    assert equities != sorted(equities, reverse=True)
+    by_equity = max(result.candidates, key=lambda c: c.equity)
+    assert result.best is result.candidates[0] is not by_equity
+    assert result.best.win_pct > by_equity.win_pct + 2
+    assert all(0 < c.win_pct_stderr < 5 for c in result.candidates)
+
+
+def _candidate(values: list[float], wins: list[float]) -> Candidate:
+    c = Candidate(Board.from_cgp(CGP).parse_move("pass"), 0.0)
+    c.add(np.array(values, dtype=float), np.array(wins, dtype=float))
+    return c
+
+
+def test_candidates_are_dropped_by_win_pct_then_equity_where_it_cannot_tell() -> None:
+    rng = np.random.default_rng(0)
+    # the better mean spread and the fewer wins: dropped by win %
+    safe = _candidate(list(rng.normal(20, 5, 200)), list(rng.uniform(0.0, 0.2, 200)))
+    bold = _candidate(list(rng.normal(5, 5, 200)), list(rng.uniform(0.4, 0.6, 200)))
+    drop_behind([safe, bold], 2.576)
+    assert safe.dropped and not bold.dropped
+    # every candidate loses whatever it plays (win % ~0): equity decides
+    low = _candidate(list(rng.normal(-60, 5, 200)), [0.0] * 199 + [0.5])
+    high = _candidate(list(rng.normal(-10, 5, 200)), [0.0] * 200)
+    drop_behind([low, high], 2.576)
+    assert low.dropped and not high.dropped
+    # not saturated and not separated: both kept
+    a = _candidate(list(rng.normal(-60, 5, 200)), list(rng.uniform(0.3, 0.7, 200)))
+    b = _candidate(list(rng.normal(-10, 5, 200)), list(rng.uniform(0.3, 0.7, 200)))
+    drop_behind([a, b], 2.576)
+    assert not a.dropped and not b.dropped

@@ -1062,8 +1062,9 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
                 infer_margin: float, jobs: int | None, backend: str, address: str | None,
                 as_json: bool) -> None:
     """Monte Carlo simulation of the best static moves of a position: each
-    candidate played out over the same random racks, ranked by mean spread
-    change (equity) and win %. Says how many rollouts each candidate ran and
+    candidate played out over the same random racks, ranked by win % (from
+    the win-% table measured on rackety's self-play), then by mean spread
+    change (equity). Says how many rollouts each candidate ran and
     why it stopped. With --infer, the opponent's racks come from what their
     last play says they kept."""
 
@@ -1095,8 +1096,9 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
                           progress=lambda done, alive: bar.update(
                               task, completed=done,
                               description=f"rollouts ({alive} candidates left)"))
-    rows = [{"move": board.notation(c.move), "equity": round(c.equity, 3),
-             "win_pct": round(c.win_pct, 2), "rollouts": c.iterations,
+    rows = [{"move": board.notation(c.move), "win_pct": round(c.win_pct, 2),
+             "win_pct_stderr": round(c.win_pct_stderr, 2) if c.iterations > 1 else None,
+             "equity": round(c.equity, 3), "rollouts": c.iterations,
              "stderr": round(c.stderr, 3) if c.iterations > 1 else None,
              "static_equity": round(c.static_equity, 3), "dropped": c.dropped}
             for c in result.candidates]
@@ -1120,11 +1122,11 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
            "one candidate left, the others dropped")
     table = Table(title=f"{per} rollouts per candidate ({result.rollouts:,} in all, "
                         f"{result.iterations_per_second:,.0f}/s); stopped: {why}", box=None)
-    for col in ("move", "equity", "win %", "rollouts", "stderr", "static"):
+    for col in ("move", "win %", "equity", "rollouts", "stderr", "static"):
         table.add_column(col, justify="left" if col == "move" else "right")
     for c, row in zip(result.candidates, rows, strict=True):
         table.add_row(row["move"] + (" (dropped)" if c.dropped else ""),
-                      f"{row['equity']:.2f}", f"{row['win_pct']:.1f}", str(row["rollouts"]),
+                      f"{row['win_pct']:.1f}", f"{row['equity']:.2f}", str(row["rollouts"]),
                       "-" if row["stderr"] is None else f"{row['stderr']:.2f}",
                       f"{c.static_equity:.1f}")
     if inferred is not None:

@@ -832,9 +832,10 @@ class Engine:
 
 
 def _rank(total: Candidate) -> tuple[float, float]:
-    """A candidate's place in the judge's order (`rackety.search.judge.rank_key`:
-    win %, then equity), after every other when it has no rollout."""
-    from rackety.search.judge import rank_key
+    """A candidate's place in the simulation's order
+    (`rackety.search.simulation.rank_key`: win %, then equity), after every
+    other when it has no rollout."""
+    from rackety.search.simulation import rank_key
 
     if not total.iterations:
         return (math.inf, math.inf)

@@ -2,11 +2,12 @@
 more moves of the static player (`rackety.kernels.selfplay.decide`) on both
 sides, from the same shuffled bag for every candidate (common random numbers),
 all on one game state by the rules' kernels (`rackety.kernels.rules`).
-`rackety.search.simulation` says what a rollout's value is."""
+`rackety.search.simulation` says what a rollout's value is; an unfinished
+rollout's win probability is the win-% table's (`rackety.game.winpct`,
+`win_chance`)."""
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
@@ -41,7 +42,9 @@ class Setup(NamedTuple):
     """What every batch of a simulation's rollouts starts from (`rollouts`):
     the root position, the game state each rollout plays in, the unseen tiles,
     the opponent's known tiles and inferred leaves, the spread at the root,
-    and the static player's leave table (``bank``, its ``base`` and ``voff``)."""
+    the static player's leave table (``bank``, its ``base`` and ``voff``),
+    and the win-% table (``winpct``: `rackety.game.winpct.WinTable.array`,
+    float64 [unseen, 2 * max spread + 1], in %)."""
 
     root: GameState
     gs: GameState
@@ -52,6 +55,19 @@ class Setup(NamedTuple):
     bank: tuple[np.ndarray, np.ndarray, np.ndarray]
     base: int
     voff: int
+    winpct: np.ndarray
+
+
+@njit(cache=True, nogil=True, inline="always")
+def win_chance(table, spread, unseen) -> float:
+    """The probability (0 to 1) that the player who has just moved wins,
+    ``spread`` points ahead with ``unseen`` tiles unseen to them, the
+    opponent to move: the win-% table's cell (``table``: float64 [unseen,
+    2 * max + 1], in %), spread and unseen clamped to it."""
+    m = (table.shape[1] - 1) // 2
+    u = min(max(unseen, 0), table.shape[0] - 1)
+    s = min(max(spread, -m), m)
+    return table[u, s + m] * 0.01
 
 
 @njit(cache=True, nogil=True)
@@ -74,7 +90,7 @@ def rollouts(kwg, graph, consts, setup, candidates, plies, seed, first, last, wo
     so the opponent's rack is that leave filled up at random. A candidate:
     ``cand_kind`` (`EV_PLAY` with its meta row and word, `EV_EXCHANGE` with
     its tiles, `EV_PASS`)."""
-    root, gs, pool, known_opp, opponent, spread0, bank, base, voff = setup
+    root, gs, pool, known_opp, opponent, spread0, bank, base, voff, winpct = setup
     cand_kind, cand_meta, cand_tiles, cand_traded, cand_ntraded = candidates
     opp_tiles, opp_len, opp_cum = opponent
     rack_size = consts.rules[G_RACK_SIZE]
@@ -150,11 +166,14 @@ def rollouts(kwg, graph, consts, setup, candidates, plies, seed, first, last, wo
             spread = float(gs.ints[GS_SCORE] - gs.ints[GS_SCORE + 1]
                            - root.ints[GS_SCORE] + root.ints[GS_SCORE + 1])
             value = spread + last_leave
-            final = spread0 + spread
+            final = spread0 + gs.ints[GS_SCORE] - gs.ints[GS_SCORE + 1] \
+                - root.ints[GS_SCORE] + root.ints[GS_SCORE + 1]
             if ended:
                 wins[c, it - first] = 1.0 if final > 0 else (0.5 if final == 0 else 0.0)
-            else:
-                unseen = gs.ints[GS_BAG] + gs.ints[GS_RACK + 1]
-                scale = 8.0 + 1.5 * math.sqrt(unseen + 7.0)
-                wins[c, it - first] = 0.5 * (1.0 + math.erf(final / (scale * math.sqrt(2.0))))
+            elif gs.ints[GS_TURN] == 1:  # we have just moved: the unseen tiles are ours
+                wins[c, it - first] = win_chance(winpct, final,
+                                                 gs.ints[GS_BAG] + gs.ints[GS_RACK + 1])
+            else:  # the opponent has just moved: its chance, from its side
+                wins[c, it - first] = 1.0 - win_chance(winpct, -final,
+                                                       gs.ints[GS_BAG] + gs.ints[GS_RACK])
             values[c, it - first] = value

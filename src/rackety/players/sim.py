@@ -18,7 +18,7 @@ class SimPlayer(PlayerBase):
     """A player that simulates its best static candidates
     (`rackety.search.simulation.simulate`, by the leave model of ``leave``:
     ``static``, ``h1``, ``h2``, ``h3`` or ``leaves:FILE.klv2``) and plays the best by simulated
-    equity; with an empty bag it plays its static move. Each turn's
+    win %, then equity (`SimResult.best`); with an empty bag it plays its static move. Each turn's
     simulation is seeded from ``seed`` and the turn's number. It keeps to a
     control (``controlled``): the simulation ends at its deadline or stop."""
 
@@ -38,7 +38,7 @@ class SimPlayer(PlayerBase):
 
     def decide(self, board: Board, lexicon: Lexicon, *, control: Control | None = None
                ) -> Decision:
-        """The best candidate by simulated equity (``simulation`` the result),
+        """The best candidate by simulated win %, then equity (``simulation`` the result),
         with the static player's ``best_score``; never a pass the static player
         would not make. Under ``control``, the best of the rollouts run by its
         deadline or stop (`rackety.search.simulation.simulate`)."""

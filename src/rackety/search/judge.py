@@ -53,6 +53,7 @@ from rackety.game.movegen import generate
 from rackety.game.rules import END_OUT, END_SCORELESS
 from rackety.game.winpct import WinTable
 from rackety.search.control import EXACT_SECONDS, clock
+from rackety.search.simulation import rank_key
 
 if TYPE_CHECKING:
     from rackety.game.board import Board
@@ -224,12 +225,6 @@ def _size(lost: float, thresholds: tuple[float, float, float]) -> str:
     small, medium, large = thresholds
     return "large" if lost >= large else "medium" if lost >= medium else \
         "small" if lost >= small else "none"
-
-
-def rank_key(win_pct: float, value: float) -> tuple[float, float]:
-    """The order of the searches' moves, best first when sorted: win % first,
-    the value (equity or spread) breaking ties (Macondo's and MAGPIE's order)."""
-    return (-win_pct, -value)
 
 
 def phase_of(board: Board, budget: Budget) -> str:

@@ -1,5 +1,6 @@
 """Monte Carlo simulation: the best static candidates, each played out a few
-plies against random opponent racks, ranked by the spread they lead to.
+plies against random opponent racks, ranked by their chance of winning, then
+by the spread they lead to.
 
 Appel and Jacobson (section 7.3) proposed a "sampled" search over random
 opponent racks to see which plays leave the board too open; Gordon found such
@@ -16,13 +17,21 @@ A candidate's value per rollout is the spread change over the rollout (our
 points minus the opponent's) plus the value of the tiles the last mover kept
 (ours counts for us, theirs against), or the end-of-game adjustment when a
 rollout reaches the end. Its equity is the mean, with a standard error. The win
-probability of a rollout is estimated from the final spread and the tiles left
-by a normal model: P(win) = Phi(spread / (8 + 1.5 * sqrt(unseen + 7))), 1 or 0
-once the game has ended.
+probability of a rollout is the win-% table's (`rackety.game.winpct`,
+measured on rackety's own self-play) at its final spread and the tiles
+unseen to the player who made its last move (`rackety.kernels.rollouts`), 1,
+0.5 or 0 once the game has ended; a candidate's win % is the mean, with a
+standard error too. `SimResult.candidates` are ranked by win % (compared
+exactly), equity breaking ties, as Woogles, Macondo and MAGPIE rank them: a
+player far behind is told the play that wins most often, not the one that
+loses by least.
 
 Stopping (as Macondo's auto-stopper): after every batch of rollouts, a
-candidate whose upper confidence bound is below the leader's lower bound is
-dropped (unless ``drop=False``: every candidate then runs every rollout); the
+candidate whose upper confidence bound on win % is below the leader's lower
+bound is dropped; where win % cannot tell them apart (the leader's win % is
+within `SATURATED` of 0 or 100: every candidate loses, or wins, whatever it
+plays), the candidates on that side are dropped by their equity's bounds
+instead (unless ``drop=False``: every candidate then runs every rollout); the
 simulation stops when one candidate is left, or at the iteration or time
 limit, and says which (`SimResult.stopped`). Rollout i of a simulation with
 seed S draws from the bag shuffled by splitmix64 from ``S`` and ``i`` only, and
@@ -55,6 +64,7 @@ from rackety.game.leaves import Bank, as_table
 from rackety.game.move import format_leave
 from rackety.game.movegen import MoveGenerator, Work, variant_lexicon
 from rackety.game.state import board_consts, rows_of, state_of
+from rackety.game.winpct import WinTable
 from rackety.kernels.fields import META
 from rackety.kernels.rollouts import Setup, rollouts
 from rackety.kernels.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
@@ -64,6 +74,9 @@ from rackety.search.control import clock
 if TYPE_CHECKING:
     from rackety.game.move import Move
     from rackety.search.control import Control
+
+#: win % within this of 0 or 100 cannot tell candidates apart: `drop_behind` takes equity there
+SATURATED = 1.0
 
 #: what the opponent kept: (tile codes, weight) pairs
 OpponentLeaves = Sequence[tuple[Sequence[int], float]]
@@ -75,15 +88,17 @@ class Candidate:
     """One simulated move: its static equity and what the rollouts said, kept as
     running totals (so a simulation of any length holds a few numbers a
     candidate, never its rollouts): ``iterations`` rollouts, their ``mean``
-    value and ``m2``, the sum of their squared deviations from it, and
-    ``win_total``, the wins (a tie half a win)."""
+    value and ``m2``, the sum of their squared deviations from it, and the
+    same of their win probabilities (a finished game's 1, 0.5 or 0),
+    ``win_mean`` and ``win_m2``."""
 
     move: Move
     static_equity: float
     iterations: int = 0
     mean: float = 0.0
     m2: float = field(default=0.0, repr=False)
-    win_total: float = field(default=0.0, repr=False)
+    win_mean: float = 0.0
+    win_m2: float = field(default=0.0, repr=False)
     dropped: bool = False
 
     def add(self, values: np.ndarray, wins: np.ndarray) -> None:
@@ -96,23 +111,25 @@ class Candidate:
             return
         mean = float(np.mean(values))
         m2 = float(np.sum(np.square(values - mean)))
+        win_mean = float(np.mean(wins))
+        win_m2 = float(np.sum(np.square(wins - win_mean)))
+        self._fold(n, mean, m2, win_mean, win_m2)
+
+    def _fold(self, n: int, mean: float, m2: float, win_mean: float, win_m2: float) -> None:
         total = self.iterations + n
         delta = mean - self.mean
         self.mean += delta * n / total
         self.m2 += m2 + delta * delta * self.iterations * n / total
+        delta = win_mean - self.win_mean
+        self.win_mean += delta * n / total
+        self.win_m2 += win_m2 + delta * delta * self.iterations * n / total
         self.iterations = total
-        self.win_total += float(np.sum(wins))
 
     def merge(self, other: Candidate) -> None:
         """Fold another simulation's rollouts of the same move into these."""
         if other.iterations == 0:
             return
-        total = self.iterations + other.iterations
-        delta = other.mean - self.mean
-        self.mean += delta * other.iterations / total
-        self.m2 += other.m2 + delta * delta * self.iterations * other.iterations / total
-        self.iterations = total
-        self.win_total += other.win_total
+        self._fold(other.iterations, other.mean, other.m2, other.win_mean, other.win_m2)
 
     @property
     def equity(self) -> float:
@@ -125,12 +142,31 @@ class Candidate:
 
     @property
     def win_pct(self) -> float:
-        return 100.0 * self.win_total / self.iterations if self.iterations else 50.0
+        """The mean of the rollouts' win probabilities, in % (50 before any)."""
+        return 100.0 * self.win_mean if self.iterations else 50.0
+
+    @property
+    def win_pct_stderr(self) -> float:
+        """The standard error of `win_pct`, in %."""
+        n = self.iterations
+        return 100.0 * math.sqrt(max(0.0, self.win_m2) / (n - 1) / n) if n > 1 else math.inf
+
+    def rank(self) -> tuple[bool, float, float]:
+        """The key `SimResult.candidates` are sorted by: the dropped last, then
+        `rank_key` (win %, highest first, then equity)."""
+        return (self.dropped, *rank_key(self.win_pct, self.equity))
+
+
+def rank_key(win_pct: float, value: float) -> tuple[float, float]:
+    """The one order of searched moves, best first when sorted: win % first,
+    the value (equity, or spread to the end of the game) breaking ties, as
+    Macondo and MAGPIE rank (the judge's, `rackety.search.judge`, and UCGI's)."""
+    return (-win_pct, -value)
 
 
 @dataclass
 class SimResult:
-    candidates: list[Candidate]  # best first
+    candidates: list[Candidate]  # best first: by win %, then equity (`Candidate.rank`)
     iterations: int  # rollouts run by the candidates that ran longest
     seconds: float
     stopped: str = "iterations"  # why: "iterations", "seconds", "one candidate left" or "stopped"
@@ -142,6 +178,7 @@ class SimResult:
 
     @property
     def best(self) -> Candidate:
+        """The candidate of the highest win % (then equity) not dropped."""
         return self.candidates[0]
 
     @property
@@ -189,7 +226,8 @@ class _Setup:
         bank = Bank([as_table(model, board.alphabet)])
         self.bank = (bank.nodes, bank.counts, bank.values)
         self.setup = Setup(self.root, self.state, self.pool, self.known_opp, self.opponent,
-                           self.spread0, self.bank, 0, 0)
+                           self.spread0, self.bank, 0, 0,
+                           WinTable.for_alphabet(board.alphabet).array)
 
     def run(self, plies: int, seed: int, first: int, last: int,
             active: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -366,7 +404,7 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
             if progress is not None:
                 progress(done, int(active.sum()))
             if drop:
-                _drop(cands, z)
+                drop_behind(cands, z)
                 if sum(not c.dropped for c in cands) <= 1:
                     stopped = "one candidate left"
                     break
@@ -377,7 +415,7 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
         if pool is not None:
             pool.shutdown()
     elapsed = clock() - t0
-    ranked = sorted(cands, key=lambda c: (c.dropped, -c.equity))
+    ranked = sorted(cands, key=Candidate.rank)
     return SimResult(ranked, done, elapsed, stopped)
 
 
@@ -401,13 +439,29 @@ def _z(confidence: float) -> float:
     return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
-def _drop(cands: list[Candidate], z: float) -> None:
-    """Drop every candidate whose upper bound is below the leader's lower bound."""
+def drop_behind(cands: list[Candidate], z: float) -> None:
+    """Drop every candidate whose upper bound on win % is below the leader's
+    lower bound (the leader: the best by `Candidate.rank`). Where the
+    leader's win % is within `SATURATED` of 0 or 100, win % cannot tell
+    the candidates apart: those on the same side are then dropped by the
+    same test on equity, against the best equity among them."""
     alive = [c for c in cands if not c.dropped and c.iterations > 1]
     if len(alive) < 2:
         return
-    leader = max(alive, key=lambda c: c.equity)
-    floor = leader.equity - z * leader.stderr
+    leader = min(alive, key=Candidate.rank)
+    floor = leader.win_pct - z * leader.win_pct_stderr
     for c in alive:
-        if c is not leader and c.equity + z * c.stderr < floor:
+        if c is not leader and c.win_pct + z * c.win_pct_stderr < floor:
+            c.dropped = True
+    low = leader.win_pct <= SATURATED
+    if not (low or leader.win_pct >= 100.0 - SATURATED):
+        return
+    side = [c for c in alive if not c.dropped
+            and (c.win_pct <= SATURATED if low else c.win_pct >= 100.0 - SATURATED)]
+    if len(side) < 2:
+        return
+    top = max(side, key=lambda c: c.equity)
+    floor = top.equity - z * top.stderr
+    for c in side:
+        if c is not top and c.equity + z * c.stderr < floor:
             c.dropped = True

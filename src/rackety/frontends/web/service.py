@@ -750,19 +750,23 @@ class Service:
 
     def simulate(self, cgp: str, lexicon: str | None, candidates: int, seconds: float,
                  plies: int) -> dict[str, Any]:
-        """Simulate the best static candidates for a time budget."""
+        """Simulate the best static candidates for a time budget: the moves
+        ranked by win %, then equity (`rackety.search.simulation`)."""
 
         board, _shape = self.position(cgp)
         lex = self.lexicons.for_board(board, lexicon)
         result = simulate(board, lex, leave="static", candidates=candidates, plies=plies,
                           iterations=100_000, seconds=seconds, seed=0, jobs=1)
         rows = []
-        for c in sorted(result.candidates, key=lambda c: -c.equity):
+        for c in result.candidates:  # ranked by win %, then equity
             row = move_json(board, c.move, detail=True)
-            row.update({"equity": round(float(c.equity), 3),
+            row.update({"win_pct": round(float(c.win_pct), 2),
+                        "win_pct_stderr": round(float(c.win_pct_stderr), 2)
+                        if c.iterations > 1 else None,
+                        "equity": round(float(c.equity), 3),
                         "static_equity": round(float(c.move.equity or 0.0), 3),
-                        "win_pct": round(float(c.win_pct), 2), "iterations": c.iterations,
-                        "stderr": round(float(c.stderr), 3)})
+                        "iterations": c.iterations,
+                        "stderr": round(float(c.stderr), 3) if c.iterations > 1 else None})
             rows.append(row)
         return {"moves": rows, "iterations": sum(c.iterations for c in result.candidates)}
 

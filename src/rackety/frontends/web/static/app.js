@@ -1840,7 +1840,8 @@
     (pos.sim.moves || []).forEach((m, i) => table.append(moveRow(m, i, [
       h("td", { class: "rank" }, i + 1), h("td", { class: "mv" }, m.move),
       h("td", { class: "num" }, m.score),
-      h("td", { class: "num", "data-testid": "win-pct" }, fmt(m.win_pct)),
+      h("td", { class: "num", "data-testid": "win-pct" }, fmt(m.win_pct)
+        + (m.win_pct_stderr ? ` ±${fmt(m.win_pct_stderr)}` : "")),
       h("td", { class: "num eq" }, fmt(m.equity)
         + (m.stderr ? ` ±${fmt(m.stderr)}` : "")),
       h("td", { class: "num muted" }, fmt(m.static_equity)),
