@@ -29,6 +29,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from rackety.frontends.analysis import ASSESSED_KINDS, RecordAnalysis, TurnAnalysis
+from rackety.game.render import svg_layers, svg_open
 
 if TYPE_CHECKING:
     from rackety.game.gcg import Replay
@@ -71,6 +72,7 @@ td.num, th.num { text-align: right; }
         border-bottom: 1px solid var(--line); }
 .turn figure.board { margin: 0; flex: 0 1 360px; min-width: 220px; }
 .turn figure.board svg { width: 100%; height: auto; display: block; }
+svg.ground { position: absolute; width: 0; height: 0; overflow: hidden; }
 .turn .text { flex: 1 1 300px; min-width: 240px; }
 .turn h3 { margin: 0 0 6px; font-size: 1.05em; }
 .turn h3 .rack { font-family: ui-monospace, Menlo, Consolas, monospace; letter-spacing: 1px;
@@ -320,19 +322,32 @@ def _equity(value: float | None) -> str:
     return "&ndash;" if value is None else f"{value:.1f}"
 
 
+def _drawn(t: TurnAnalysis) -> bool:
+    """Whether a turn gets a board: a mistake, a missed bingo or a phony."""
+    return t.mistake in MISTAKE or t.missed_bingo or bool(t.phonies)
+
+
 def _turns(turns: list[TurnAnalysis], replayed: Replay, seat_colour: dict[int, str]) -> str:
     out = ["<section id=\"turns\">\n<h2>Turn by turn</h2>",
            "<p class=\"controls\"><label><input type=\"checkbox\" id=\"mistakes-only\"> "
            "only mistakes (a board is drawn for each), missed bingos and phonies"
            "</label></p>"]
     events = replayed.record.events
+    if any(_drawn(t) for t in turns):  # the empty board, drawn once, each board's ground
+        blank = replayed.positions[0].copy()
+        blank.grid[...] = 0
+        ground, _ = svg_layers(blank, BOARD_PIXELS)
+        out.append(f"<svg class=\"ground\" width=\"0\" height=\"0\" aria-hidden=\"true\">"
+                   f"<defs><g id=\"ground\">{ground}</g></defs></svg>")
     for k, t in enumerate(turns, 1):
-        mistake = t.mistake in MISTAKE or t.missed_bingo or bool(t.phonies)
+        mistake = _drawn(t)
         svg = ""
         if mistake:  # a board for a turn to look at; the others are a line of the list
             after = replayed.positions[min(t.index + 1, len(replayed.positions) - 1)]
             move = replayed.moves[t.index] if t.kind == "play" else None
-            svg = after.svg(BOARD_PIXELS, highlight=move).replace(_SVG_NS, "", 1)
+            _, tiles = svg_layers(after, BOARD_PIXELS, highlight=move)
+            svg = (svg_open(BOARD_PIXELS).replace(_SVG_NS, "", 1) +
+                   f"\n<use href=\"#ground\"/>\n{tiles}\n</svg>")
         lost = t.equity_lost
         event = events[t.index]
         played_score = t.played.score if t.played is not None and t.played.score is not None \

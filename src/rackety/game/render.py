@@ -143,6 +143,25 @@ def svg(board: Position, size: int = 400,
     """The board as an SVG picture ``size`` pixels wide: premium squares in
     colour with their labels, tiles with letter and points (none on blanks),
     ``highlight`` squares (or a move's new tiles) outlined in gold."""
+    layout, tiles = svg_layers(board, size, highlight)
+    return "\n".join([svg_open(size), layout, tiles, "</svg>"])
+
+
+def svg_open(size: int) -> str:
+    """The opening tag of a board's SVG picture ``size`` pixels wide."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
+            f'viewBox="0 0 {size} {size}" font-family="Helvetica, Arial, sans-serif">')
+
+
+def svg_layers(board: Position, size: int = 400,
+               highlight: Iterable[tuple[int, int]] | Move | None = None
+               ) -> tuple[str, str]:
+    """`svg`'s two layers, without the ``<svg>`` tags: the empty board (the
+    background, the coordinates, every square with its premium label), the
+    same for every position of a layout, and what is on it (the tiles and the
+    highlight). The first has no premium label where a tile lies; a page of
+    many boards draws the first of the empty board once and refers to it (the
+    tiles cover the labels)."""
     marked = _highlight_set(highlight)
     n = board.layout.size
     cell = size / (n + 1)
@@ -152,33 +171,33 @@ def svg(board: Position, size: int = 400,
     def num(x: float) -> str:
         return f"{x:.2f}".rstrip("0").rstrip(".")
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
-           f'viewBox="0 0 {size} {size}" font-family="Helvetica, Arial, sans-serif">',
-           f'<rect class="background" width="{size}" height="{size}" fill="#f7f4ea"/>']
+    back = [f'<rect class="background" width="{size}" height="{size}" fill="#f7f4ea"/>']
+    out: list[str] = []
     for i in range(n):
         centre = margin + (i + 0.5) * cell
-        out.append(f'<text class="coord" x="{num(centre)}" y="{num(margin * 0.7)}" '
-                   f'font-size="{num(cell * 0.45)}" text-anchor="middle" '
-                   f'fill="#555">{chr(65 + i)}</text>')
-        out.append(f'<text class="coord" x="{num(margin * 0.5)}" '
-                   f'y="{num(centre + cell * 0.16)}" font-size="{num(cell * 0.45)}" '
-                   f'text-anchor="middle" fill="#555">{i + 1}</text>')
+        back.append(f'<text class="coord" x="{num(centre)}" y="{num(margin * 0.7)}" '
+                    f'font-size="{num(cell * 0.45)}" text-anchor="middle" '
+                    f'fill="#555">{chr(65 + i)}</text>')
+        back.append(f'<text class="coord" x="{num(margin * 0.5)}" '
+                    f'y="{num(centre + cell * 0.16)}" font-size="{num(cell * 0.45)}" '
+                    f'text-anchor="middle" fill="#555">{i + 1}</text>')
     for r in range(n):
         for c in range(n):
             x, y = margin + c * cell, margin + r * cell
             premium = board.layout.premium(r, c)
             bg, fg = _COLOURS[premium]
-            out.append(f'<rect class="square" x="{num(x)}" y="{num(y)}" '
-                       f'width="{num(cell)}" height="{num(cell)}" fill="{bg}" '
-                       f'stroke="#ffffff" stroke-width="{num(cell * 0.04)}"/>')
-            code = int(board.grid[r, c])
+            back.append(f'<rect class="square" x="{num(x)}" y="{num(y)}" '
+                        f'width="{num(cell)}" height="{num(cell)}" fill="{bg}" '
+                        f'stroke="#ffffff" stroke-width="{num(cell * 0.04)}"/>')
             cx, cy = x + cell / 2, y + cell / 2
+            code = int(board.grid[r, c])
             if not code:
                 label = "★" if (r, c) == board.layout.start else _LABELS[premium]
                 if label:
-                    out.append(f'<text class="premium" x="{num(cx)}" '
-                               f'y="{num(cy + cell * 0.12)}" font-size="{num(cell * 0.34)}"'
-                               f' text-anchor="middle" fill="{fg}">{label}</text>')
+                    back.append(f'<text class="premium" x="{num(cx)}" '
+                                f'y="{num(cy + cell * 0.12)}" '
+                                f'font-size="{num(cell * 0.34)}" text-anchor="middle" '
+                                f'fill="{fg}">{label}</text>')
                 continue
             tile_bg, tile_fg = _BLANK_TILE if code & BLANK_FLAG else _TILE
             pad = cell * 0.06
@@ -202,8 +221,7 @@ def svg(board: Position, size: int = 400,
                        f'y="{num(margin + r * cell)}" width="{num(cell)}" '
                        f'height="{num(cell)}" fill="none" stroke="{_HIGHLIGHT}" '
                        f'stroke-width="{num(cell * 0.12)}"/>')
-    out.append("</svg>")
-    return "\n".join(out)
+    return "\n".join(back), "\n".join(out)
 
 
 def unseen_tiles(board: Position) -> list[tuple[int, int]]:
@@ -255,5 +273,6 @@ def _highlight_set(highlight: Iterable[tuple[int, int]] | Move | None) -> set[tu
     return {(int(r), int(c)) for r, c in highlight}
 
 
-__all__ = ["code_labels", "rich_text", "svg", "terminal", "text", "unseen_groups",
+__all__ = ["code_labels", "rich_text", "svg", "svg_layers", "svg_open", "terminal", "text",
+           "unseen_groups",
            "unseen_summary", "unseen_text", "unseen_tiles"]
