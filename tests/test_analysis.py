@@ -239,18 +239,21 @@ def test_player_and_table(capsys: Any) -> None:
 def test_one_line_errors(capsys: Any, tmp_path: Path) -> None:
     bad = tmp_path / "bad.gcg"
     bad.write_text("#player1 a A\n#player2 b B\n>a: ABC 8H\n", encoding="utf-8")
-    code, out, err = run(capsys, "analyze", str(DATA / "five_point.gcg"), str(bad))
+    code, out, err = run(capsys, "analyze", str(DATA / "five_point.gcg"), str(bad),
+                         "--lexicon", "CSW19")
     assert code == 2 and not out and err.count("\n") == 1
     assert err.startswith(f"rackety: error: {bad}:3: ")
-    code, _, err = run(capsys, "analyze", str(DATA / "five_point.gcg"), "--player", "zed")
+    code, _, err = run(capsys, "analyze", str(DATA / "five_point.gcg"), "--player", "zed",
+                       "--lexicon", "CSW19")
     assert code == 2 and err == ("rackety: error: --player zed: no such player in the "
                                  "record; players: cy, di\n")
     code, _, err = run(capsys, "analyze", str(tmp_path / "none.gcg"))
     assert code == 2 and err == f"rackety: error: {tmp_path / 'none.gcg'}: no such file\n"
-    code, _, err = run(capsys, "analyze", str(DATA / "five_point.gcg"), "--leave", "h9")
+    code, _, err = run(capsys, "analyze", str(DATA / "five_point.gcg"), "--leave", "h9",
+                       "--lexicon", "CSW19")
     assert code == 2 and err.count("\n") == 1 and "h9" in err
     code, _, err = run(capsys, "analyze", str(DATA / "five_point.gcg"), "--json", "--csv",
-                       str(tmp_path / "x.csv"))
+                       str(tmp_path / "x.csv"), "--lexicon", "CSW19")
     assert code == 2 and err.count("\n") == 1 and not (tmp_path / "x.csv").exists()
 
 
@@ -284,3 +287,73 @@ def test_many_records_are_read_as_workers_take_them(capsys: Any, played: list[Pa
     games = json.loads(out)["games"]
     assert [g["file"] for g in games] == files
     assert games[0] == games[3] and games[1] == games[4]
+
+
+# ------------------------------------------- what the judge changed (issue 36)
+def _variant(tmp_path: Path, name: str, edit: Any) -> Path:
+    path = tmp_path / name
+    path.write_text(edit((DATA / "phony_stood.gcg").read_text(encoding="utf-8")),
+                    encoding="utf-8")
+    return path
+
+
+def test_a_partial_rack_is_not_assessed(twl06: Any, tmp_path: Path) -> None:
+    """bob's second rack given as the tiles he played (OXYGE of EGNOOXY), the
+    bag full: his turn is listed, not assessed, and counted apart; with the
+    whole rack it is assessed."""
+    path = _variant(tmp_path, "partial.gcg",
+                    lambda text: text.replace(">bob: EGNOOXY K3", ">bob: OXYGE K3"))
+    partial = analyze_record(read_gcg(path), twl06)
+    whole = analyze_record(read_gcg(DATA / "phony_stood.gcg"), twl06)
+    index = next(t.index for t in whole.turns if t.played_text == "K3 OXYGE(N)")
+    turn, full = partial.turns[index], whole.turns[index]
+    assert turn.played_text == full.played_text == "K3 OXYGE(N)"
+    assert full.assessed and not turn.assessed
+    assert turn.why_not is not None and "partial" in turn.why_not
+    assert turn.mistake is None and turn.equity_lost is None
+    bob = {s.player: s for s in partial.summary()}["bob"]
+    assert (bob.turns, bob.not_assessed) == (2, 1)
+    assert {s.player: s for s in whole.summary()}["bob"].not_assessed == 0
+    # the other turns are assessed as before
+    for a, b in zip(partial.turns, whole.turns, strict=True):
+        if a.index != index:
+            assert a.equity_lost == b.equity_lost
+
+
+@pytest.mark.parametrize("lexicon", ["NWL23", "NWL18"])
+def test_a_lexicon_rackety_does_not_have_is_refused(capsys: Any, tmp_path: Path,
+                                                    lexicon: str) -> None:
+    path = _variant(tmp_path, "nwl.gcg",
+                    lambda text: text.replace("#lexicon TWL06", f"#lexicon {lexicon}"))
+    code, out, err = run(capsys, "analyze", str(path), "--json", "--jobs", "1")
+    assert code == 2 and not out and err.count("\n") == 1
+    assert lexicon in err and "--lexicon" in err
+    code, out, err = run(capsys, "analyze", str(path), "--json", "--jobs", "1",
+                         "--lexicon", "TWL06")
+    assert code == 0 and json.loads(out)["games"][0]["lexicon"] == "TWL06"
+
+
+def test_mistakes_and_the_mistake_index_add_up(capsys: Any, played: list[Path]) -> None:
+    from rackety.search.judge import MISTAKE_WEIGHTS, MISTAKE_WIN_PCT
+
+    code, out, _ = run(capsys, "analyze", str(played[0]), "--json", "--jobs", "1",
+                       "--plies", "2")
+    assert code == 0
+    body = json.loads(out)
+    turns = [t for t in body["games"][0]["turns"] if t["assessed"]]
+    for t in turns:
+        if t["unit"] == "equity":
+            lost = t["win_pct_lost"]
+            want = "large" if lost >= MISTAKE_WIN_PCT[2] else "medium" if \
+                lost >= MISTAKE_WIN_PCT[1] else "small" if lost >= MISTAKE_WIN_PCT[0] else \
+                "none"
+            assert t["mistake"] == want
+            assert t["win_pct_lost"] == pytest.approx(
+                max(0.0, t["best_win_pct"] - t["played_win_pct"]), abs=0.02)
+    for s in body["summary"]:
+        mine = [t for t in turns if t["player"] == s["player"]]
+        assert s["mistake_index"] == pytest.approx(
+            sum(MISTAKE_WEIGHTS[t["mistake"]] for t in mine), abs=0.01)
+        assert sum(s["mistakes"].values()) == sum(t["mistake"] != "none" for t in mine)
+    greedy = next(s for s in body["summary"] if s["player"] == "greedy")
+    assert greedy["mistake_index"] > 0

@@ -125,7 +125,7 @@ def test_processes_give_the_serial_result(twl06: Lexicon, monkeypatch) -> None:
     module._worker.clear()
     try:
         value, exact, _ = module._solve_task((key, ((tile,), tuple(board.racks[1]),
-                                                    ((meta, word),)), None))
+                                                    ((meta, word),)), None, None))
     finally:
         module._worker.clear()
     after = board.play(move)

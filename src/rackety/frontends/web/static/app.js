@@ -971,7 +971,9 @@
     try {
       const data = await api(`/api/games/${g.id}/hint?top=5`);
       game.hints = data.moves || [];
-      $("hint-leaves").textContent = (data.leaves ? ` · equity with ${data.leaves}` : "") +
+      $("hint-leaves").textContent = (data.valued_by && data.valued_by !== "static"
+        ? ` · ${data.valued_by}: value = spread to the end of the game`
+        : (data.leaves ? ` · equity with ${data.leaves}` : "")) +
         (data.adjustment ? ` · ${data.adjustment}` : "");
       showError($("play-error"), "");
     } catch (err) {
@@ -2055,10 +2057,16 @@
           h("dt", {}, "Played"), h("dd", { "data-testid": "turn-played" },
             turn.played ? describeMove(turn.played) : turnText(turn)),
           h("dt", {}, "Best"), h("dd", { "data-testid": "turn-best" }, describeMove(turn.best)),
-          h("dt", {}, "Equity lost"), h("dd", {
+          h("dt", {}, turn.unit === "spread" ? "Points lost" : "Equity lost"), h("dd", {
             "data-testid": "turn-lost", "data-value": lost ?? "",
             class: lost > 0.05 ? "lost" : "ok",
-          }, lost === null || lost === undefined ? "—" : fmt(lost))));
+          }, lost === null || lost === undefined ? "—" : fmt(lost)),
+          h("dt", {}, "Win % lost"), h("dd", { "data-testid": "turn-win-lost" },
+            turn.win_pct_lost === null || turn.win_pct_lost === undefined ? "—"
+              : `${fmt(turn.win_pct_lost)}${turn.mistake && turn.mistake !== "none"
+                ? ` · ${turn.mistake} mistake` : ""}`),
+          h("dt", {}, "Valued by"), h("dd", { "data-testid": "turn-valued-by" },
+            turn.valued_by || (turn.why_not ? `not assessed: ${turn.why_not}` : "—"))));
     }
     // the list of turns
     const list = clear($("turn-list"));
@@ -2067,7 +2075,8 @@
     turns.forEach((t, i) => {
       const lost = t.equity_lost;
       list.append(h("tr", {
-        class: `turn-row ${i === gcg.index ? "current" : ""} ${lost > 5 ? "blunder" : ""}`,
+        class: `turn-row ${i === gcg.index ? "current" : ""} ${
+          t.mistake === "medium" || t.mistake === "large" ? "blunder" : ""}`,
         "data-testid": "turn-item", "data-index": i, onclick: () => gcgGo(i),
       },
       h("td", { class: "rank" }, i + 1), h("td", { class: "who" }, t.player),
@@ -2082,12 +2091,15 @@
     // the summary
     const summary = clear($("gcg-summary"));
     summary.append(h("tr", {}, h("th", {}, "Player"), h("th", {}, "Turns"),
-      h("th", {}, "Equity lost"), h("th", {}, "Per turn")));
+      h("th", {}, "Equity lost"), h("th", {}, "Per turn"), h("th", {}, "Win % lost"),
+      h("th", {}, "Mistake Index")));
     for (const s of data.summary || []) {
       summary.append(h("tr", { "data-testid": "summary-row" },
         h("td", {}, s.player), h("td", { class: "num" }, s.turns),
         h("td", { class: "num" }, fmt(s.equity_lost)),
-        h("td", { class: "num" }, s.turns ? fmt(s.equity_lost / s.turns, 2) : "")));
+        h("td", { class: "num" }, s.turns ? fmt(s.equity_lost / s.turns, 2) : ""),
+        h("td", { class: "num" }, fmt(s.win_pct_lost)),
+        h("td", { class: "num", "data-testid": "mistake-index" }, fmt(s.mistake_index))));
     }
   }
 
