@@ -1452,7 +1452,7 @@
         onmouseleave: () => { game.preview = null; renderGameBoard(); },
       },
       h("td", { class: "mv" }, m.move), h("td", { class: "num" }, m.score),
-      h("td", { class: "rack-text" }, m.leave), h("td", { class: "num" }, fmt(m.equity)));
+      h("td", { class: "rack-text" }, m.leave), h("td", { class: "num" }, fmt(m.value ?? m.equity)));
       table.append(row);
     }
   }
@@ -1819,13 +1819,16 @@
       ? `${pos.count} legal placements` : "";
     // which leave values the equity adds to the score (the API says)
     const leaves = pos.leaves && pos.leaves !== "none" ? `leave values: ${pos.leaves}` : "";
-    $("moves-count").textContent = [counted, leaves, pos.adjustment].filter(Boolean).join(" · ");
+    const judged = pos.valued_by && pos.valued_by !== "static" ? pos.valued_by : "";
+    $("moves-count").textContent = [counted, leaves, judged, pos.adjustment]
+      .filter(Boolean).join(" · ");
     table.append(h("tr", {}, h("th", {}, "#"), h("th", {}, "Move"), h("th", {}, "Score"),
-      h("th", {}, "Leave"), h("th", {}, "Equity")));
+      h("th", {}, "Leave"), h("th", {}, judged ? "Value" : "Equity"), h("th", {}, "Win %")));
     pos.moves.forEach((m, i) => table.append(moveRow(m, i, [
       h("td", { class: "rank" }, i + 1), h("td", { class: "mv" }, m.move),
       h("td", { class: "num" }, m.score), h("td", { class: "rack-text" }, m.leave ?? ""),
-      h("td", { class: "num eq" }, fmt(m.equity))], "move-row")));
+      h("td", { class: "num eq" }, fmt(judged ? m.value : m.equity)),
+      h("td", { class: "num" }, fmt(m.win_pct))], "move-row")));
   }
 
   function renderSimTable() {
