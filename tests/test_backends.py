@@ -108,8 +108,8 @@ def test_autoplay_and_simulation_on_ray(ray_local: object, reference: object,
     here = simulate(board, twl06, candidates=3, iterations=48, seed=2, jobs=1)
     there = simulate(board, twl06, candidates=3, iterations=48, seed=2, jobs=3,
                      backend="ray", source="TWL06")
-    assert [(str(c.move), c.iterations, c.mean, c.m2, c.win_total) for c in here.candidates] \
-        == [(str(c.move), c.iterations, c.mean, c.m2, c.win_total) for c in there.candidates]
+    assert [(str(c.move), c.iterations, c.mean, c.m2, c.win_mean) for c in here.candidates] \
+        == [(str(c.move), c.iterations, c.mean, c.m2, c.win_mean) for c in there.candidates]
 
 
 def test_training_and_analysis_on_ray(ray_local: object, twl06: object) -> None:

@@ -20,7 +20,7 @@ from rackety.game.move import format_leave
 from rackety.game.referee import Game
 from rackety.players import make_player
 
-HINT_ROW = re.compile(r"^  (\S+ \S+) +(\d+)  (\S+) +(-?\d+\.\d)$")
+HINT_ROW = re.compile(r"^  (\S+ \S+) +(\d+)  (\S+) +(-?\d+\.\d) +(\d+\.\d)$")
 
 
 def _run(twl06: Lexicon, lines: list[str], opponent: str = "greedy", seed: int = 94,
@@ -99,7 +99,7 @@ def test_hint_is_a_table_of_distinct_words_by_equity(twl06: Lexicon) -> None:
     label = leave_label(model, twl06)
     title = next(i for i, line in enumerate(screen) if line.startswith("best moves"))
     assert label in screen[title] and "equity" in screen[title]
-    assert screen[title + 1].split() == ["move", "score", "leave", "equity"]
+    assert screen[title + 1].split() == ["move", "score", "leave", "value", "win", "%"]
     rows = [HINT_ROW.match(line) for line in screen[title + 2:-1]]
     assert len(rows) == 5 and all(rows), screen
     view = game.view(0)

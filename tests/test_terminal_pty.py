@@ -23,7 +23,7 @@ from rackety.game.gcg import game_of, read_gcg
 from rackety.players import make_player
 
 COLUMNS, LINES = 80, 24
-HINT_ROW = re.compile(r"^  (\d+[A-O]|[A-O]\d+) (\S+) +(\d+)  (\S+) +(-?\d+\.\d)$")
+HINT_ROW = re.compile(r"^  (\d+[A-O]|[A-O]\d+) (\S+) +(\d+)  (\S+) +(-?\d+\.\d) +(\d+\.\d)$")
 
 
 class Terminal:
@@ -132,7 +132,7 @@ def test_play_in_a_terminal_of_80x24(tmp_path, twl06: Lexicon) -> None:
         _board_ok(lines)
         title = next(i for i, line in enumerate(lines) if line.startswith("best moves"))
         assert "equity" in lines[title] and "TWL06" in lines[title]  # which leave values
-        assert lines[title + 1].split() == ["move", "score", "leave", "equity"]
+        assert lines[title + 1].split() == ["move", "score", "leave", "value", "win", "%"]
         rows = [HINT_ROW.match(line) for line in lines[title + 2:] if line.strip()]
         assert len(rows) == 6 and all(rows[:5]) and rows[5] is None  # 5 moves, the prompt
         assert len({row[2] for row in rows[:5]}) == 5  # five different words

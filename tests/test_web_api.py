@@ -61,8 +61,14 @@ def test_analyze_fixed_form(client: TestClient) -> None:
     response = client.post("/api/analyze", json={"cgp": OPENING, "lexicon": "TWL06", "top": 10})
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"count", "leaves", "adjustment", "moves"}
+    assert set(body) == {"count", "leaves", "adjustment", "moves", "verdict"}
     assert "opening" in body["adjustment"]
+    # the judge's verdict: static equity here, its values the moves' equities
+    verdict = body["verdict"]
+    assert verdict["valued_by"] == "static" and verdict["unit"] == "equity"
+    assert [v["move"] for v in verdict["moves"]] == [m["move"] for m in body["moves"]]
+    assert [v["value"] for v in verdict["moves"]] == pytest.approx(
+        [m["equity"] for m in body["moves"]], abs=1e-3)
     assert body["count"] == 116  # the oracle's count for this rack (tile placements)
     assert len(body["moves"]) == 10
     for move in body["moves"]:
@@ -81,6 +87,25 @@ def test_analyze_fixed_form(client: TestClient) -> None:
         assert move["equity"] == pytest.approx(
             move["score"] + table.value(move["leave"])
             + opening_penalty(board, board.parse_move(move["move"])), abs=1e-3)
+
+
+def test_analyze_an_endgame_asks_the_judge(client: TestClient, twl06: Any) -> None:
+    """With the bag empty the verdict is the exact endgame's: its best move is
+    worth the solver's value, the opponent's rack being the unseen tiles."""
+    from rackety.search.endgame import known_racks, solve
+
+    lines = (DATA / "endgame_twl06_small.jsonl").read_text().splitlines()
+    case = json.loads(lines[3])
+    board = Board.from_cgp(case["cgp"])
+    hidden = board.copy(racks=[board.racks[0], ()])  # the opponent's rack left out
+    body = client.post("/api/analyze", json={"cgp": hidden.cgp(), "top": 5}).json()
+    verdict = body["verdict"]
+    assert verdict["phase"] == "endgame" and verdict["unit"] == "spread"
+    assert verdict["valued_by"] == "exact endgame"
+    assert verdict["moves"][0]["value"] == case["value"] == solve(known_racks(hidden),
+                                                                  twl06).value
+    values = [v["value"] for v in verdict["moves"]]
+    assert values == sorted(values, reverse=True)
 
 
 @pytest.mark.parametrize("case", _oracle(12), ids=lambda c: c["rack"])

@@ -223,7 +223,7 @@ def test_a_time_limit_paces_the_batches_and_leaves_the_result_as_it_was() -> Non
         assert [(c.move, c.iterations, c.dropped) for c in free] == \
             [(c.move, c.iterations, c.dropped) for c in timed]
         for c, d in zip(free, timed, strict=True):
-            assert (c.mean, c.m2, c.win_total) == pytest.approx((d.mean, d.m2, d.win_total),
+            assert (c.mean, c.m2, c.win_mean) == pytest.approx((d.mean, d.m2, d.win_mean),
                                                                 rel=1e-12, abs=1e-12)
     timed = simulate(board, lexicon, candidates=6, seconds=0.01, seed=5)
     assert timed.stopped in ("seconds", "one candidate left") and timed.iterations >= 1

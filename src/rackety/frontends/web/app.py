@@ -94,8 +94,6 @@ class MoveOut(BaseModel):
     score: int
     leave: str
     equity: float
-    value: float | None = None  # the judge's: spread to the end (endgames) or equity
-    win_pct: float | None = None
     kind: str | None = None
     squares: list[list[int]] | None = None
     tiles: list[dict[str, Any]] | None = None
@@ -104,9 +102,9 @@ class MoveOut(BaseModel):
 class AnalyzeResponse(BaseModel):
     count: int
     moves: list[MoveOut]
-    valued_by: str | None = None  # how the judge valued the moves: "static", "exact endgame" ...
-    unit: str | None = None  # "equity", or "spread" to the end of the game
-    note: str | None = None  # why a search fell back to static equity
+    # the judge's verdict (`Verdict.as_json`): phase, valued_by, unit, exact, note and
+    # the moves' values (equity, or spread to the end of the game) and win %
+    verdict: dict[str, Any] | None = None
     leaves: str | None = None  # the leave values in the equity ("none": the score alone)
     adjustment: str | None = None  # what full static equity adds here, in words
     # with detail only

@@ -525,11 +525,9 @@ class Service:
                 else None
             return {"leaves": leave_label(model, game.lexicon),
                     **({"adjustment": note} if note else {}),
-                    "valued_by": verdict.valued_by, "unit": verdict.unit,
-                    "moves": [{**move_json(view, v.move, detail=True),
-                               "value": round(float(v.value), 3),
-                               "win_pct": round(float(v.win_pct), 2)}
-                              for v in verdict.ranked[:top]]}
+                    "moves": [move_json(view, v.move, detail=True)
+                              for v in verdict.ranked[:top]],
+                    "verdict": verdict.as_json(view, top)}
 
     def gcg(self, game_id: int) -> str:
         """The game's record as GCG text. While the game is in play the computer
@@ -550,10 +548,14 @@ class Service:
     def _hides_racks(live: Live) -> bool:
         return live.human is not None and not live.game.over
 
-    def _record_lexicon(self, requested: str | None, record: Any) -> str:
+    def _record_lexicon(self, requested: str | None, record: Any, *,
+                        strict: bool = False) -> str:
         """The lexicon for a record: the one asked for, else the record's own when
-        offered here, else the default when it names none; a record naming one
-        that is not offered is refused (never analysed under another)."""
+        offered here, else the default; with ``strict`` (an analysis), a record
+        naming one that is not offered is refused (never analysed under
+        another)."""
+        if not strict:
+            return self.lexicons.name_for(requested, record.lexicon)
         try:
             return self.lexicons.name_for(requested, record.lexicon, strict=True)
         except RacketyError:
@@ -695,10 +697,11 @@ class Service:
     def analyze(self, cgp: str, lexicon: str | None, top: int, leave: str | None,
                 detail: bool) -> dict[str, Any]:
         """The fixed form of ``POST /api/analyze``: the count of tile placements
-        (as ``rackety moves``) and the top moves as the judge ranks them
-        (`rackety.search.judge`: by equity, or with the bag empty by the exact
-        endgame and with one or two tiles in it by the pre-endgame, each search
-        within `EXACT_SECONDS`), with how they were valued."""
+        and the top moves by equity (as ``rackety moves``), and the judge's
+        verdict (`rackety.search.judge`: by equity, or with the bag empty by the
+        exact endgame and with one or two tiles in it by the pre-endgame, each
+        search within `EXACT_SECONDS`; its best moves, their values and how
+        they were valued)."""
         from rackety.search.judge import Budget, Judge, phase_of
 
         board, shape = self.position(cgp)
@@ -715,16 +718,12 @@ class Service:
         include = list(moves[:min(wanted, SEARCHED // 2)]) if phase == "endgame" else []
         verdict = judge.verdict(board, budget, include=include, static=moves)
         out: dict[str, Any] = {"count": moves.count, "leaves": leave_label(model, lex),
-                               "valued_by": verdict.valued_by, "unit": verdict.unit,
-                               "moves": [{**move_json(board, v.move, detail=detail),
-                                          "value": round(float(v.value), 3),
-                                          "win_pct": round(float(v.win_pct), 2)}
-                                         for v in verdict.ranked[:top]]}
+                               "moves": [move_json(board, m, detail=detail)
+                                         for m in list(moves[:top])],
+                               "verdict": verdict.as_json(board, top)}
         note = static_note(board) if model is not None and verdict.phase == "static" else None
         if note:
             out["adjustment"] = note
-        if verdict.note:
-            out["note"] = verdict.note
         if detail:
             out.update(shape)
             out["lexicon"] = lex.name
@@ -777,7 +776,7 @@ class Service:
         search within `EXACT_SECONDS`). A record whose lexicon is not offered
         here is refused unless one is asked for."""
 
-        record, rep, lex = self._replayed(text, lexicon)
+        record, rep, lex = self._replayed(text, lexicon, strict=True)
         model = resolve_leave(leave, lex, named=self.leaves, files=False)
         analysis = analyze_record(record, lex, leave=model, replayed=rep,
                                   budget=EXACT_SECONDS)
@@ -817,11 +816,13 @@ class Service:
                 "final": {"board": board_json(final), "scores": list(rep.scores)},
                 "summary": summary}
 
-    def _replayed(self, text: str, lexicon: str | None) -> tuple[Any, Any, Any]:
-        """A record read from text (never a path), replayed, and its lexicon."""
+    def _replayed(self, text: str, lexicon: str | None, *,
+                  strict: bool = False) -> tuple[Any, Any, Any]:
+        """A record read from text (never a path), replayed, and its lexicon
+        (`_record_lexicon`)."""
         record = read_gcg(_as_text(text), source="gcg")
         rep = replay(record)
-        name = self._record_lexicon(lexicon, record)
+        name = self._record_lexicon(lexicon, record, strict=strict)
         lex = self.lexicons.get(name)
         if lex.alphabet.identity != rep.alphabet.identity:
             raise RacketyError(f"lexicon {lex.name} is in alphabet {lex.alphabet.name}; the "

@@ -971,8 +971,12 @@
     try {
       const data = await api(`/api/games/${g.id}/hint?top=5`);
       game.hints = data.moves || [];
-      $("hint-leaves").textContent = (data.valued_by && data.valued_by !== "static"
-        ? ` · ${data.valued_by}: value = spread to the end of the game`
+      const verdict = data.verdict || {};
+      (data.moves || []).forEach((m, i) => {
+        if (verdict.moves && verdict.moves[i]) m.value = verdict.moves[i].value;
+      });
+      $("hint-leaves").textContent = (verdict.valued_by && verdict.valued_by !== "static"
+        ? ` · ${verdict.valued_by}: value = spread to the end of the game`
         : (data.leaves ? ` · equity with ${data.leaves}` : "")) +
         (data.adjustment ? ` · ${data.adjustment}` : "");
       showError($("play-error"), "");
@@ -1819,16 +1823,21 @@
       ? `${pos.count} legal placements` : "";
     // which leave values the equity adds to the score (the API says)
     const leaves = pos.leaves && pos.leaves !== "none" ? `leave values: ${pos.leaves}` : "";
-    const judged = pos.valued_by && pos.valued_by !== "static" ? pos.valued_by : "";
+    // the judge's word where a search decides (the endgame, the pre-endgame)
+    const verdict = pos.verdict || { moves: [] };
+    const best = verdict.moves && verdict.moves[0];
+    const judged = verdict.valued_by && verdict.valued_by !== "static" && best
+      ? `${verdict.valued_by}: best ${best.move} (${verdict.unit === "spread"
+        ? `${best.value >= 0 ? "+" : ""}${fmt(best.value)} to the end of the game`
+        : fmt(best.value)}, ${fmt(best.win_pct)} % wins)` : "";
     $("moves-count").textContent = [counted, leaves, judged, pos.adjustment]
       .filter(Boolean).join(" · ");
     table.append(h("tr", {}, h("th", {}, "#"), h("th", {}, "Move"), h("th", {}, "Score"),
-      h("th", {}, "Leave"), h("th", {}, judged ? "Value" : "Equity"), h("th", {}, "Win %")));
+      h("th", {}, "Leave"), h("th", {}, "Equity")));
     pos.moves.forEach((m, i) => table.append(moveRow(m, i, [
       h("td", { class: "rank" }, i + 1), h("td", { class: "mv" }, m.move),
       h("td", { class: "num" }, m.score), h("td", { class: "rack-text" }, m.leave ?? ""),
-      h("td", { class: "num eq" }, fmt(judged ? m.value : m.equity)),
-      h("td", { class: "num" }, fmt(m.win_pct))], "move-row")));
+      h("td", { class: "num eq" }, fmt(m.equity))], "move-row")));
   }
 
   function renderSimTable() {
