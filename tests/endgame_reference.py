@@ -161,3 +161,18 @@ def line_value(board: Board, lexicon: Lexicon, line: list[Move]) -> int:
         board = board.play(move)
         sign = -sign
     raise AssertionError("the line stops before the end of the game")
+
+
+@st.composite
+def tiny_endgames(draw: Callable[[Any], Any], lexicon: Lexicon) -> Board:
+    """A 7x7 position after zero to four random plays, then racks of one to
+    three tiles each (blanks too), the bag empty, the last move a pass or not."""
+    big = tiny_alphabet()
+    board = Board(alphabet=big, layout=TINY7)
+    board = random_plays(draw, lexicon, board, 4)
+    rack = st.text(LETTERS + "?", min_size=1, max_size=3)
+    board.racks = [tuple(big.tokenize(draw(rack))), tuple(big.tokenize(draw(rack)))]
+    board.scores = [draw(st.integers(0, 60)), draw(st.integers(0, 60))]
+    board.zero_turns = draw(st.integers(0, 1))
+    return board
+

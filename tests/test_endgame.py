@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 from endgame_reference import (
-    LETTERS,
     TINY7,
     face,
     line_value,
     minimax,
-    random_plays,
     tiny_alphabet,
+    tiny_endgames,
     tiny_lexicon,
     with_empty_bag,
 )
@@ -89,20 +88,6 @@ def test_oracle_files_are_the_shared_ones():
 @pytest.fixture(scope="module")
 def tiny():
     return tiny_lexicon()
-
-
-@st.composite
-def tiny_endgames(draw, lexicon):
-    """A 7x7 position after zero to four random plays, then racks of one to
-    three tiles each (blanks too), the bag empty, the last move a pass or not."""
-    big = tiny_alphabet()
-    board = Board(alphabet=big, layout=TINY7)
-    board = random_plays(draw, lexicon, board, 4)
-    rack = st.text(LETTERS + "?", min_size=1, max_size=3)
-    board.racks = [tuple(big.tokenize(draw(rack))), tuple(big.tokenize(draw(rack)))]
-    board.scores = [draw(st.integers(0, 60)), draw(st.integers(0, 60))]
-    board.zero_turns = draw(st.integers(0, 1))
-    return board
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,14 +11,11 @@ from typing import Any
 
 import pytest
 from endgame_reference import (
-    LETTERS,
-    TINY7,
     minimax,
     out_value,
     pass_ends,
-    random_plays,
     scoreless_value,
-    tiny_alphabet,
+    tiny_endgames,
     tiny_lexicon,
     with_empty_bag,
 )
@@ -60,18 +57,6 @@ def reference_value(board: Board, lexicon: Any, move: Move) -> int:
     if pass_ends(board):
         return scoreless_value(board)
     return -minimax(board.play(move), lexicon)
-
-
-@st.composite
-def tiny_endgames(draw: Any, lexicon: Any) -> Board:
-    big = tiny_alphabet()
-    board = Board(alphabet=big, layout=TINY7)
-    board = random_plays(draw, lexicon, board, 4)
-    rack = st.text(LETTERS + "?", min_size=1, max_size=3)
-    board.racks = [tuple(big.tokenize(draw(rack))), tuple(big.tokenize(draw(rack)))]
-    board.scores = [draw(st.integers(0, 60)), draw(st.integers(0, 60))]
-    board.zero_turns = draw(st.integers(0, 1))
-    return board
 
 
 # ---------------------------------------------------------------- endgame
