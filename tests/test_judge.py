@@ -221,3 +221,27 @@ def test_loss_grades() -> None:
     assert v.loss(v.ranked[2].move).size == "large"  # type: ignore[union-attr]
     v = verdict("endgame", -100, (25, 0), (17, 0))
     assert v.loss(v.ranked[1].move).size == "medium"  # type: ignore[union-attr]
+
+
+def test_moves_think_asks_the_judge(capsys: Any, twl06: Any) -> None:
+    """``rackety moves --think``: an endgame's verdict is the exact solve (the
+    opponent's rack left out is the unseen tiles); a middle-game position's
+    is a simulation ranked by win %."""
+    from rackety.frontends.cli import main
+    from rackety.search.endgame import solve
+
+    case = _cases("endgame_twl06_small.jsonl")[2]
+    board = Board.from_cgp(case["cgp"])
+    hidden = board.copy(racks=[board.racks[0], ()])
+    assert main(["moves", "--cgp", hidden.cgp(), "--think", "5", "--json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["phase"] == "endgame" and body["valued_by"] == "exact endgame"
+    assert body["moves"][0]["value"] == case["value"] == solve(board, twl06).value
+    opening = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRSZ/ 0/0 0"
+    assert main(["moves", "--cgp", opening, "--think", "0.5", "--top", "4", "--json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["phase"] == "simulation" and body["valued_by"].startswith("simulation, ")
+    keys = [(m["win_pct"], m["value"]) for m in body["moves"]]
+    assert keys == sorted(keys, reverse=True) and all(m["rollouts"] > 0 for m in body["moves"])
+    code = main(["moves", "--cgp", opening, "--think", "1", "--best"])
+    assert code == 2 and "--think" in capsys.readouterr().err

@@ -590,7 +590,8 @@ def _think(board: Any, lexicon: Any, leaves: str, seconds: float, top: int, as_j
                                 bar.update(task, description=what, completed=done,
                                            total=total))
     if as_json:
-        _emit_json({"cgp": board.cgp(), **verdict.as_json(board, top)})
+        _emit_json({"cgp": board.cgp(), **verdict.as_json(board, top),
+                    "seconds": round(verdict.seconds, 3)})
         return
     console = _out_console()
     console.print(board)

@@ -193,10 +193,10 @@ class Verdict:
         return Loss(points, win, size)
 
     def as_json(self, board: Board, top: int | None = None) -> dict[str, Any]:
-        """The verdict as plain values (the first ``top`` moves)."""
+        """The verdict as plain values (the first ``top`` moves; not the
+        seconds, so that the same verdict reads the same)."""
         return {"phase": self.phase, "valued_by": self.valued_by, "unit": self.unit,
                 "exact": self.exact, "spread": self.spread, "note": self.note or None,
-                "seconds": round(self.seconds, 3),
                 "moves": [valuation_json(board, v) for v in self.ranked[:top]]}
 
 
