@@ -357,3 +357,16 @@ def test_mistakes_and_the_mistake_index_add_up(capsys: Any, played: list[Path]) 
         assert sum(s["mistakes"].values()) == sum(t["mistake"] != "none" for t in mine)
     greedy = next(s for s in body["summary"] if s["player"] == "greedy")
     assert greedy["mistake_index"] > 0
+
+
+def test_a_record_in_another_alphabet_without_a_lexicon(capsys: Any, tmp_path: Path) -> None:
+    """A Polish record naming no lexicon: the default (TWL06) is not in its
+    alphabet, and the refusal says so in one line and how to name one."""
+    path = tmp_path / "polish.gcg"
+    path.write_text("#character-encoding UTF-8\n#player1 a A\n#player2 b B\n"
+                    ">a: AHIJOUY 8F HUJA +20 20\n>a: AHIJOUY --  -20 0\n"
+                    ">b: ĆĘIKPST 8G STĘPIĆ +46 46\n",
+                    encoding="utf-8")
+    code, out, err = run(capsys, "analyze", str(path), "--jobs", "1")
+    assert code == 2 and not out and err.count("\n") == 1
+    assert "alphabet polish" in err and "--lexicon" in err and "aardvark" not in err

@@ -1484,7 +1484,15 @@ def _analysis_tasks(paths: tuple[str, ...], source: str | None, leave: str,
                 "--lexicon FILE (a word list or a .kwg)") from None
         alphabet = rep.alphabet.name
         if (lexicon_source, alphabet) not in checked:
-            lexicon = _load(lexicon_source, alphabet, False)
+            try:
+                lexicon = _load(lexicon_source, alphabet, False)
+            except RacketyError:
+                if source is not None or record.lexicon:
+                    raise
+                raise RacketyError(
+                    f"{path}: the record is in alphabet {alphabet} and names no lexicon, and "
+                    f"the default, {lexicon_source}, is not in it; name one with --lexicon "
+                    "NAME or --lexicon FILE (a word list or a .kwg)") from None
             resolve_leave(leave, lexicon)  # a bad leave spec fails here, in one line
             checked.add((lexicon_source, alphabet))
         seats = seats_of(record, player)
