@@ -1979,6 +1979,12 @@
     const button = $("btn-gcg-analyze");
     button.disabled = true;
     button.textContent = "Analysing…";
+    // the endgames and pre-endgames are solved (a few seconds each): say so, and count
+    const started = Date.now();
+    const ticker = setInterval(() => {
+      button.textContent = `Analysing… ${Math.round((Date.now() - started) / 1000)} s `
+        + "(endgames and pre-endgames are solved, up to 3 s a search)";
+    }, 1000);
     try {
       const data = await api("/api/gcg/analyze", { method: "POST", body: {
         gcg: text, lexicon: lexiconChoice($("gcg-lexicon")) } });
@@ -1992,6 +1998,7 @@
     } catch (err) {
       showError($("gcg-error"), err.message);
     } finally {
+      clearInterval(ticker);
       button.disabled = false;
       button.textContent = "Analyse the game";
     }
