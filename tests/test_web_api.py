@@ -659,6 +659,28 @@ def test_import_and_analyse_a_record(client: TestClient) -> None:
             t["equity_lost"] for t in assessed if t["player"] == name), abs=1e-2)
 
 
+def test_a_record_analysed_as_a_search(client: TestClient) -> None:
+    """``/api/gcg/analysis``: the same analysis as ``/api/gcg/analyze``, run as a
+    search whose progress is the turns assessed; a record naming a lexicon not
+    offered is refused at once, before any search starts."""
+    import time
+
+    text = (DATA / "gcg" / "double_challenge.gcg").read_text()
+    state = client.post("/api/gcg/analysis", json={"gcg": text}).json()
+    assert state["kind"] == "analysis" and state["lexicon"] == "TWL06"
+    deadline = time.monotonic() + 120
+    while state["status"] == "running" and time.monotonic() < deadline:
+        time.sleep(0.05)
+        state = client.get(f"/api/searches/{state['id']}").json()
+    assert state["status"] == "done", state
+    progress = state["progress"]
+    assert progress["done"] == progress["total"] > 0 and progress["what"] == "turns assessed"
+    assert state["result"] == client.post("/api/gcg/analyze", json={"gcg": text}).json()
+    nwl = text.replace("#player1", "#lexicon NWL23\n#player1", 1)
+    message = _error(client.post("/api/gcg/analysis", json={"gcg": nwl}), 400)
+    assert "NWL23" in message
+
+
 @pytest.mark.parametrize(("text", "status"), [
     ("/etc/passwd", 400), ("README.md", 400), ("#player1 a A\n>a: ABC 8H\n", 400),
     ("\x00", 400), ("x" * 600_000, 422)])
@@ -775,6 +797,7 @@ _fields = st.fixed_dictionaries({}, optional={
 @given(path=st.sampled_from(["/api/analyze", "/api/position", "/api/gcg/analyze",
                              "/api/games", "/api/games/1/play", "/api/games/1/exchange",
                              "/api/gcg/import", "/api/endgame", "/api/preendgame",
+                             "/api/gcg/analysis",
                              "/api/searches/0123456789abcdef/stop"]),
        body=st.one_of(_fields, _json))
 def test_no_request_body_makes_a_server_error(client: TestClient, path: str, body: Any) -> None:

@@ -45,6 +45,7 @@ from rackety.game.movegen import generate
 from rackety.game.referee import formed_words
 from rackety.kernels import fields as _k
 from rackety.lexicon import Lexicon
+from rackety.search.control import Control
 from rackety.search.judge import EXACT_SECONDS, MISTAKE_WEIGHTS, SIZES, Budget, Judge
 
 #: the events that are a player's turn and can be assessed
@@ -308,7 +309,8 @@ def analyze_record(record: Any, lexicon: Any, *, leave: Any = "static",
                    seats: Collection[int] | None = None, replayed: Any = None,
                    seed: int = 0, budget: float | None = EXACT_SECONDS,
                    plies: int | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> RecordAnalysis:
+                   progress: Callable[[int, int], None] | None = None,
+                   control: Control | None = None) -> RecordAnalysis:
     """Assess every turn of ``record`` (a `rackety.game.gcg.GcgRecord`) whose
     mover's whole rack is known (see `TurnAnalysis`), asking the judge
     (`rackety.search.judge.Judge`) for the best move and the value of the move
@@ -325,7 +327,9 @@ def analyze_record(record: Any, lexicon: Any, *, leave: Any = "static",
     these players' turns (the others are listed, with their phonies, but not
     assessed). ``replayed``:
     the record's `rackety.game.gcg.replay`, when the caller has it.
-    ``progress(done, total)`` after each turn assessed."""
+    ``progress(done, total)`` after each turn assessed. ``control``: the
+    searches' deadline and stop; once stopped, the turns left are listed as
+    not assessed (``why_not``: stopped)."""
 
     rep = replayed if replayed is not None else replay(record)
     if lexicon.alphabet.identity != rep.alphabet.identity:
@@ -368,7 +372,10 @@ def analyze_record(record: Any, lexicon: Any, *, leave: Any = "static",
             turn.played_text = board.notation(move)
         if i not in todo:
             continue
-        _assess(turn, board, event, move, judge, limits, model, rack_size)
+        if control is not None and control.stopped():
+            turn.why_not = "stopped"
+            continue
+        _assess(turn, board, event, move, judge, limits, model, rack_size, control)
         done += 1
         if progress is not None:
             progress(done, len(todo))
@@ -376,7 +383,7 @@ def analyze_record(record: Any, lexicon: Any, *, leave: Any = "static",
 
 
 def _assess(turn: TurnAnalysis, board: Board, event: Any, move: Move | None, judge: Judge,
-            limits: Budget, model: Any, rack_size: int) -> None:
+            limits: Budget, model: Any, rack_size: int, control: Control | None) -> None:
     """One turn against the judge's verdict (`analyze_record`)."""
     if not board.rack:
         turn.why_not = "rack unknown"
@@ -398,7 +405,7 @@ def _assess(turn: TurnAnalysis, board: Board, event: Any, move: Move | None, jud
     else:
         turn.why_not = "the move played is not one of the rack's"
         return
-    verdict = judge.verdict(board, limits, include=[played], static=moves)
+    verdict = judge.verdict(board, limits, include=[played], static=moves, control=control)
     best, mine = verdict.best, verdict.of(played)
     turn.valued_by = verdict.valued_by
     turn.unit = verdict.unit
@@ -467,7 +474,9 @@ def seats_of(record: Any, player: str | None) -> list[int] | None:
 def analyze_task(task: AnalysisTask,
                  progress: Callable[[int, int], None] | None = None) -> RecordAnalysis:
     """Read, replay and analyse one record (a task of ``rackety analyze``);
-    ``progress(done, total)`` after each turn assessed."""
+    ``progress(done, total)`` after each turn assessed. ``control``: the
+    searches' deadline and stop; once stopped, the turns left are listed as
+    not assessed (``why_not``: stopped)."""
 
     task = AnalysisTask(*task)
     record = read_gcg(task.data, source=task.source)

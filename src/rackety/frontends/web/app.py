@@ -248,7 +248,7 @@ class SearchProgress(BaseModel):
 
 class SearchState(BaseModel):
     id: str
-    kind: Literal["endgame", "preendgame"]
+    kind: Literal["endgame", "preendgame", "analysis"]
     status: Literal["running", "done", "stopped", "failed"]
     seconds: float
     elapsed: float
@@ -256,7 +256,7 @@ class SearchState(BaseModel):
     progress: SearchProgress
     result: dict[str, Any] | None = None
     error: str | None = None
-    position: dict[str, Any]
+    position: dict[str, Any] | None = None  # an endgame's or pre-endgame's
     lexicon: str
     turn: int | None = None
 
@@ -464,6 +464,15 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
     def gcg_analyze(body: GcgAnalyzeRequest) -> dict[str, Any]:
         """Every turn of a GCG record with the best move and the equity lost."""
         return service.analyze_gcg(body.gcg, body.lexicon, body.leave)
+
+    @app.post("/api/gcg/analysis", response_model=SearchState,
+              response_model_exclude_none=True, responses=SEARCH_ERRORS, tags=["analysis"])
+    def gcg_analysis(body: GcgAnalyzeRequest) -> dict[str, Any]:
+        """``/api/gcg/analyze`` as a search: answers its state at once; poll it at
+        ``/api/searches/{id}`` for the turns assessed so far, then the analysis
+        (``result``, the form ``/api/gcg/analyze`` answers); a stop ends it
+        between turns (those left not assessed)."""
+        return service.analyze_gcg_search(body.gcg, body.lexicon, body.leave).state()
 
     # ------------------------------------------------ endgames, pre-endgames
     def _answer(search: Any, wait: bool) -> dict[str, Any]:

@@ -778,8 +778,30 @@ class Service:
 
         record, rep, lex = self._replayed(text, lexicon, strict=True)
         model = resolve_leave(leave, lex, named=self.leaves, files=False)
+        return self._gcg_analysis(record, rep, lex, model)
+
+    def analyze_gcg_search(self, text: str, lexicon: str | None,
+                           leave: str | None) -> Search:
+        """`analyze_gcg` as a search (`searches`): started at once, its
+        progress the turns assessed, stopped between turns."""
+        record, rep, lex = self._replayed(text, lexicon, strict=True)
+        model = resolve_leave(leave, lex, named=self.leaves, files=False)
+
+        def work(control: Any, progress: Callable[[int, int, str], None]) -> dict[str, Any]:
+            progress(0, 0, "turns assessed (each endgame and pre-endgame solved, "
+                           f"{EXACT_SECONDS:g} s at most)")
+            return self._gcg_analysis(record, rep, lex, model, control=control,
+                                      progress=lambda done, total: progress(
+                                          done, total, "turns assessed"))
+
+        return self.searches.start("analysis", 0.0, work, {"lexicon": lex.name})
+
+    def _gcg_analysis(self, record: Any, rep: Any, lex: Any, model: Any, *,
+                      control: Any = None,
+                      progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+        """The fixed form of a record's analysis (`analyze_gcg`)."""
         analysis = analyze_record(record, lex, leave=model, replayed=rep,
-                                  budget=EXACT_SECONDS)
+                                  budget=EXACT_SECONDS, control=control, progress=progress)
         turns = []
         for t in analysis.turns:
             i, event = t.index, record.events[t.index]

@@ -1979,15 +1979,22 @@
     const button = $("btn-gcg-analyze");
     button.disabled = true;
     button.textContent = "Analysing…";
-    // the endgames and pre-endgames are solved (a few seconds each): say so, and count
-    const started = Date.now();
-    const ticker = setInterval(() => {
-      button.textContent = `Analysing… ${Math.round((Date.now() - started) / 1000)} s `
-        + "(endgames and pre-endgames are solved, up to 3 s a search)";
-    }, 1000);
     try {
-      const data = await api("/api/gcg/analyze", { method: "POST", body: {
+      // a search: the turns assessed so far while it runs (the endgames and
+      // pre-endgames are solved, a few seconds each), then the analysis
+      let state = await api("/api/gcg/analysis", { method: "POST", body: {
         gcg: text, lexicon: lexiconChoice($("gcg-lexicon")) } });
+      while (state.status === "running") {
+        const p = state.progress || {};
+        button.textContent = p.total ? `Analysing… ${p.done} of ${p.total} ${p.what}`
+          : `Analysing… ${p.what || ""}`;
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        state = await api(`/api/searches/${state.id}`);
+      }
+      if (state.status === "failed" || !state.result) {
+        throw new Error(state.error || "the analysis did not finish");
+      }
+      const data = state.result;
       gcg.data = data;
       gcg.text = text; // what the endgame of a turn is asked for
       gcg.lexicon = lexiconChoice($("gcg-lexicon"));
@@ -1998,7 +2005,6 @@
     } catch (err) {
       showError($("gcg-error"), err.message);
     } finally {
-      clearInterval(ticker);
       button.disabled = false;
       button.textContent = "Analyse the game";
     }
