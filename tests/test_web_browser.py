@@ -61,7 +61,8 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[ServerHandle]:
     db = tmp_path_factory.mktemp("web") / "rackety.db"
-    handle = start_server(db)
+    # the record's analyses solve their endgames briefly: the pages, not the solver, are tested
+    handle = start_server(db, args=["--search-seconds", "0.3"])
     yield handle
     handle.stop()
 

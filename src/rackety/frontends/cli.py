@@ -1732,8 +1732,11 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
 @click.option("--leaves", "leave_files", multiple=True,
               type=FILE, metavar="FILE.klv2",
               help="Offer a static player with this leave table (repeatable).")
+@click.option("--search-seconds", default=3.0, show_default=True, type=Seconds(0.05),
+              help="Seconds of each endgame and pre-endgame search the analyses make "
+                   "(a record's, a position's, a hint's).")
 def serve_command(host: str, port: int, db_path: str | None, extra: tuple[str, ...],
-                  leave_files: tuple[str, ...]) -> None:
+                  leave_files: tuple[str, ...], search_seconds: float) -> None:
     """Start the web app to play and analyse, and print its address."""
     import socket
     from pathlib import Path
@@ -1755,7 +1758,8 @@ def serve_command(host: str, port: int, db_path: str | None, extra: tuple[str, .
     for f in leave_files:  # a missing or unreadable table fails now, not at a request
         read_bytes(f, "KLV file", 1 << 30)
     leaves = {Path(f).stem.lower(): str(Path(f).resolve()) for f in leave_files}
-    app = create_app(db_path, lexicons=list(extra), leaves=leaves)
+    app = create_app(db_path, lexicons=list(extra), leaves=leaves,
+                     search_seconds=search_seconds)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

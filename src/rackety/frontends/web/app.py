@@ -354,13 +354,17 @@ def _clean(errors: list[Any]) -> list[dict[str, Any]]:
 
 
 def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
-               leaves: dict[str, str] | None = None, warm: bool = True) -> FastAPI:
+               leaves: dict[str, str] | None = None, warm: bool = True,
+               search_seconds: float | None = None) -> FastAPI:
     """The app over the store at ``db_path`` (created if missing). ``lexicons``:
     extra word lists or KWG files to offer (``SOURCE`` or ``SOURCE:ALPHABET``);
     ``leaves``: leave tables to offer as levels, by name; ``warm`` loads the
-    default lexicon and compiles the kernels in the background at start."""
+    default lexicon and compiles the kernels in the background at start;
+    ``search_seconds``: each endgame or pre-endgame search an analysis makes
+    (default `service.EXACT_SECONDS`)."""
     store = Store(db_path)
-    service = Service(store, Lexicons(lexicons or []), leaves)
+    service = Service(store, Lexicons(lexicons or []), leaves,
+                      **({} if search_seconds is None else {"search_seconds": search_seconds}))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

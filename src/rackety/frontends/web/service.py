@@ -74,6 +74,7 @@ TIMED = ("sim", "best")  # the levels that take a time budget a move
 MAX_SIM_SECONDS = 30.0
 MAX_INFER_RACKS = 100_000  # racks an inference may consider (seconds of work, not minutes)
 #: seconds of each endgame or pre-endgame search the judge makes for a request
+#: (by default: ``rackety serve --search-seconds``)
 EXACT_SECONDS = 3.0
 #: the most moves a request's endgame or pre-endgame searches
 SEARCHED = 8
@@ -173,8 +174,10 @@ class Service:
     """Games, analysis and the store behind the HTTP routes."""
 
     def __init__(self, store: Store, lexicons: Lexicons,
-                 leaves: dict[str, str] | None = None) -> None:
+                 leaves: dict[str, str] | None = None, *,
+                 search_seconds: float = EXACT_SECONDS) -> None:
         self.store = store
+        self.search_seconds = search_seconds  # each endgame or pre-endgame an analysis makes
         self.lexicons = lexicons
         self.leaves = dict(leaves or {})
         self._live: dict[int, Live] = {}
@@ -700,7 +703,7 @@ class Service:
         and the top moves by equity (as ``rackety moves``), and the judge's
         verdict (`rackety.search.judge`: by equity, or with the bag empty by the
         exact endgame and with one or two tiles in it by the pre-endgame, each
-        search within `EXACT_SECONDS`; its best moves, their values and how
+        search within ``search_seconds``; its best moves, their values and how
         they were valued)."""
         from rackety.search.judge import Budget, Judge, phase_of
 
@@ -710,7 +713,7 @@ class Service:
             raise RacketyError("cgp: the player to move has no rack to analyse")
         model = resolve_leave(leave, lex, named=self.leaves, files=False)
         moves = generate(board, lex, leave=model)
-        budget = Budget(exact=EXACT_SECONDS)
+        budget = Budget(exact=self.search_seconds)
         phase = phase_of(board, budget)
         wanted = max(1, top)
         judge = Judge(lex, leave=model, candidates=wanted if phase == "static"
@@ -773,7 +776,7 @@ class Service:
         """Every turn of a record: the board before it, the move played, the best
         move and the points and win % lost, as the judge sees them by the phase
         of the game (`rackety.frontends.analysis`; each endgame and pre-endgame
-        search within `EXACT_SECONDS`). A record whose lexicon is not offered
+        search within ``search_seconds``). A record whose lexicon is not offered
         here is refused unless one is asked for."""
 
         record, rep, lex = self._replayed(text, lexicon, strict=True)
@@ -789,7 +792,7 @@ class Service:
 
         def work(control: Any, progress: Callable[[int, int, str], None]) -> dict[str, Any]:
             progress(0, 0, "turns assessed (each endgame and pre-endgame solved, "
-                           f"{EXACT_SECONDS:g} s at most)")
+                           f"{self.search_seconds:g} s at most)")
             return self._gcg_analysis(record, rep, lex, model, control=control,
                                       progress=lambda done, total: progress(
                                           done, total, "turns assessed"))
@@ -801,7 +804,8 @@ class Service:
                       progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         """The fixed form of a record's analysis (`analyze_gcg`)."""
         analysis = analyze_record(record, lex, leave=model, replayed=rep,
-                                  budget=EXACT_SECONDS, control=control, progress=progress)
+                                  budget=self.search_seconds, control=control,
+                                  progress=progress)
         turns = []
         for t in analysis.turns:
             i, event = t.index, record.events[t.index]
@@ -864,7 +868,7 @@ class Service:
         record = read_gcg(text, source=f"game {game_id}")
         rep = replay(record, alphabet=game.alphabet, layout=game.position.layout)
         analysis = analyze_record(record, game.lexicon, leave="static", replayed=rep,
-                                  budget=EXACT_SECONDS)
+                                  budget=self.search_seconds)
         return game_report_html(analysis, rep,
                                 title=record.title or f"rackety game {game_id}")
 
