@@ -81,7 +81,7 @@ def test_greedy_loses_equity_and_h3_none(twl06: Any, played: list[Path]) -> None
     lost = {"greedy": 0.0, "h3": 0.0}
     for n, path in enumerate(played):
         record = read_gcg(path)
-        analysis = analyze_record(record, twl06, leave="h3", plies=2)
+        analysis = analyze_record(record, twl06, leave="h3", plies=1)
         assert analysis.leave == "H3"
         _check_turns(analysis, twl06, record, full=n == 0, leave="h3")
         turns = analysis.listed()
@@ -98,7 +98,7 @@ def test_greedy_loses_equity_and_h3_none(twl06: Any, played: list[Path]) -> None
 
 def test_summary_adds_up(twl06: Any, played: list[Path]) -> None:
     record = read_gcg(played[0])
-    analysis = analyze_record(record, twl06, plies=2)
+    analysis = analyze_record(record, twl06, plies=1)
     for s in analysis.summary():
         mine = [t for t in analysis.turns if t.player == s.player]
         assessed = [t for t in mine if t.assessed]
@@ -112,7 +112,7 @@ def test_summary_adds_up(twl06: Any, played: list[Path]) -> None:
 
 def test_leave_none_is_score(twl06: Any, played: list[Path]) -> None:
     record = read_gcg(played[1])
-    for t in analyze_record(record, twl06, leave="none", plies=2).listed():
+    for t in analyze_record(record, twl06, leave="none", plies=1).listed():
         if t.assessed and t.valued_by == "static":
             assert t.best_equity == t.best.score and t.played_equity == t.played.score
             if t.player == "greedy" and t.kind == "play":
@@ -187,13 +187,13 @@ def test_simulation_values_the_best_and_the_move_played(twl06: Any) -> None:
 def test_json_and_csv_agree(capsys: Any, tmp_path: Path, played: list[Path]) -> None:
     files = [str(DATA / "double_challenge.gcg"), str(DATA / "phony_stood.gcg"),
              str(played[0])]
-    code, out, _ = run(capsys, "analyze", *files, "--json", "--jobs", "1", "--plies", "2")
+    code, out, _ = run(capsys, "analyze", *files, "--json", "--jobs", "1", "--plies", "1")
     assert code == 0
     body = json.loads(out)
     assert [g["file"] for g in body["games"]] == files
     out_csv = tmp_path / "turns.csv"
     code, out, _ = run(capsys, "analyze", *files, "--csv", str(out_csv), "--jobs", "1",
-                       "--plies", "2")
+                       "--plies", "1")
     assert code == 0 and str(out_csv) in out
     rows = list(csv.DictReader(out_csv.open(encoding="utf-8")))
     assessed = [(g["file"], t) for g in body["games"] for t in g["turns"] if t["assessed"]]
@@ -218,8 +218,8 @@ def test_json_and_csv_agree(capsys: Any, tmp_path: Path, played: list[Path]) -> 
 
 def test_same_results_with_one_and_two_processes(capsys: Any, played: list[Path]) -> None:
     files = [*map(str, played), str(DATA / "double_challenge.gcg")]
-    _, one, _ = run(capsys, "analyze", *files, "--json", "--jobs", "1", "--plies", "2")
-    code, two, _ = run(capsys, "analyze", *files, "--json", "--jobs", "2", "--plies", "2")
+    _, one, _ = run(capsys, "analyze", *files, "--json", "--jobs", "1", "--plies", "1")
+    code, two, _ = run(capsys, "analyze", *files, "--json", "--jobs", "2", "--plies", "1")
     assert code == 0 and json.loads(one) == json.loads(two)
 
 
@@ -337,7 +337,7 @@ def test_mistakes_and_the_mistake_index_add_up(capsys: Any, played: list[Path]) 
     from rackety.search.judge import MISTAKE_WEIGHTS, MISTAKE_WIN_PCT
 
     code, out, _ = run(capsys, "analyze", str(played[0]), "--json", "--jobs", "1",
-                       "--plies", "2")
+                       "--plies", "1")
     assert code == 0
     body = json.loads(out)
     turns = [t for t in body["games"][0]["turns"] if t["assessed"]]

@@ -73,6 +73,8 @@ MISTAKE_WEIGHTS = {"none": 0.0, "small": 0.2, "medium": 0.5, "large": 1.0}
 SIZES = ("none", "small", "medium", "large")
 #: rollouts a candidate between two looks at the clock
 SIM_BATCH = 16
+#: the static moves a verdict generates when the caller gives none
+STATIC_TOP = 40
 
 PHASES = ("endgame", "pre-endgame", "simulation", "static")
 
@@ -284,7 +286,9 @@ class Judge:
         of ``include`` (the moves asked about), within ``budget`` (default:
         static in the middle game, `EXACT_SECONDS` a search in the endgame).
         ``moves``: search these candidates instead of the best static ones;
-        ``static``: the position's static move list when the caller has it;
+        ``static``: the position's static move list when the caller has it
+        (else the best `STATIC_TOP` or four times the candidates: a move asked
+        about outside them is valued as `static_move` values it);
         ``control``: a deadline and a stop for the searches;
         ``opponent_leaves``: what the opponent kept (an inference) for the
         simulation's rollouts; ``progress(what, done, total)`` as a search goes."""
@@ -294,8 +298,9 @@ class Judge:
                                f"{self.lexicon.alphabet.name}, the position in "
                                f"{board.alphabet.name}")
         started = clock()
-        if static is None:
-            static = generate(board, self.lexicon, leave=self.model)
+        if static is None:  # the best static moves, enough for the candidates and more
+            static = generate(board, self.lexicon, mode="top", leave=self.model,
+                              top=max(STATIC_TOP, 4 * self.candidates))
         phase = phase_of(board, budget)
         note = ""
         verdict: Verdict | None = None
@@ -427,6 +432,10 @@ class Judge:
         from rackety.search.preendgame import preendgame
 
         legal = {m: m for m in static if m.kind == "place"}
+        if any(m.kind == "place" and m not in legal for m in include):
+            # a move asked about beyond the static list given: every placement, to know
+            legal.update((m, m) for m in generate(board, self.lexicon, leave=self.model)
+                         if m.kind == "place" and m not in legal)
         pool = list(moves) if moves else [m for m in static if m.kind == "place"]
         chosen = [legal[m] for m in pool if m in legal][:self.candidates]
         chosen += [legal[m] for m in include if m in legal and m not in chosen]
