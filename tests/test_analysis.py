@@ -281,7 +281,7 @@ def test_many_records_are_read_as_workers_take_them(capsys: Any, played: list[Pa
             yield index, result
 
     monkeypatch.setattr(backends, "imap_tasks", counting)
-    files = [str(p) for p in played] * 4
+    files = [str(p) for p in played] * 2
     code, out, _ = run(capsys, "analyze", *files, "--json", "--jobs", "1", "--plies", "1")
     assert code == 0 and drawn == files and max(held) == 1
     games = json.loads(out)["games"]
