@@ -103,8 +103,10 @@ class BestPlayer(PlayerBase):
             return static
         budget = Budget.clock(self._left(started))
         kept: list[tuple[tuple[int, ...], float]] = []
-        if phase_of(board, budget) == "simulation" and self.infer:
-            kept = self._inferred(board, lexicon, started)
+        if phase_of(board, budget) == "simulation":
+            if self.infer:
+                kept = self._inferred(board, lexicon, started)
+            # a tenth of the time left to spare: the last batch of rollouts, the move made
             budget = Budget.clock(0.9 * self._left(started))
         judge = Judge(lexicon, leave=self.leave, candidates=self.candidates, plies=self.plies,
                       seed=self.seed * 7919 + self._turn, jobs=1)
