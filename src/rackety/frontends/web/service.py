@@ -523,7 +523,7 @@ class Service:
                 raise ConflictError("it is not your turn")
             view = game.view()
             model = resolve_leave("static", game.lexicon, files=False)
-            verdict = hint(view, game.lexicon, model, top)
+            verdict = hint(view, game.lexicon, model, top, seconds=self.search_seconds)
             note = static_note(view) if model is not None and verdict.phase == "static" \
                 else None
             return {"leaves": leave_label(model, game.lexicon),
