@@ -252,3 +252,22 @@ def test_the_kernels_run_uncompiled_and_agree(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert json.loads(proc.stdout) == expected
+
+
+def test_find_gives_each_move_as_the_list_holds_it(twl06) -> None:
+    """`MoveList.find`: every move of a list (placements, exchanges, the pass)
+    is found with its own equity and leave; a move the list does not hold
+    (a phony, a placement elsewhere) is not."""
+    from rackety import Board, Move
+
+    board = Board()
+    board.racks = [tuple(board.alphabet.tokenize("AEINRS?")), ()]
+    moves = board.moves(twl06)
+    listed = list(moves)
+    assert {m.kind for m in listed} == {"place", "exchange", "pass"}
+    for m in listed[::7] + [m for m in listed if m.kind != "place"]:
+        found = moves.find(Move(m.kind, m.row, m.col, m.down, m.tiles, m.through,
+                                alphabet=board.alphabet))
+        assert found == m and found.equity == m.equity and found.leave == m.leave
+    assert moves.find(board.parse_move("8D AEINRSX")) is None
+    assert moves.find(board.parse_move("1A AS")) is None

@@ -261,31 +261,15 @@ def played_move(board: Board, event: Any, move: Move | None, moves: Any) -> Move
     """The move of ``moves`` (a `MoveList`) that ``event`` played, or None when
     the list does not hold it (a phony; an exchange of unknown tiles)."""
     if event.kind == "play" and move is not None:
-        return _find_placement(moves, move)
+        return moves.find(move) if move.kind == "place" else None
     if event.kind == "pass":
-        return next((m for m in moves if m.kind == "pass"), None)
+        return moves.find(Move("pass", alphabet=board.alphabet))
     if event.kind == "exchange" and event.tiles:
         try:
-            codes = sorted(board.alphabet.tokenize(event.tiles, what="exchange"))
+            codes = tuple(sorted(board.alphabet.tokenize(event.tiles, what="exchange")))
         except RacketyError:
             return None
-        return next((m for m in moves if m.kind == "exchange" and sorted(m.tiles) == codes),
-                    None)
-    return None
-
-
-def _find_placement(moves: Any, move: Move) -> Move | None:
-    meta = moves.meta
-    if not len(meta) or move.kind != "place":
-        return None
-    lane, first = (move.col, move.row) if move.down else (move.row, move.col)
-    hits = np.flatnonzero((meta[:, _k.M_DIR] == int(move.down)) & (meta[:, _k.M_LANE] == lane)
-                          & (meta[:, _k.M_FIRST] == first)
-                          & (meta[:, _k.M_LEN] == len(move.tiles)))
-    for i in hits:
-        found = moves.placement(int(i))
-        if found == move:
-            return found
+        return moves.find(Move("exchange", tiles=codes, alphabet=board.alphabet))
     return None
 
 

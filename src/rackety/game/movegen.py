@@ -488,6 +488,33 @@ class MoveList(Sequence[Move]):
             return None
         return self._other_move(other)
 
+    def find(self, move: Move) -> Move | None:
+        """``move`` as the list holds it (with its score, equity and leave), or
+        None when it does not; a placement is looked up in the rows by its
+        lane and square, the others among the exchanges and the pass, so no
+        other move of the list is made."""
+        if move.kind == "place":
+            meta = self.meta
+            if not len(meta):
+                return None
+            lane, first = (move.col, move.row) if move.down else (move.row, move.col)
+            hits = np.flatnonzero((meta[:, _f.M_DIR] == int(move.down))
+                                  & (meta[:, _f.M_LANE] == lane)
+                                  & (meta[:, _f.M_FIRST] == first)
+                                  & (meta[:, _f.M_LEN] == len(move.tiles)))
+            for i in hits:
+                found = self.placement(int(i))
+                if found == move:
+                    return found
+            return None
+        traded = sorted(move.tiles)
+        for other in self._others:
+            if other[1] == (move.kind == "exchange"):
+                found = self._other_move(other)
+                if found.kind == "pass" or sorted(found.tiles) == traded:
+                    return found
+        return None
+
     def placements(self) -> list[Move]:
         """Every tile placement in the list, best first."""
         return [self.placement(i) for i in range(len(self.meta))]

@@ -329,10 +329,9 @@ class Judge:
         unseen = board.unseen_count
         bag = board.bag_count
         table = WinTable.for_alphabet(board.alphabet)
-        listed = {m: m for m in static}
-        chosen = [listed.get(m) or self.static_move(board, m) for m in moves] if moves \
+        chosen = [static.find(m) or self.static_move(board, m) for m in moves] if moves \
             else list(static[:self.candidates])
-        extra = [listed.get(m) or self.static_move(board, m) for m in include]
+        extra = [static.find(m) or self.static_move(board, m) for m in include]
         out: list[Valuation] = []
         seen: set[Move] = set()
         for m in [*chosen, *extra]:
@@ -431,14 +430,22 @@ class Judge:
                     ) -> Verdict | None:
         from rackety.search.preendgame import preendgame
 
-        legal = {m: m for m in static if m.kind == "place"}
-        if any(m.kind == "place" and m not in legal for m in include):
-            # a move asked about beyond the static list given: every placement, to know
-            legal.update((m, m) for m in generate(board, self.lexicon, leave=self.model)
-                         if m.kind == "place" and m not in legal)
-        pool = list(moves) if moves else [m for m in static if m.kind == "place"]
-        chosen = [legal[m] for m in pool if m in legal][:self.candidates]
-        chosen += [legal[m] for m in include if m in legal and m not in chosen]
+        if moves:
+            found = (static.find(m) for m in moves if m.kind == "place")
+            chosen = [m for m in found if m is not None][:self.candidates]
+        else:  # the best placements, made as far as needed
+            chosen = [static.placement(i) for i in range(min(len(static.meta),
+                                                             self.candidates))]
+        everything = None
+        for m in include:
+            if m.kind != "place" or m in chosen:
+                continue
+            legal = static.find(m)
+            if legal is None:  # beyond the static list given: is it a placement at all?
+                everything = everything or generate(board, self.lexicon, leave=self.model)
+                legal = everything.find(m)
+            if legal is not None:
+                chosen.append(legal)
         if not chosen:
             return None
         report = None if progress is None else \
@@ -450,8 +457,9 @@ class Judge:
                             control=control, max_depth=budget.plies)
         if not result.outcomes:
             return None
+        statics = {m: _equity(m) for m in chosen}
         ranked = [Valuation(o.move, float(o.spread), float(o.win_pct), exact=o.exact,
-                            rollouts=o.rollouts, static=_equity(legal[o.move]))
+                            rollouts=o.rollouts, static=statics.get(o.move))
                   for o in result.outcomes]
         ranked.sort(key=lambda v: rank_key(v.win_pct, v.value))
         how = "pre-endgame (exact)" if result.exact else "pre-endgame (not exact)"
@@ -469,12 +477,11 @@ class Judge:
         if spec is None:
             raise RacketyError("the simulation needs a leave model named by a spec (static, "
                                "h1, h2, h3 or leaves:FILE.klv2)")
-        listed = {m: m for m in static}
-        chosen = [listed.get(m) or self.static_move(board, m) or m for m in moves] if moves \
+        chosen = [static.find(m) or self.static_move(board, m) or m for m in moves] if moves \
             else list(static[:self.candidates])
         for m in include:
             if m not in chosen:
-                found = listed.get(m) or self.static_move(board, m)
+                found = static.find(m) or self.static_move(board, m)
                 if found is not None or m.kind != "place":
                     chosen.append(found or m)
         if len(chosen) < 2:
