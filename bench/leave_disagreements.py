@@ -53,7 +53,7 @@ LAMBDAS = (10.0, 100.0, 300.0, 1000.0, 10000.0)
 
 def kept(move: Any, rack: tuple[int, ...]) -> tuple[int, ...]:
     """The tiles ``move`` keeps (the generator sets them; a pass keeps the rack)."""
-    return move.leave if move.leave is not None else tuple(rack)
+    return move.leave_codes if move.leave_codes is not None else tuple(rack)
 
 
 def second_choice(board: Any, lexicon: Any, table: Any, first: Any, gap: float) -> Any:

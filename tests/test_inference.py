@@ -324,7 +324,7 @@ def test_known_tiles_on_the_rack_narrow_the_racks(twl06: Lexicon,
     truth, move = midgame[0]
     assert move.kind == "place" and move.leave
     hidden = infer(truth.copy(racks=[(), truth.racks[1]]), twl06, _text(truth, move))
-    code = move.leave[0]
+    code = move.leave_codes[0]
     played = [0 if t & 0x80 else t for t in move.placed]
     known = (code,) * (played.count(code) + 1)
     found = infer(truth.copy(racks=[known, truth.racks[1]]), twl06, _text(truth, move))

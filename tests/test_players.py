@@ -316,8 +316,8 @@ def test_static_player_exchanges_by_gordons_rule():
     assert late.bag_count == 0
     chosen = static_choice(late, lexicon, H1)
     assert chosen.kind == "place" and chosen.n_placed == 1
-    kept = sum(late.alphabet.tiles[c].points for c in chosen.leave)
-    assert (sorted(late.alphabet.format(chosen.leave)), kept) == (sorted("?SSEER"), 5)
+    kept = sum(late.alphabet.tiles[c].points for c in chosen.leave_codes)
+    assert (sorted(late.alphabet.format(chosen.leave_codes)), kept) == (sorted("?SSEER"), 5)
     assert chosen.equity == chosen.score - 2 * kept - 10
     # by the table alone (H1 values ?SSEER at 48.5) it is the same play
     plain = late.moves(lexicon, leave=H1, static=False, mode="best").best()

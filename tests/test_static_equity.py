@@ -56,12 +56,12 @@ def test_every_move_has_its_full_static_equity(twl06: Lexicon, seed: int) -> Non
     for board in picks:
         moves = board.moves(twl06, leave=table)
         for move in moves:
-            kept = move.leave or ()
+            kept = move.leave_codes or ()
             expected = static_equity(board, move, kept, table.value)
             assert move.equity == pytest.approx(expected, abs=1e-4), \
                 (board.cgp(), board.notation(move))
         plain = board.moves(twl06, leave=table, static=False)
-        assert [round(m.equity - m.score - table.value(m.leave or ()), 4)
+        assert [round(m.equity - m.score - table.value(m.leave_codes or ()), 4)
                 for m in plain] == [0.0] * len(plain)
 
 

@@ -264,6 +264,7 @@ class Alphabet:
         ident = json.dumps([labels, sorted(fold.items()), sorted(aliases.items())],
                            ensure_ascii=False)
         self.identity: str = hashlib.blake2b(ident.encode(), digest_size=8).hexdigest()
+        self.source = source
         self._by_label = {lab: code for code, lab in enumerate(labels, start=1)}
         self._build_trie(labels, aliases, source)
 
@@ -364,7 +365,26 @@ class Alphabet:
         return self._fold_map[found.group()]
 
     def __repr__(self) -> str:
-        return f"Alphabet({self.name!r})"
+        """``Alphabet.load('english')``, which evaluates back to an equal
+        alphabet; one made from data in memory shows its name in angle brackets."""
+        if self.source == f"{self.name}.json" and self.name in Alphabet.names():
+            return f"Alphabet.load({self.name!r})"
+        if self.source.endswith(".json") and self.source != f"{self.name}.json":
+            return f"Alphabet.load({self.source!r})"
+        return f"<Alphabet {self.name} from {self.source}>"
+
+    def __eq__(self, other: object) -> bool:
+        """The same name, tiles (labels, counts, points) and rules."""
+        if not isinstance(other, Alphabet):
+            return NotImplemented
+        return self is other or (
+            (self.name, self.identity, self.tiles, self.board, self.rack_size,
+             self.bingo_bonus, self.exchange_min_bag, self.max_scoreless)
+            == (other.name, other.identity, other.tiles, other.board, other.rack_size,
+                other.bingo_bonus, other.exchange_min_bag, other.max_scoreless))
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.identity))
 
     # ------------------------------------------------------------ text <-> codes
     def rack(self, text: str, *, what: str = "rack") -> tuple[int, ...]:

@@ -517,7 +517,7 @@ def _analyse(board: Any, lexicon: Any, cgp: str, top: int, count_only: bool, bes
     from rackety.game.heuristics import leave_label
 
     if count_only:
-        moves = board.moves(lexicon, mode="count", generator=generator)
+        moves = board.moves(lexicon, mode="count", generator=generator, leave=None)
         return {"cgp": cgp, "count": moves.count, "best_score": moves.best_score}
     model = resolve_leave(leaves, lexicon)
     label = leave_label(model, lexicon)

@@ -204,7 +204,7 @@ def move_json(board: Board, move: Move, *, detail: bool = False) -> dict[str, An
     ``detail`` also its kind and the squares and tiles it places."""
     out: dict[str, Any] = {
         "move": board.notation(move), "score": int(move.score or 0),
-        "leave": format_leave(board.alphabet, move.leave or ()),
+        "leave": format_leave(board.alphabet, move.leave_codes or ()),
         "equity": round(float(move.equity if move.equity is not None else move.score or 0), 4)}
     if detail:
         out["kind"] = move.kind

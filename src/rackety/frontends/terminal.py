@@ -317,7 +317,7 @@ class TerminalGame:
                 if verdict.unit == "spread" else verdict.valued_by
         self.say(Text(f"best moves, {how}", style="bold"))
         rows = [(v.move.notation(game.alphabet), str(v.move.score or 0),
-                 format_leave(game.alphabet, v.move.leave or ()) or "-", f"{v.value:.1f}",
+                 format_leave(game.alphabet, v.move.leave_codes or ()) or "-", f"{v.value:.1f}",
                  f"{v.win_pct:.1f}") for v in verdict.ranked[:HINT_ROWS]]
         width = max([len("move")] + [len(r[0]) for r in rows])
         self.say(Text(f"  {'move':<{width}}  score  {'leave':<7}   value   win %", style="dim"))

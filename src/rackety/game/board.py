@@ -453,15 +453,24 @@ class Board:
         return move.notation(self.alphabet, through=through)
 
     def moves(self, lexicon: Lexicon, *, mode: str = "all", top: int = 10,
-              leave: LeaveFunction | None = None, generator: str = "gaddag",
+              leave: LeaveFunction | str | None = "static", generator: str = "gaddag",
               exchanges: bool = True, exact_best_score: bool = False,
               static: bool = True, variant: str | None = None) -> MoveList:
-        """The legal moves of the player to move, by equity (`rackety.game.movegen.generate`:
-        ``mode`` all, top, best or count; ``leave`` a `rackety.Leaves`, a heuristic,
-        a function of the leave's text or a mapping; with a leave, ``static``
-        counts full static equity: the empty bag's rack points and the
-        opening's vowel placement; ``variant`` classic or wordsmog, by default
-        the position's rules')."""
+        """The legal moves of the player to move, best first, by the equity
+        ``rackety moves`` shows (`rackety.game.movegen.generate`).
+
+        ``mode``: ``all``, ``top`` (the ``top`` best), ``best`` or ``count``.
+        ``leave``: by default ``"static"``, the table shipped for the lexicon
+        (`Leaves.builtin`, Gordon's H3 where there is none); ``None`` ranks by
+        score alone; otherwise a `rackety.Leaves`, another spec (``"h1"``,
+        ``"h2"``, ``"h3"``, ``"leaves:FILE.klv2"``), a function of the leave's
+        text or a mapping. With a leave, ``static`` counts full static equity:
+        the empty bag's rack points and the opening's vowel placement.
+        ``variant``: classic or wordsmog, by default the position's rules'."""
+        if isinstance(leave, str):
+            from rackety.game.heuristics import leave_model
+
+            leave = leave_model(leave, lexicon)
         return _movegen().generate(self, lexicon, mode=mode, top=top, leave=leave,
                                    generator=generator, exchanges=exchanges,
                                    exact_best_score=exact_best_score, static=static,
@@ -534,13 +543,16 @@ class Board:
             total += self.rules.bingo_bonus or 0
         return total
 
-    def play(self, move: Move) -> Board:
-        """The position after ``move``: tiles placed, the mover's score raised by
+    def play(self, move: Move | str) -> Board:
+        """The position after ``move`` (a `Move`, or a move in players'
+        notation read by `parse_move`): tiles placed, the mover's score raised by
         the move's score on this board (`score`, always computed: a move whose
         stated ``score`` differs is refused), the placed tiles taken from a
         known rack, the turn passed on (racks and scores rotate). Exchanges and
         passes change only the turn and the scoreless-turn count; nothing is
         drawn (there is no bag)."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
         grid = self.grid
         rack = self.racks[0]
         points = 0

@@ -102,7 +102,11 @@ class Layout:
         return self.rows[row][col]
 
     def __repr__(self) -> str:
-        return f"Layout({self.name!r})"
+        """``Layout.load('standard15')``, which evaluates back to an equal layout;
+        one made in memory shows its name in angle brackets."""
+        if self.name in _layout_data() and Layout.load(self.name) == self:
+            return f"Layout.load({self.name!r})"
+        return f"<Layout {self.name}: {self.size}x{self.size}>"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Layout):

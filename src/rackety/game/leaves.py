@@ -19,12 +19,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rackety.errors import RacketyError
-from rackety.files import write_atomic
+from rackety.errors import RacketyError, clip
+from rackety.files import exists, write_atomic
 from rackety.kernels.bits import arc_of, with_arc
 from rackety.lexicon.cache import cache_dir
 from rackety.lexicon.klv import Klv
@@ -47,23 +48,50 @@ class Leaves(Klv):
         trained by ``rackety leaves train``), or None (also for a lexicon of
         that name in another tile set than the built-in's). Loaded once per
         process."""
-        key = (lexicon.name, lexicon.alphabet.identity)
-        if key not in _shipped:
-            from rackety.alphabet import Alphabet
-            from rackety.lexicon.languages import language
+        return _shipped_table(lexicon.name, lexicon.alphabet)
 
-            path = resources.files("rackety") / "data" / "leaves" / f"{lexicon.name}.klv2"
-            other = language(lexicon.name)  # a table is for its lexicon's own tile set
-            own = Alphabet.load(other.alphabet if other is not None else "english")
-            table = None
-            if path.is_file() and own.identity == lexicon.alphabet.identity:
-                try:
-                    table = cls.from_bytes(path.read_bytes(), lexicon.alphabet,
-                                           source=str(path))
-                except RacketyError:  # a lexicon of that name in another alphabet
-                    table = None
-            _shipped[key] = table
-        return _shipped[key]
+    @classmethod
+    def load(cls, source: str | Path, alphabet: Alphabet | str | None = None) -> Leaves:
+        """A table by the name of the lexicon it is shipped for (``TWL06``,
+        ``CSW19``, ``CATALAN``, ``SPANISH``: `shipped_names`; the table
+        `builtin` gives), or a KLV2 or KLV file's path, read in ``alphabet``
+        (default: the lexicon's own for a name, English for a file).
+
+        >>> Leaves.load("TWL06")
+        Leaves.load('TWL06')
+        """
+        name = str(source).strip().upper()
+        if isinstance(source, str) and name in shipped_names() and not exists(source):
+            from rackety.alphabet import Alphabet
+
+            own = _own_alphabet(name)
+            alpha = own if alphabet is None else (
+                Alphabet.load(alphabet) if isinstance(alphabet, str) else alphabet)
+            table = _shipped_table(name, alpha)
+            if table is None:
+                raise RacketyError(f"leaves {name}: the shipped table is in alphabet "
+                                   f"{own.name}, not {alpha.name}")
+            return table
+        if not exists(source) and not str(source).lower().endswith((".klv2", ".klv")):
+            raise RacketyError(f"leaves {clip(str(source))!r}: no such file, nor a shipped "
+                               f"table ({', '.join(shipped_names())})")
+        table = super().load(source, alphabet)
+        assert isinstance(table, Leaves)
+        return table
+
+    def __repr__(self) -> str:
+        """``Leaves.load('TWL06')`` for a shipped table, ``Leaves.load(PATH)`` for
+        a file (``alphabet=`` when it is not English): both evaluate back to an
+        equal table; one made in memory shows its source in angle brackets."""
+        shipped = Path(self.source)
+        if shipped.parent == _leaves_folder() and shipped.stem in shipped_names() \
+                and _own_alphabet(shipped.stem).identity == self.alphabet.identity:
+            return f"Leaves.load({shipped.stem!r})"
+        if self.source.lower().endswith((".klv2", ".klv")) and exists(self.source):
+            extra = "" if self.alphabet.name == "english" else \
+                f", alphabet={self.alphabet.name!r}"
+            return f"Leaves.load({self.source!r}{extra})"
+        return f"<Leaves {self.source}: {len(self):,} leaves>"
 
     @classmethod
     def heuristic(cls, model: Any, alphabet: Alphabet) -> Leaves:
@@ -107,6 +135,40 @@ class Leaves(Klv):
 
 _shipped: dict[tuple[str, str], Leaves | None] = {}
 _heuristic: dict[str, Leaves] = {}
+
+
+def _leaves_folder() -> Path:
+    return Path(str(resources.files("rackety") / "data" / "leaves"))
+
+
+def shipped_names() -> tuple[str, ...]:
+    """The lexicons a leave table is shipped for."""
+    return tuple(sorted(p.stem for p in _leaves_folder().glob("*.klv2")))
+
+
+def _own_alphabet(name: str) -> Alphabet:
+    """The tile set a built-in lexicon of that name is in (its table's)."""
+    from rackety.alphabet import Alphabet
+    from rackety.lexicon.languages import language
+
+    other = language(name)
+    return Alphabet.load(other.alphabet if other is not None else "english")
+
+
+def _shipped_table(name: str, alphabet: Alphabet) -> Leaves | None:
+    """The table shipped for lexicon ``name`` read in ``alphabet``, or None when
+    there is none or it is for another tile set (loaded once per process)."""
+    key = (name, alphabet.identity)
+    if key not in _shipped:
+        path = _leaves_folder() / f"{name}.klv2"
+        table = None
+        if path.is_file() and _own_alphabet(name).identity == alphabet.identity:
+            try:
+                table = Leaves.from_bytes(path.read_bytes(), alphabet, source=str(path))
+            except RacketyError:  # a lexicon of that name in another alphabet
+                table = None
+        _shipped[key] = table
+    return _shipped[key]
 
 
 def as_table(model: Any, alphabet: Alphabet) -> Klv:

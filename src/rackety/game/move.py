@@ -88,19 +88,28 @@ class Move:
     through: tuple[bool, ...] = ()
     score: int | None = field(default=None, compare=False)
     equity: float | None = field(default=None, compare=False)
-    leave: tuple[int, ...] | None = field(default=None, compare=False)
+    leave_codes: tuple[int, ...] | None = field(default=None, compare=False)
     alphabet: Alphabet | None = field(default=None, compare=False, repr=False)
 
     def __init__(self, kind: str, row: int = 0, col: int = 0, down: bool = False,
                  tiles: Iterable[int] = (), through: Iterable[bool] = (),
                  score: int | None = None, equity: float | None = None,
-                 leave: tuple[int, ...] | None = None,
-                 alphabet: Alphabet | str | None = None) -> None:
+                 leave: str | Iterable[int] | None = None,
+                 alphabet: Alphabet | str | None = None, *,
+                 leave_codes: Iterable[int] | None = None) -> None:
         """``kind`` is ``"place"``, ``"exchange"`` or ``"pass"`` with the fields
         that follow, or a whole move in notation (``"8D OV(E)RLADE"``, read in
-        ``alphabet``, an `Alphabet` or its name) with no other field."""
+        ``alphabet``, an `Alphabet` or its name) with no other field. ``leave``
+        is the tiles kept, as text (``"AEU?"``) or tile codes (``leave_codes``
+        takes codes only, and gives way to ``leave``)."""
         if isinstance(alphabet, str):
             alphabet = Alphabet.load(alphabet)
+        if leave is None:
+            leave = leave_codes
+        if isinstance(leave, str):
+            leave = (alphabet or Alphabet.load("english")).rack(leave, what="leave")
+        elif leave is not None:
+            leave = tuple(int(c) for c in leave)
         if kind not in KINDS and isinstance(kind, str) and _notation_like(kind):
             if row or col or down or tuple(tiles) or tuple(through):
                 raise RacketyError(f"move {clip(kind)!r}: a move in notation takes no row, "
@@ -117,7 +126,7 @@ class Move:
         put(self, "through", through)
         put(self, "score", score)
         put(self, "equity", equity)
-        put(self, "leave", leave)
+        put(self, "leave_codes", leave)
         put(self, "alphabet", alphabet)
         self.__post_init__()
 
@@ -143,6 +152,15 @@ class Move:
                 raise RacketyError("a pass has no tiles")
 
     # ---------------------------------------------------------------- helpers
+    @property
+    def leave(self) -> str | None:
+        """The tiles the mover keeps, as text (``"AEU?"``: alphabet order, blanks
+        last), when the move came from a move list; ``leave_codes`` holds their
+        codes."""
+        if self.leave_codes is None:
+            return None
+        return format_leave(self.alphabet or Alphabet.load("english"), self.leave_codes)
+
     @property
     def placed(self) -> tuple[int, ...]:
         """The codes of the tiles this move puts on the board (blank flag included)."""
@@ -198,16 +216,16 @@ class Move:
 
     def __repr__(self) -> str:
         """``Move('8H PANDY', score=30, equity=28.0)``: pastes back to an equal move
-        with the same annotations (``leave`` aside); ``alphabet='catalan'`` when
-        the alphabet is not English. A move without a notation that reads back to
-        it shows its fields."""
+        with the same annotations (``leave`` aside; the equity to two decimals);
+        ``alphabet='catalan'`` when the alphabet is not English. A move without a
+        notation that reads back to it shows its fields."""
         alphabet = self.alphabet or Alphabet.load("english")
         extra = []
         if self.score is not None:
             extra.append(f"score={int(self.score)!r}")
         if self.equity is not None:
             equity = float(self.equity)
-            extra.append(f"equity={equity!r}" if math.isfinite(equity)
+            extra.append(f"equity={round(equity, 2)!r}" if math.isfinite(equity)
                          else f"equity=float({str(equity)!r})")
         if alphabet.name != "english":
             extra.append(f"alphabet={alphabet.name!r}")

@@ -301,16 +301,25 @@ class _Buffers(threading.local):
 # ------------------------------------------------------------------ results
 class MoveList(Sequence[Move]):
     """The moves of a position, best first (equity, then score), tile placements
-    followed in equal equity by exchanges and the pass. Indexing makes `Move`
-    objects; `count` and `best_score` count tile placements only.
+    followed in equal equity by exchanges and the pass; in the top and best
+    modes, the first ``top`` of them (one in the best mode). Indexing makes
+    `Move` objects. `count` and `best_score` are those of every legal tile
+    placement of the position, whatever the mode (found again, once, when the
+    mode's search did not need them).
 
-    Arrays (one row per placement, in list order): ``meta`` (int32: direction,
-    lane, first square, length, tiles placed, score, played-through mask, leave
-    index), ``tiles`` (uint8, the main word) and ``equity``."""
+    Arrays (one row per placement the search kept, ties at the top mode's cut
+    included, sorted): ``meta`` (int32: direction, lane, first square, length,
+    tiles placed, score, played-through mask, leave index), ``tiles`` (uint8,
+    the main word) and ``equity``."""
 
     def __init__(self, board: Position, meta: np.ndarray, tiles: np.ndarray,
                  equity: np.ndarray, leaves: _Leaves, others: int, cut: float, count: int,
-                 best_score: int | None, stats: Sequence[int]) -> None:
+                 best_score: int | None, stats: Sequence[int], *, limit: int | None = None,
+                 recount: Callable[[], tuple[int, int | None]] | None = None,
+                 best_exact: bool = True) -> None:
+        """``count`` and ``best_score`` are the search's; ``recount``, when the
+        count is not the position's (the top and best modes), finds it and the
+        best score, which ``best_exact`` says whether the search found."""
         self.board = board
         self._meta, self._tiles, self._equity = meta, tiles, equity
         self._sorted = False
@@ -318,16 +327,41 @@ class MoveList(Sequence[Move]):
         self._other_kinds = others  # 0: none, 1: the pass, 2: the pass and the exchanges
         self._cut = cut  # the top mode's cut: exchanges and the pass below it are not listed
         self._others_list: list[_Other] | None = None
-        self.count = count
-        self.best_score = best_score
+        self._count, self._best_score = count, best_score
+        self._recount = recount
+        self._best_exact = best_exact or recount is None
+        self._limit = limit
         self._stats = stats
         self._merged: list[tuple[int, int]] | None = None
 
     @property
+    def count(self) -> int:
+        """How many legal tile placements the position has (exchanges and the
+        pass aside)."""
+        if self._recount is not None:
+            self._count, best = self._recount()
+            if not self._best_exact:
+                self._best_score = best
+            self._recount = None
+            self._best_exact = True
+        return self._count
+
+    @property
+    def best_score(self) -> int | None:
+        """The best score of a legal tile placement of the position (None when
+        there is none)."""
+        if not self._best_exact:
+            self.count  # noqa: B018  (found with the count)
+        return self._best_score
+
+    @property
     def stats(self) -> dict[str, int]:
-        """The search's counts: anchors searched, anchors in all, and moves found
-        above a bound (0 unless a bound is wrong)."""
-        return dict(zip(("anchors", "anchors_total", "over_bound"), self._stats, strict=True))
+        """The search's counts: anchors searched, anchors in all, moves found
+        above a bound (0 unless a bound is wrong), and the tile placements the
+        search kept (the rows of the arrays)."""
+        out = dict(zip(("anchors", "anchors_total", "over_bound"), self._stats, strict=True))
+        out["kept"] = len(self._meta)
+        return out
 
     @property
     def _others(self) -> list[_Other]:
@@ -400,7 +434,8 @@ class MoveList(Sequence[Move]):
         return self._merged
 
     def __len__(self) -> int:
-        return len(self._meta) + len(self._others)
+        size = len(self._meta) + len(self._others)
+        return size if self._limit is None else min(size, self._limit)
 
     @property
     def exchange_count(self) -> int:
@@ -517,7 +552,9 @@ class MoveList(Sequence[Move]):
 
     def placements(self) -> list[Move]:
         """Every tile placement in the list, best first."""
-        return [self.placement(i) for i in range(len(self.meta))]
+        if self._limit is None:
+            return [self.placement(i) for i in range(len(self.meta))]
+        return [self.placement(j) for kind, j in self._order()[:len(self)] if kind == 0]
 
     def top_scoring(self) -> list[Move]:
         """Every tile placement with the best score."""
@@ -527,7 +564,9 @@ class MoveList(Sequence[Move]):
         return [self.placement(int(i)) for i in hits]
 
     def __repr__(self) -> str:
-        return f"<MoveList: {self.count} placements, best score {self.best_score}>"
+        shown = ", ".join(m.notation(self.board.alphabet) for m in self[:3])
+        more = f", ... {len(self) - 3} more" if len(self) > 3 else ""
+        return f"<MoveList of {len(self)} moves: {shown}{more}>"
 
 
 # --------------------------------------------------------------- generation
@@ -537,18 +576,21 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
              static: bool = True, variant: str | None = None) -> MoveList:
     """The moves of the player to move.
 
-    ``mode``: ``all`` every move; ``top`` the ``top`` best by equity (ties at the
-    cut kept), skipping anchors whose upper bound cannot reach them; ``best``
-    the same with one; ``count`` only the count and best score. ``leave``: the
-    value of a rack leave, a function of its text (``"AEU?"``) or a mapping;
-    zero by default. Equity = score + leave value, and with ``static`` (the
-    default; it needs a leave) full static equity, as the static players
+    ``mode``: ``all`` every move; ``top`` the ``top`` best by equity (the
+    arrays keep the ties at the cut, the list shows ``top``), skipping anchors
+    whose upper bound cannot reach them; ``best`` the same with one; ``count``
+    only the count and best score. ``leave``: the value of a rack leave, a
+    function of its text (``"AEU?"``) or a mapping; zero by default (the
+    public `Board.moves` defaults to the lexicon's table). Equity = score +
+    leave value, and with ``static`` (the default; it needs a leave) full
+    static equity, as the static players
     count it (`rackety.kernels.generate.static_equity`): once the bag is empty
     the leave's value is what the endgame makes of it (the play-out's spread
     for going out, `rackety.kernels.rules.out_spread` of the other racks'
     points; that of the points kept, and 10 more, otherwise), and an
     opening pays for its vowels beside premium squares. ``exact_best_score``
-    makes ``best_score`` exact in the top and best modes too (it always is in
+    makes the search find ``best_score`` in the top and best modes too (else it
+    is found on first use by a second, counting pass; it always is in
     the others), at the price of searching the anchors that might hold it.
     ``variant`` (default: the position's rules', `Board.rules`): ``classic``,
     or ``wordsmog``, where every word a play forms
@@ -614,10 +656,19 @@ def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int =
             break
         st, fs, scratch, out = buffers.of(topn, n, 4 * len(out[0]))
     meta, tiles, eq = out
+    searched = mode in ("all", "count")
+    recount = None
+    if not searched:
+        def recount() -> tuple[int, int | None]:
+            counted = generate(board, lexicon, mode="count", generator=generator,
+                               variant=variant)
+            return counted.count, counted.best_score
     return MoveList(board, meta[:c].copy(), tiles[:c].copy(), eq[:c].copy(),
                     _Leaves(rack, fs[lv:lv + size].copy()),
                     0 if kernel_mode == _f.MODE_COUNT else (2 if can_exchange else 1),
-                    cut, total, best if total else None, stats)
+                    cut, total, best if total else None, stats,
+                    limit=None if searched else topn, recount=recount,
+                    best_exact=exact_best_score or leave is None or wordsmog)
 
 
 def static_terms(board: Position) -> tuple[int, int]:

@@ -387,10 +387,12 @@ class Game:
         return event
 
     # ------------------------------------------------------------- moves
-    def parse(self, text: str) -> Move:
+    def parse_move(self, text: str) -> Move:
         """A move in notation (``8D WORD``, ``exchange ABC``, ``pass``) for the
-        player to move."""
+        player to move, as `Board.parse_move` reads it."""
         return self._seen().parse_move(text)
+
+    parse = parse_move  # the older name
 
     def play(self, move: Move | str, *, check: bool = True) -> Event:
         """Play a move for the player to move and draw. ``check=False`` skips the

@@ -198,6 +198,17 @@ class Klv:
     def __repr__(self) -> str:
         return f"<Klv {self.source}: {len(self):,} leaves, {len(self.nodes):,} nodes>"
 
+    def __eq__(self, other: object) -> bool:
+        """The same leaves with the same values, in the same tile set."""
+        if not isinstance(other, Klv):
+            return NotImplemented
+        return self is other or (self.alphabet.identity == other.alphabet.identity
+                                 and np.array_equal(self.nodes, other.nodes)
+                                 and np.array_equal(self.values, other.values))
+
+    def __hash__(self) -> int:
+        return hash((self.alphabet.identity, len(self.nodes), len(self.values)))
+
     def __len__(self) -> int:
         return len(self.values)
 

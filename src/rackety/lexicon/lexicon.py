@@ -120,6 +120,7 @@ class Lexicon:
         self.graph = GRAPH_GADDAG if self.has_gaddag else GRAPH_DAWG
         self._multisets: tuple[np.ndarray, np.ndarray] | None = None
         self._alphagrams: Lexicon | None = None
+        self._loaded: tuple[str, str | None, bool] | None = None  # `load`'s arguments
 
     # ------------------------------------------------------------------ making
     @classmethod
@@ -136,6 +137,16 @@ class Lexicon:
         A file is a KWG when it is called ``*.kwg``, or when its first node is a
         KWG's root pointer and its name does not say it is text (``*.txt``,
         ``*.lst``, ``*.dic`` ...); anything else is a word list."""
+        lexicon = cls._load(source, alphabet, skip_invalid=skip_invalid, cache=cache,
+                            progress=progress)
+        given = None if alphabet is None else (alphabet if isinstance(alphabet, str)
+                                               else alphabet.name)
+        lexicon._loaded = (str(source), given, skip_invalid)
+        return lexicon
+
+    @classmethod
+    def _load(cls, source: str | Path, alphabet: Alphabet | str | None, *,
+              skip_invalid: bool, cache: bool, progress: Progress | None) -> Lexicon:
         entry = builtin(str(source))
         other = _languages.language(str(source)) if entry is None else None
         if other is not None:
@@ -288,7 +299,26 @@ class Lexicon:
 
     # ------------------------------------------------------------- properties
     def __repr__(self) -> str:
-        return f"<Lexicon {self.name}: {len(self):,} words, {self.node_count:,} nodes>"
+        """``Lexicon.load('TWL06')`` for a lexicon `load` read (evaluating back
+        to an equal lexicon); one built in memory shows its size in angle
+        brackets."""
+        loaded = self._loaded
+        if loaded is None:
+            return f"<Lexicon {self.name}: {len(self):,} words, {self.node_count:,} nodes>"
+        source, alphabet, skip = loaded
+        extra = ("" if alphabet is None else f", {alphabet!r}") + \
+            (", skip_invalid=True" if skip else "")
+        return f"Lexicon.load({source!r}{extra})"
+
+    def __eq__(self, other: object) -> bool:
+        """The same words (the same graph) in the same tile set."""
+        if not isinstance(other, Lexicon):
+            return NotImplemented
+        return self is other or (self.alphabet.identity == other.alphabet.identity
+                                 and np.array_equal(self.nodes, other.nodes))
+
+    def __hash__(self) -> int:
+        return hash((self.alphabet.identity, len(self.nodes)))
 
     @property
     def node_count(self) -> int:

@@ -449,7 +449,7 @@ class UcgiPlayer(PlayerBase):
             raise self._fail(f"bestmove {clip(words[1])!r} is not a move with its tiles")
         if entry.move.kind == "pass":
             return Decision(Move("pass", score=0, alphabet=board.alphabet))
-        moves = board.moves(lexicon, mode="all")
+        moves = board.moves(lexicon, mode="all", leave=None)
         found = find_moves(moves, [entry.move])
         if not found:
             rack = board.alphabet.format(board.rack, brackets=True)

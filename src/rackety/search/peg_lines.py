@@ -285,12 +285,12 @@ def reply_line(index: int, move: Move, row: Row, board: Board, lexicon: Lexicon,
         legal: dict[Move, set[int]] = {}
         for t, _, rack in ws:
             view = after.copy(racks=[rack, mine])
-            for m in view.moves(lexicon, mode="all", exchanges=False):
+            for m in view.moves(lexicon, mode="all", exchanges=False, leave=None):
                 if m.kind == "place":
                     legal.setdefault(m, set()).add(t)
         replies = sorted(legal, key=lambda m: (-(m.score or 0), m.notation(board.alphabet)))
         answers = [m for m in after.copy(racks=[mine, ws[0][2]]).moves(
-            lexicon, mode="all", exchanges=False) if m.kind == "place"]
+            lexicon, mode="all", exchanges=False, leave=None) if m.kind == "place"]
         answers.sort(key=lambda m: (-(m.score or 0), m.notation(board.alphabet)))
         draws[a] = _Draw(ws, [(m.score or 0, frozenset(legal[m])) for m in replies],
                          rows_of(replies, board.size), [m.score or 0 for m in answers],

@@ -284,7 +284,7 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10,
         moves = [m for m in board.moves(lexicon, mode="top", top=4 * candidates, leave=model)
                  if m.kind == "place"][:candidates]
     else:
-        legal = {m: m for m in board.moves(lexicon, exchanges=False).placements()}
+        legal = {m: m for m in board.moves(lexicon, exchanges=False, leave=None).placements()}
         for move in moves:
             if move not in legal:
                 raise RacketyError(f"{board.notation(move)}: not a legal placement here")
