@@ -1257,6 +1257,43 @@ def test_the_page_runs_only_the_server_s_own_script(client: Any) -> None:
     assert response.headers.get("x-content-type-options") == "nosniff"
 
 
+MODULE_TYPES = {"text/javascript", "application/javascript"}
+IMPORT = re.compile(r"^import\s*(?:\{([^}]*)\}\s*from\s*)?\"([^\"]+)\";", re.M)
+EXPORT = re.compile(r"^export\s+(?:async\s+)?(?:function|const|let|class)\s+([\w$]+)", re.M)
+
+
+def test_every_module_the_page_imports_is_served(client: TestClient) -> None:
+    """The page's script is ES modules without a build step: from the page's
+    module, every module imported (followed from module to module) answers
+    200 as JavaScript, each name imported is one its module exports, and no
+    module of the folder is left out."""
+    from importlib import resources
+    from urllib.parse import urljoin
+
+    page = client.get("/").text
+    todo = re.findall(r'<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"', page)
+    assert todo, "the page loads no module"
+    served: dict[str, str] = {}
+    wanted: list[tuple[str, str, str]] = []  # (importer, module, name)
+    while todo:
+        url = todo.pop()
+        if url in served:
+            continue
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert response.headers["content-type"].split(";")[0] in MODULE_TYPES, url
+        served[url] = response.text
+        for names, target in IMPORT.findall(response.text):
+            module = urljoin(url, target)
+            todo.append(module)
+            wanted += [(url, module, n.strip()) for n in names.split(",") if n.strip()]
+    for importer, module, name in wanted:
+        assert name in EXPORT.findall(served[module]), f"{importer}: {module} exports no {name}"
+    folder = resources.files("rackety.frontends.web") / "static" / "js"
+    files = {f"/static/js/{f.name}" for f in folder.iterdir() if f.name.endswith(".js")}
+    assert files == set(served), "modules the page does not load, or loads from elsewhere"
+
+
 def test_a_wordsmog_game_plays_by_its_rules(client: TestClient) -> None:
     assert "wordsmog" in client.get("/api/options").json()["variants"]
     state = _new(client, variant="wordsmog")

@@ -11,6 +11,7 @@ that does not exist, 409 for an action not allowed now, 413 for a body over
 from __future__ import annotations
 
 import logging
+import mimetypes
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -449,6 +450,8 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         return FileResponse(page, media_type="text/html", headers=PAGE_HEADERS)
 
     if Path(str(static)).is_dir():
+        # the page's modules load only as JavaScript, whatever the system's MIME table says
+        mimetypes.add_type("text/javascript", ".js")
         app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
     # ------------------------------------------------------------ api
