@@ -334,6 +334,17 @@ def test_edit_a_board_and_analyse_it(page: Any, server: ServerHandle) -> None:
     assert status == 200 and isinstance(data, dict)
     assert page.locator('[data-testid="move-row"]').first.get_attribute("data-move") == \
         data["moves"][0]["move"]
+    # a position the server refuses: its reason, and no analysis of the CGP before
+    page.fill('[data-testid="edit-rack"]', "zz")
+    error = page.locator('[data-testid="analyse-error"]')
+    error.wait_for(state="visible")
+    assert "distribution has 1" in error.inner_text()
+    assert page.input_value('[data-testid="cgp-input"]') == cgp
+    page.click('[data-testid="btn-analyze"]')
+    idle(page)
+    page.wait_for_timeout(500)
+    assert "distribution has 1" in error.inner_text()
+    assert page.locator('[data-testid="move-row"]').count() == 0
 
 
 def test_place_by_drag_and_drop_and_reorder_the_rack(page: Any,

@@ -81,6 +81,7 @@ async function writeCgp(asked) {
   }
   if (asked !== pos.asked) return pos.synced;
   pos.synced = null;
+  pos.refused = !!error;
   if (error) {
     showError($("analyse-error"), error.message);
     return null;
@@ -88,15 +89,22 @@ async function writeCgp(asked) {
   $("cgp-input").value = p.cgp;
   learnBoard(p.board);
   (p.racks || []).forEach(learnTiles);
+  pos.racks = p.racks || [];  // the racks as the server read them
   showError($("analyse-error"), "");
   renderPosition();
   return p.cgp;
 }
 
-// The editor's CGP once the server has written it: null when it refused it.
+// The editor's CGP once the server has written it: null when it refused it
+// (asked again if it was refused before: the lexicon may have changed).
 export function editorCgp() {
   return pos.synced || askCgp(0);
 }
+
+// A CGP typed or pasted in the box is the position now, not the editor's.
+$("cgp-input").addEventListener("input", () => {
+  pos.refused = false;
+});
 
 export async function setEditing(on) {
   pos.edit = on;

@@ -19,6 +19,7 @@ export const pos = {
   refresh: null, // the timer of the editor's next request
   asked: 0, // the editor's requests so far: only the latest one's answer counts
   synced: null, // while the server writes the editor's CGP: a promise of it (null if refused)
+  refused: false, // whether the server refused the editor's latest position (the CGP box older)
   initialised: false,
 };
 

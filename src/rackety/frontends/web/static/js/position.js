@@ -11,12 +11,12 @@ import { EXAMPLE_CGP, pos } from "./position-state.js";
 import { renderPosition } from "./position-view.js";
 
 // The CGP to analyse, as the server writes it: the one in the box (the board
-// editor's once the server has written it), else the editor's, else with
+// editor's once the server has written it: none while it refuses the
+// editor's position, its error shown), else the editor's, else with
 // EXAMPLE the example the form shows (put in the box); null when there is
-// none or the server refused the editor's (the error shown). A CGP the server
-// refuses throws its error.
+// none. A CGP the server refuses throws its error.
 async function chosenCgp({ example = false } = {}) {
-  if (pos.synced && (await pos.synced) === null) return null;
+  if ((pos.synced || pos.refused) && (await editorCgp()) === null) return null;
   let text = $("cgp-input").value.trim();
   if (!text && pos.grid && !editorUntouched()) {
     text = await editorCgp();
