@@ -17,7 +17,7 @@ function errorText(data, status, statusText) {
   return `${status} ${statusText || "error"}`;
 }
 
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(message, status) {
     super(message);
     this.status = status;

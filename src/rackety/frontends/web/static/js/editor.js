@@ -48,7 +48,7 @@ function editorEdit() {
 // After each change: the board redrawn at once, and the server asked (shortly
 // after the last of a run of keys) for the position's CGP, which goes into the
 // CGP box, or for what is wrong with it.
-export function editorChanged() {
+function editorChanged() {
   pos.moves = [];
   pos.pinned = null;
   pos.hover = null;
@@ -106,7 +106,7 @@ $("cgp-input").addEventListener("input", () => {
   pos.refused = false;
 });
 
-export async function setEditing(on) {
+async function setEditing(on) {
   pos.edit = on;
   $("edit-toggle").checked = on;
   if (on && !pos.board) {

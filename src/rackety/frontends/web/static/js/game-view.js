@@ -45,7 +45,7 @@ export function renderGame() {
   renderMessages();
 }
 
-export function renderGameBoard() {
+function renderGameBoard() {
   const g = game.data;
   const record = isRecord();
   const overlay = game.placed.map((p) => ({
