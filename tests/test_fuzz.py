@@ -98,7 +98,7 @@ def http_ctx(ctx, twl06):
 @settings(max_examples=100, **SETTINGS)
 @given(case=fuzzing.http_strategy("analysis"))
 def test_http_analysis_routes(http_ctx, case):
-    """POST /api/analyze, /api/simulate, /api/position, /api/infer."""
+    """POST /api/analyze, /api/simulate, /api/position, /api/position/edit, /api/infer."""
     _in_process(http_ctx, "http", case)
 
 
@@ -140,7 +140,8 @@ def test_http_paths_are_refused_the_same_whether_they_exist(http_ctx, op, existi
     for path in (existing, missing):
         cgp = f"{fuzzing.EMPTY} AEINST?/ 0/0 0 {op} {path};"
         for url, body in (("/api/analyze", {"cgp": cgp, "top": 1}),
-                          ("/api/position", {"cgp": cgp})):
+                          ("/api/position", {"cgp": cgp}),
+                          ("/api/position/edit", {"cgp": cgp, "tiles": []})):
             assert fuzzing.check_http(client, "POST", url, json=body) in ("accepted", "refused")
             response = client.post(url, json=body)
             # the path as the message quotes it: whole, or its middle elided when

@@ -177,6 +177,46 @@ def test_position(client: TestClient) -> None:
     _error(client.post("/api/position", json={"cgp": "15/15/15 A/ 0/0 0"}), 400)
 
 
+def test_a_position_edited(client: TestClient) -> None:
+    """The board editor's endpoint: the tiles, racks and scores of a position
+    replaced, what is left out kept, the CGP written by the server."""
+    empty = client.post("/api/position/edit", json={}).json()
+    assert empty["cgp"] == f"{EMPTY} / 0/0 0"
+    assert empty["bag"] == Board.from_cgp(empty["cgp"]).bag_count
+    assert empty["board"]["squares"] == [[None] * 15] * 15
+    base = f"{EMPTY} AADNPUY/ 10/20 3 lex TWL06;"
+    tiles = [{"row": 7, "col": 3, "letter": "K"}, {"row": 7, "col": 4, "letter": "I",
+                                                   "blank": True}]
+    body = client.post("/api/position/edit", json={
+        "cgp": base, "tiles": tiles, "racks": ["EIOMNEH", ""], "scores": [28, 0]}).json()
+    rows = EMPTY.split("/")
+    rows[7] = "3Ki10"
+    assert body["cgp"] == f"{'/'.join(rows)} EIOMNEH/ 28/0 3 lex TWL06;"
+    assert body["board"]["squares"][7][4] == {"letter": "I", "blank": True, "points": 0}
+    assert [t["letter"] for t in body["racks"][0]] == list("EIOMNEH")
+    assert body["bag"] == Board.from_cgp(body["cgp"]).bag_count < empty["bag"]
+    kept = client.post("/api/position/edit", json={"cgp": body["cgp"], "scores": [1, 2]}).json()
+    assert kept["cgp"] == body["cgp"].replace(" 28/0 ", " 1/2 ")
+    cleared = client.post("/api/position/edit", json={"cgp": body["cgp"], "tiles": []}).json()
+    assert cleared["cgp"] == f"{EMPTY} EIOMNEH/ 28/0 3 lex TWL06;"
+
+
+@pytest.mark.parametrize(("edit", "words"), [
+    ({"tiles": [{"row": 7, "col": 7, "letter": "A"}] * 2}, "square 8H: two tiles"),
+    ({"tiles": [{"row": 15, "col": 0, "letter": "A"}]}, "square 16A: off the board"),
+    ({"tiles": [{"row": 0, "col": 0, "letter": "Ñ"}]}, "square 1A"),
+    ({"tiles": [{"row": 0, "col": c, "letter": "Z"} for c in range(2)]}, "distribution"),
+    ({"racks": ["ZZ", ""]}, "distribution"),
+    ({"racks": ["a", ""]}, "blank on a rack is '?'"),
+    ({"racks": ["A"]}, "a score for each rack"),
+    ({"lexicon": "NOPE"}, "not offered here"),
+    ({"cgp": "15/15 A/ 0/0 0"}, "rows"),
+])
+def test_a_position_edited_badly_is_one_line_400(client: TestClient, edit: dict[str, Any],
+                                                 words: str) -> None:
+    assert words in _error(client.post("/api/position/edit", json=edit), 400)
+
+
 def test_simulate(client: TestClient) -> None:
     body = client.post("/api/simulate", json={"cgp": OPENING, "candidates": 3,
                                               "seconds": 0.5, "plies": 1}).json()
@@ -1165,6 +1205,31 @@ def test_bad_tiles_of_several_letters_are_one_line_400(languages: TestClient, pa
     assert says in detail
 
 
+def test_a_position_read_and_edited_in_a_lexicon_s_alphabet(languages: TestClient) -> None:
+    """A CGP that names no alphabet is read in the lexicon's (the CGP then says
+    ld, so that it reads back the same); one that names its own keeps it."""
+    empty = languages.post("/api/position/edit", json={"lexicon": "ES"}).json()
+    assert empty["cgp"] == f"{EMPTY} / 0/0 0 ld spanish;"
+    tiles = [{"row": 7, "col": 7, "letter": "CH"}, {"row": 7, "col": 8, "letter": "E"}]
+    body = languages.post("/api/position/edit", json={
+        "cgp": f"{EMPTY} / 0/0 0", "lexicon": "ES", "tiles": tiles,
+        "racks": ["A2LOSRE", ""], "scores": [0, 0]}).json()
+    assert body["cgp"].split()[0].split("/")[7] == "7[CH]E6"
+    assert body["cgp"].endswith(" ld spanish;")
+    assert [t["letter"] for t in body["racks"][0]] == ["A", "LL", "L", "O", "S", "R", "E"]
+    assert languages.post("/api/position", json={"cgp": body["cgp"]}).json() == body
+    read = languages.post("/api/position", json={"cgp": f"{EMPTY} A3/ 0/0 0",
+                                                 "lexicon": "ES"}).json()
+    assert [t["letter"] for t in read["racks"][0]] == ["A", "RR"]
+    assert read["cgp"] == f"{EMPTY} A[RR]/ 0/0 0 ld spanish;"
+    _error(languages.post("/api/position", json={"cgp": f"{EMPTY} A3/ 0/0 0"}), 400)
+    own = languages.post("/api/position", json={"cgp": f"{OPENING} ld english;",
+                                                "lexicon": "ES"}).json()
+    assert own["cgp"] == f"{OPENING} ld english;"
+    english = languages.post("/api/position", json={"cgp": OPENING, "lexicon": "TWL06"})
+    assert english.json()["cgp"] == OPENING
+
+
 def test_a_lexicon_not_offered_is_refused(languages: TestClient) -> None:
     for name in (str(SPANISH_WORDS), "SPANISH_SMALL", "../es.txt"):
         detail = _error(languages.post("/api/games", json={"lexicon": name}), 400)
@@ -1190,6 +1255,43 @@ def test_the_page_runs_only_the_server_s_own_script(client: Any) -> None:
                            for attrs, body in scripts)
     assert not re.search(r"\son[a-z]+\s*=", response.text, re.I)  # no inline handlers
     assert response.headers.get("x-content-type-options") == "nosniff"
+
+
+MODULE_TYPES = {"text/javascript", "application/javascript"}
+IMPORT = re.compile(r"^import\s*(?:\{([^}]*)\}\s*from\s*)?\"([^\"]+)\";", re.M)
+EXPORT = re.compile(r"^export\s+(?:async\s+)?(?:function|const|let|class)\s+([\w$]+)", re.M)
+
+
+def test_every_module_the_page_imports_is_served(client: TestClient) -> None:
+    """The page's script is ES modules without a build step: from the page's
+    module, every module imported (followed from module to module) answers
+    200 as JavaScript, each name imported is one its module exports, and no
+    module of the folder is left out."""
+    from importlib import resources
+    from urllib.parse import urljoin
+
+    page = client.get("/").text
+    todo = re.findall(r'<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"', page)
+    assert todo, "the page loads no module"
+    served: dict[str, str] = {}
+    wanted: list[tuple[str, str, str]] = []  # (importer, module, name)
+    while todo:
+        url = todo.pop()
+        if url in served:
+            continue
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert response.headers["content-type"].split(";")[0] in MODULE_TYPES, url
+        served[url] = response.text
+        for names, target in IMPORT.findall(response.text):
+            module = urljoin(url, target)
+            todo.append(module)
+            wanted += [(url, module, n.strip()) for n in names.split(",") if n.strip()]
+    for importer, module, name in wanted:
+        assert name in EXPORT.findall(served[module]), f"{importer}: {module} exports no {name}"
+    folder = resources.files("rackety.frontends.web") / "static" / "js"
+    files = {f"/static/js/{f.name}" for f in folder.iterdir() if f.name.endswith(".js")}
+    assert files == set(served), "modules the page does not load, or loads from elsewhere"
 
 
 def test_a_wordsmog_game_plays_by_its_rules(client: TestClient) -> None:

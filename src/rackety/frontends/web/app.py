@@ -11,6 +11,7 @@ that does not exist, 409 for an action not allowed now, 413 for a body over
 from __future__ import annotations
 
 import logging
+import mimetypes
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -39,6 +40,7 @@ from rackety.frontends.web.service import (
     Service,
 )
 from rackety.frontends.web.store import Store
+from rackety.game.board import MAX_PLAYERS, SCORE_LIMIT
 from rackety.game.rules import DEFAULT_CHALLENGE, ChallengeRule, Variant
 
 #: the app's page: its script and styles come from this server only (no inline
@@ -52,6 +54,7 @@ PAGE_HEADERS = {
 MAX_BODY = 1_000_000  # bytes of a request body
 MAX_CGP = 4_000
 MAX_GCG = 500_000
+MAX_TILES = 1_000  # tiles an edited board may hold (more than any distribution has)
 log = logging.getLogger("rackety.frontends.web")
 
 
@@ -163,7 +166,32 @@ class InferResponse(BaseModel):
 
 
 class PositionRequest(Strict):
-    cgp: str = Field(max_length=MAX_CGP)
+    cgp: str = Field(max_length=MAX_CGP, description="The position, one CGP line.")
+    lexicon: str | None = Field(None, max_length=64,
+                                description="An offered lexicon: a CGP that names no alphabet "
+                                            "(ld) is read in this lexicon's.")
+
+
+Score = Annotated[int, Field(ge=-SCORE_LIMIT, le=SCORE_LIMIT)]
+RackText = Annotated[str, Field(max_length=40)]
+
+
+class PositionEdit(Strict):
+    cgp: str | None = Field(None, max_length=MAX_CGP,
+                            description="The position edited, one CGP line (default: an empty "
+                                        "board in the lexicon's alphabet).")
+    lexicon: str | None = Field(None, max_length=64,
+                                description="As for /api/position.")
+    tiles: list[PlacedTile] | None = Field(None, max_length=MAX_TILES,
+                                           description="Every tile on the board, in place of "
+                                                       "the position's (default: its own).")
+    racks: list[RackText] | None = Field(None, min_length=1, max_length=MAX_PLAYERS,
+                                         description="The racks, the player to move's first, "
+                                                     "as on a rack: AEI?[CH] (default: the "
+                                                     "position's).")
+    scores: list[Score] | None = Field(None, min_length=1, max_length=MAX_PLAYERS,
+                                       description="The scores, as the racks (default: the "
+                                                   "position's).")
 
 
 class GcgAnalyzeRequest(Strict):
@@ -422,6 +450,8 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         return FileResponse(page, media_type="text/html", headers=PAGE_HEADERS)
 
     if Path(str(static)).is_dir():
+        # the page's modules load only as JavaScript, whatever the system's MIME table says
+        mimetypes.add_type("text/javascript", ".js")
         app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
     # ------------------------------------------------------------ api
@@ -461,8 +491,18 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
 
     @app.post("/api/position", responses=ERRORS, tags=["analysis"])
     def position(body: PositionRequest) -> dict[str, Any]:
-        """A CGP position as the page draws it."""
-        return service.position(body.cgp)[1]
+        """A CGP position as the page draws it: its CGP as the server writes it,
+        the board, the racks, the scores and the tiles in the bag."""
+        return service.page_position(body.cgp, body.lexicon)
+
+    @app.post("/api/position/edit", responses=ERRORS, tags=["analysis"])
+    def position_edit(body: PositionEdit) -> dict[str, Any]:
+        """A position with its board, racks or scores replaced (what the page's
+        board editor sends), answered as ``/api/position`` answers: its CGP
+        written by the server, which the page analyses."""
+        tiles = None if body.tiles is None else [(t.row, t.col, t.letter, t.blank)
+                                                 for t in body.tiles]
+        return service.edit_position(body.cgp, body.lexicon, tiles, body.racks, body.scores)
 
     @app.post("/api/gcg/analyze", responses=ERRORS, tags=["analysis"])
     def gcg_analyze(body: GcgAnalyzeRequest) -> dict[str, Any]:

@@ -52,6 +52,7 @@ from rackety.game.gcg import (
     write_gcg,
 )
 from rackety.game.heuristics import leave_label, leave_model
+from rackety.game.layout import square_name
 from rackety.game.move import Move, format_leave
 from rackety.game.movegen import generate, static_note
 from rackety.game.referee import Game, IllegalMoveError, describe, placement
@@ -696,6 +697,61 @@ class Service:
         # ld names a built-in alphabet only: nothing in a request is read as a path
         board = Board.from_cgp(cgp, source="cgp", files=False)
         return board, position_json(board)
+
+    def page_position(self, cgp: str, lexicon: str | None) -> dict[str, Any]:
+        """The fixed form of ``POST /api/position``: a CGP the page was given, read
+        by `_page_board`, as `position_json` shows it."""
+        return position_json(self._page_board(cgp, lexicon))
+
+    def _page_board(self, cgp: str | None, lexicon: str | None) -> Board:
+        """A position as the page gives it: its CGP read in ``lexicon``'s alphabet
+        when it names none (no ``ld``), ``ld`` then added so that the CGP it writes
+        reads back the same; without a CGP, an empty board in that alphabet."""
+        alphabet = self._alphabet_of(self.lexicons.name_for(lexicon)) if lexicon else None
+        if cgp is None:
+            return Board.empty(alphabet or "english")
+        board = Board.from_cgp(cgp, source="cgp", files=False, default_alphabet=alphabet)
+        if alphabet is not None and "ld" not in board.options:
+            try:  # what the CGP alone says
+                same = Board.from_cgp(cgp, files=False).alphabet.identity == alphabet.identity
+            except RacketyError:
+                same = False
+            if not same:
+                board.options["ld"] = alphabet.name
+        return board
+
+    def edit_position(self, cgp: str | None, lexicon: str | None,
+                      tiles: Sequence[tuple[int, int, str, bool]] | None,
+                      racks: Sequence[str] | None, scores: Sequence[int] | None
+                      ) -> dict[str, Any]:
+        """The position ``cgp`` (`_page_board`) with every tile on its board
+        (``tiles``: row, column, letter, blank), its racks (as written on a rack)
+        or its scores replaced, each left as it was when not given: the page's
+        board editor (``POST /api/position/edit``). Its CGP is written by
+        `Board.cgp` and read back by `Board.from_cgp`, which checks it (the
+        tiles' counts included)."""
+        board = self._page_board(cgp, lexicon)
+        alphabet = board.alphabet
+        if tiles is not None:
+            grid = board.grid.copy()
+            grid[:] = 0
+            for row, col, letter, blank in tiles:
+                where = f"tiles: square {square_name(row, col)}"
+                if row >= board.size or col >= board.size:
+                    raise RacketyError(f"{where}: off the board ({board.size} by {board.size})")
+                if grid[row, col]:
+                    raise RacketyError(f"{where}: two tiles")
+                grid[row, col] = tile_code(alphabet, letter, blank, where)
+            board.grid = grid
+        if racks is not None:
+            board.racks = [alphabet.rack(text, what=f"racks[{i}]") for i, text in enumerate(racks)]
+        if scores is not None:
+            board.scores = list(scores)
+        if len(board.scores) != len(board.racks):
+            raise RacketyError(f"racks and scores: {len(board.racks)} and {len(board.scores)}, "
+                               "a score for each rack expected")
+        board = Board.from_cgp(board.cgp(), source="position", files=False)
+        return position_json(board)
 
     def analyze(self, cgp: str, lexicon: str | None, top: int, leave: str | None,
                 detail: bool) -> dict[str, Any]:
