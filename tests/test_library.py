@@ -142,6 +142,7 @@ def _values(twl06: Lexicon) -> list[object]:
         Rules(), Rules(challenge="void", variant="wordsmog"),
         twl06.hooks("QI"), Lexicon.load("TWL06"), Leaves.load("TWL06"),
         Leaves.load("CATALAN"), event,
+        rackety.make_player("static", twl06).decide(game.view(), twl06),
     ]
 
 
@@ -166,7 +167,9 @@ def test_what_has_no_literal_form_says_so_in_angle_brackets(twl06: Lexicon) -> N
     # made in memory or holding a history: no expression rebuilds them
     things = [Lexicon.from_words(["QI", "ZA"]), rackety.Game(twl06, seed=2),
               Board.from_cgp(MIDGAME).moves(twl06, mode="top", top=3),
-              Leaves.from_values(Alphabet.load("english"), {"S": 8.0})]
+              Leaves.from_values(Alphabet.load("english"), {"S": 8.0}),
+              rackety.read_gcg("#player1 a A\n#player2 b B\n>a: QI 8H QI +22 22\n"),
+              rackety.make_player("static", twl06)]
     for thing in things:
         assert repr(thing).startswith("<") and repr(thing).endswith(">"), repr(thing)
     assert "3 moves" in repr(things[2])

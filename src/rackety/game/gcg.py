@@ -221,7 +221,7 @@ class Event:
         return f"{out} {self.trailing}" if self.trailing else out
 
 
-@dataclass
+@dataclass(repr=False)
 class GcgRecord:
     """A game record: ``players`` in seat order (player 1 moves first), ``events``
     in order (each with its notes), ``pragmata`` every other ``#`` line in order.
@@ -235,6 +235,11 @@ class GcgRecord:
     pragmata: list[Pragma] = field(default_factory=list)
     encoding: str | None = field(default=None, compare=False)
     source: str = field(default="<gcg>", compare=False)
+
+    def __repr__(self) -> str:
+        """A summary in angle brackets: `write_gcg` gives the record's text."""
+        names = " vs ".join(p.nickname for p in self.players) or "no players"
+        return f"<GcgRecord {self.source}: {names}, {len(self.events)} events>"
 
     def pragma(self, name: str) -> str | None:
         """The value of the first pragma called ``name`` (case-insensitive), or None."""

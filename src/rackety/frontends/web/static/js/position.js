@@ -47,6 +47,7 @@ export async function analysePosition() {
     pos.count = data.count;
     pos.leaves = data.leaves || null;
     pos.adjustment = data.adjustment || null;
+    pos.verdict = data.verdict || null;  // the judge's word (endgame, pre-endgame)
     pos.pinned = pos.moves[0] || null;
     pos.hover = null;
     pos.sim = null;
