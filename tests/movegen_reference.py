@@ -1,7 +1,7 @@
 """A small, obviously correct reference for move generation: plain Python over a
 word set, no graph, no numba. The fast generators are tested against it.
 
-Conventions (FORMATS.md sections 1, 5, 7 and the oracle README, "How moves are
+Conventions (docs/FORMATS.md sections 1, 5, 7 and the oracle README, "How moves are
 counted"):
 
 * a board is a numpy uint8 array [N, N]: 0 empty, ``t`` a natural tile,

@@ -54,7 +54,7 @@ _SIG = types.int64(types.int64, types.int64)
 
 @njit(_SIG, cache=False)
 def _depth(n, acc):
-    """Self-recursive, with an explicit signature (NUMBA.md, trap 2)."""
+    """Self-recursive, with an explicit signature (docs/NUMBA.md trap 2)."""
     if n <= 0:
         return acc
     m = n - 1
@@ -189,7 +189,7 @@ def _copy(tmp_path: Path):
 
 
 def test_compiled_kernels_are_kept_per_version_of_the_code(tmp_path, monkeypatch):
-    """numba's cache checks only a kernel's own file (NUMBA.md, trap 5): the
+    """numba's cache checks only a kernel's own file (docs/NUMBA.md trap 5): the
     folder is keyed by the content of every module, so an edit anywhere means
     a new one, and a file's time alone does not."""
     monkeypatch.delenv("RACKETY_KERNEL_CACHE", raising=False)

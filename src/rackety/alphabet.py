@@ -1,6 +1,6 @@
 """Alphabets: tiles, their codes, scores and counts, and text <-> tile codes.
 
-A tile's code is its index in the alphabet (FORMATS.md section 1): 0 is the
+A tile's code is its index in the alphabet (docs/FORMATS.md section 1): 0 is the
 blank, 1..n the letters in the order of the data file. On a board or in a move a
 blank standing for letter t is ``BLANK_FLAG | t``. The data files in
 ``rackety/data/alphabets`` are facts, not code: adding a language adds a file.

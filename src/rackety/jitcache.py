@@ -2,7 +2,7 @@
 code, inside the installed package, filled by ``rackety compile`` at install.
 
 numba's own cache checks only the file of the function it compiled, not the
-files of the functions that one calls (NUMBA.md, trap 5): after an upgrade,
+files of the functions that one calls (docs/NUMBA.md trap 5): after an upgrade,
 or an edit of one module, a kernel compiled before could keep another
 module's old code and read memory it no longer owns. So the folder is keyed
 by the content of every module of the package (`key`: a hash of their bytes,

@@ -105,7 +105,7 @@ in which tasks finish: the same seed gives the same table, byte for byte, on
 any backend with any number of workers.
 
 The kernels call `rackety.experiments.selfplay` (through `Compiled`), `players.heuristics`
-and `lexicon.klv`: numba's cache watches only this file (NUMBA.md, trap 5), so
+and `lexicon.klv`: numba's cache watches only this file (docs/NUMBA.md trap 5), so
 the folder of compiled kernels is keyed by the whole package's content
 (`rackety.jitcache`).
 """

@@ -1,13 +1,13 @@
 """Positions: board layouts (`Layout`) and one position of a game (`Board`).
 
-A `Board` is what a CGP line says (FORMATS.md section 4): the tiles on the board,
+A `Board` is what a CGP line says (docs/FORMATS.md section 4): the tiles on the board,
 every player's rack and score (the player to move first), the count of scoreless
 turns and the CGP operations. It reads and writes CGP, reads moves in players'
 notation, scores a placement (the one scorer of the package), plays a move into a
 new position and draws itself as text, in a terminal (rich) and as SVG.
 
 The grid is a uint8 array [size, size]: 0 an empty square, ``t`` the tile with
-code t, ``BLANK_FLAG | t`` a blank standing for t (FORMATS.md section 1).
+code t, ``BLANK_FLAG | t`` a blank standing for t (docs/FORMATS.md section 1).
 
 >>> board = Board.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AADNPUY/ 0/0 0")
 >>> move = board.parse_move("8H PANDY")

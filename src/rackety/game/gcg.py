@@ -1,4 +1,4 @@
-"""GCG game records (FORMATS.md section 6): read, write and replay.
+"""GCG game records (docs/FORMATS.md section 6): read, write and replay.
 
 A GCG file is text, one record per line: lines starting ``#`` are pragmata
 (``#player1 NICK Full Name``, ``#lexicon NWL23``, ``#note ...``), lines starting
@@ -72,7 +72,7 @@ from rackety.game.rules import END_OUT, VARIANTS, Rules
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
 
-#: every event kind, in the order of FORMATS.md section 6
+#: every event kind, in the order of docs/FORMATS.md section 6
 KINDS = ("play", "exchange", "pass", "withdrawn", "challenge_bonus", "end_rack_points",
          "end_rack_penalty", "time_penalty", "other")
 #: the kinds that are turns: after one of them the next player is to move
@@ -881,7 +881,7 @@ def replay(record: GcgRecord, *, alphabet: Alphabet | str | None = None,
     Words are not checked against a lexicon.
 
     The game ends as ``rules`` say (`rackety.game.rules.Rules.ending`; default:
-    the alphabet's, FORMATS.md section 7): after the rules' consecutive
+    the alphabet's, docs/FORMATS.md section 7): after the rules' consecutive
     scoreless turns (``max_scoreless``, 6 in most sets), or when a play
     empties its player's rack with the bag empty (the tiles on each rack are
     counted, as the bag deals them),

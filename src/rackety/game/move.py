@@ -1,6 +1,6 @@
 """Moves: a tile placement, an exchange or a pass, and the notation players write.
 
-Notation (FORMATS.md section 5): ``8D WORD`` is across (row number first), ``D8 WORD``
+Notation (docs/FORMATS.md section 5): ``8D WORD`` is across (row number first), ``D8 WORD``
 down (column letter first); the square named holds the first letter of the whole
 main word. Tiles already on the board are written in parentheses by maximal runs
 (``N6 OV(E)RLADE``, Quackle and MAGPIE), as ``.`` each (``E3 JAVE..N``, GCG), or as

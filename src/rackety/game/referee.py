@@ -1,7 +1,7 @@
 """The referee: a game of 2 to 4 players with a seeded bag, racks, turns, scores,
 challenges, the end of the game and a history that can be undone.
 
-The rules are those of FORMATS.md section 7: a play lies in one line, touches
+The rules are those of docs/FORMATS.md section 7: a play lies in one line, touches
 the tiles on the board (or covers the start square on the first move), and
 every word it forms is in the lexicon; an exchange needs a full enough bag
 (per the rules); the rules' scoreless turns in a row (six, twelve in Spanish:

@@ -11,7 +11,7 @@ CGP's ``cr``, ``etl``, ``mcnz``, ``bb`` and ``var`` operations), a game its own
 from them (`rackety.game.state.kernel_consts`). Nothing else reads a rule
 from the alphabet.
 
-The end of the game (FORMATS.md section 7) is decided here for Python
+The end of the game (docs/FORMATS.md section 7) is decided here for Python
 (`Rules.ending`, `Rules.end_points`: GCG replay) and in one kernel for the
 compiled game (`rackety.kernels.rules.end_turn`, its play-out values from
 `rackety.kernels.rules.out_spread`): a player who plays out with the bag empty
@@ -59,7 +59,7 @@ PLAYOUT_RULES = ("twice", "subtract")
 Variant = Literal["classic", "wordsmog"]
 VARIANTS: tuple[str, ...] = get_args(Variant)
 
-#: CGP operations of the rules (FORMATS.md section 4), opcode -> field
+#: CGP operations of the rules (docs/FORMATS.md section 4), opcode -> field
 CGP_OPCODES = {"cr": "challenge", "bb": "bingo_bonus", "etl": "exchange_min_bag",
                "mcnz": "max_scoreless", "var": "variant"}
 _CGP_VARIANTS = {"classic": "classic", "wordsmog": "wordsmog"}  # read without case

@@ -1,4 +1,4 @@
-"""The bits of a KWG node (FORMATS.md section 2), without numba, for the code
+"""The bits of a KWG node (docs/FORMATS.md section 2), without numba, for the code
 that reads graphs outside the kernels: the masks and the same accessors as
 `rackety.kernels.nodes` (which re-exports the masks), in plain Python, on a
 node or on a numpy array of them. A node's fields are read through these two

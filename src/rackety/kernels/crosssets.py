@@ -3,7 +3,7 @@
 Appel and Jacobson (section 3.1) restrict each empty square to the letters that
 make a word with the tiles above and below it (the *cross-check set*), and score
 that cross word from the sum of its board tiles (the *cross-sum*). Here, as in
-wolges and MAGPIE (FORMATS.md section 1), a cross-check set is a 64-bit mask with
+wolges and MAGPIE (docs/FORMATS.md section 1), a cross-check set is a 64-bit mask with
 bit t set when tile t may go on the square.
 
 Arrays indexed ``[d, lane, pos]``: direction ``d`` 0 is across (lane = row,

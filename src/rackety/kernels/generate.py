@@ -13,7 +13,7 @@ reading a small per-lane array ``ln[ROWS, N]`` (int64; rows named below), so a
 down move is an across move on the transposed board. Scores are carried down
 the recursion (main-word sum, word multiplier, cross-word sum) so nothing is
 undone; the rack leave is a mixed-radix index into the rack's leave table
-(wolges' MultiLeaves, FAST-MOVEGEN.md section 4.2).
+(wolges' MultiLeaves, docs/MOVEGEN.md section 4.2).
 
 Moves are written into preallocated buffers, one row per move:
 ``meta[i] = (dir, lane, first, length, tiles placed, score, through mask, leave
@@ -24,7 +24,7 @@ threshold, and anchors whose upper bound is below it are skipped: the "shadow"
 bounds of wolges and MAGPIE), count (count and best score only).
 
 Every kernel and its callees live in this module: numba's cache only watches the
-file of the function it compiles (NUMBA.md, trap 5). The recursive kernels have
+file of the function it compiles (docs/NUMBA.md trap 5). The recursive kernels have
 explicit signatures and recurse with variables only (trap 2).
 """
 
@@ -455,7 +455,7 @@ def _gaddag(pos, arc, first, placed, main, wmul, xsum, lidx, kwp, lnp, stp):
     run at ``arc``, with GoOn inlined for every tile that can go there: the
     reversed prefix grows leftwards; where the square to the left is free, the
     separator turns the walk rightwards from the anchor. What follows the
-    separator is a DAWG state (FORMATS.md section 2), so the right part is
+    separator is a DAWG state (docs/FORMATS.md section 2), so the right part is
     Appel and Jacobson's ExtendRight, `_dawg_right`."""
     n = load(stp, S_N)
     anchor = load(stp, S_ANCHOR)

@@ -2,13 +2,13 @@
 
 A rack's leaves are numbered by a mixed-radix *leave index*: the rack's
 distinct codes, ascending, are the digits, code c of radix (copies of c) + 1,
-the first digit least significant (wolges' MultiLeaves, FAST-MOVEGEN.md
+the first digit least significant (wolges' MultiLeaves, docs/MOVEGEN.md
 section 4.2). Placing a tile of code c subtracts ``place[c]`` from the index,
 so the generator carries the leave as one integer.
 
 Every leave model reaches the kernels as one table: a DAWG-only KWG of leaves
 (tiles sorted by code, the blank first) and one value per leave at its word
-index (the KLV2 layout, FORMATS.md section 3). Several tables can share one
+index (the KLV2 layout, docs/FORMATS.md section 3). Several tables can share one
 bank of arrays (`rackety.game.leaves.Bank`): a table is then its root
 pseudo-node ``base`` and the offset ``voff`` of its values.
 """

@@ -1,5 +1,5 @@
 """The KWG node: one uint32 per edge, the layout wolges, MAGPIE and Macondo
-share (FORMATS.md section 2). Every kernel reads nodes through this module.
+share (docs/FORMATS.md section 2). Every kernel reads nodes through this module.
 
     bits 0-21  arc: index of the first node of the child run (0: none)
     bit 22     IS_END: the last node of its run

@@ -14,7 +14,7 @@ lexicon's words, or under WordSmog their alphagrams.
 A rack is ``racks[seat, :n]`` (codes, 0 the blank) in the order drawn; the
 bag is ``bag[:n]``, drawn from the end. The shuffle is splitmix64 (Steele, Lea
 and Flood 2014) driving Fisher-Yates: the same seed, the same game, whichever
-caller shuffles. The end of the game is FORMATS.md section 7: a player who
+caller shuffles. The end of the game is docs/FORMATS.md section 7: a player who
 plays out gains the face value of the other racks, twice with the ``twice``
 rule (``G_TWICE``), otherwise once while each other player loses their own;
 after the scoreless turns every player loses the face value of their rack.

@@ -7,7 +7,7 @@ For every node ``i`` reachable from a run, "the strings from ``i``" are those
 that start with the tile of ``i`` or of a later sibling of its run (the node and
 the rest of its run: a run may be entered in its middle, tail sharing):
 
-* ``count[i]``: how many of them are accepted (FORMATS.md section 2:
+* ``count[i]``: how many of them are accepted (docs/FORMATS.md section 2:
   ``accepts(i) + count[arc(i)] + count[i + 1]``), saturating at `SATURATED`;
 * ``longest[i]``: the most tiles other than the separator (tile 0) on one of
   them, accepted or not;

@@ -1,4 +1,4 @@
-"""Leave values: the KLV2 file (FORMATS.md section 3), and the older KLV.
+"""Leave values: the KLV2 file (docs/FORMATS.md section 3), and the older KLV.
 
 A file is ``u32 N``, N uint32 nodes of a DAWG-only KWG holding every stored
 leave as its tiles sorted by code (the blank, code 0, first), ``u32 M``, then M
@@ -8,7 +8,7 @@ its *word index*, the number of stored leaves that sort before it; the empty
 leave and any leave not stored are worth 0.
 
 The word index comes from a per-node count, ``count[p] = accepts(p) +
-count[arc(p)] + count[p + 1 if p is not the last of its run]`` (FORMATS.md
+count[arc(p)] + count[p + 1 if p is not the last of its run]`` (docs/FORMATS.md
 section 2): reading tile t from a node r whose child run starts at s and holds
 t at node q passes ``accepts(r)`` (r's own string) and ``count[s] - count[q]``
 strings (those under the siblings before q).

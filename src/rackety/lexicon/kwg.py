@@ -1,4 +1,4 @@
-"""The KWG file format (FORMATS.md section 2), defined by wolges and read by
+"""The KWG file format (docs/FORMATS.md section 2), defined by wolges and read by
 MAGPIE and Macondo: an array of little-endian uint32 nodes, no header.
 
 Node bits: 0-21 ``arc`` (first node of the child run, 0 = none), 22 ``is_end``

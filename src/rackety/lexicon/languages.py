@@ -120,7 +120,7 @@ LANGUAGES = {
     for entry in (
         Language("CATALAN", "Catalan", "catalan", "wcatalan", "/usr/share/dict/catalan",
                  "GPL-2+", 541_008,
-                 note="the list of ../shared/lexica/catalan_wcat.txt; hunspell-ca's "
+                 note="the list of the Catalan move-generation tests; hunspell-ca's "
                       "dictionary uses two-character flags, which unmunch cannot read"),
         Language("SPANISH", "Spanish", "spanish", "hunspell-es", "/usr/share/hunspell/es_ES.dic",
                  "GPL-3+ or LGPL-3+ or MPL-1.1+", 869_433, kind="hunspell",

@@ -3,7 +3,7 @@
 
 The value of a position is the change in spread for the player to move, from
 here to the end of the game under best play by both sides (the oracle's
-``value``, ../shared/oracle/README.md, "Endgames"): every score, plus the
+``value``, tests/data/endgame_*.jsonl): every score, plus the
 end-of-game adjustments, by the game's rules (`rackety.game.rules.Rules`, the
 kernels' `rackety.kernels.rules.out_spread` and `pass_ends`): a player who
 goes out moves the spread by twice the face value of the opponent's rack
@@ -13,8 +13,8 @@ in a row (the position then only repeats), ends the game, each player losing
 the face value of their own rack.
 
 The search is the one of MAGPIE's ``endgame.c``, Macondo's ``negamax`` and
-wolges' ``endgame.rs`` (FAST-MOVEGEN.md section 6), over flat arrays in one
-self-recursive numba function (NUMBA.md, trap 2):
+wolges' ``endgame.rs`` (docs/MOVEGEN.md section 6), over flat arrays in one
+self-recursive numba function (docs/NUMBA.md trap 2):
 
 - negamax with alpha-beta and principal variation search (null windows after
   the first move, Marsland and Campbell 1982), iterative deepening in plies;
@@ -34,7 +34,7 @@ self-recursive numba function (NUMBA.md, trap 2):
   the tiles that would cost the most if the opponent went out are tried
   first. On the oracle's endgames that searched 3 times fewer nodes than a
   weight of 2 and 12 times fewer than MAGPIE's score minus face value;
-  killer moves are left out (FAST-MOVEGEN.md: they barely pay);
+  killer moves are left out (docs/MOVEGEN.md section 6: they barely pay);
 - moves generated per node by the move generator's kernels
   (`rackety.kernels.generate`, every placement, no leaves; under the rules'
   WordSmog, `rackety.kernels.wordsmog` over the lexicon's alphagrams) into
@@ -56,7 +56,7 @@ stopped, from the root with the table as it left it (what it searched in full
 is found there), so a stop is seen within a slice.
 
 The kernels call the move generator's (`movegen.kernels`, `movegen.crosssets`):
-numba's cache watches only this file (NUMBA.md, trap 5), so the folder of
+numba's cache watches only this file (docs/NUMBA.md trap 5), so the folder of
 compiled kernels is keyed by the whole package's content (`rackety.jitcache`).
 """
 
