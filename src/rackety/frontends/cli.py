@@ -1813,8 +1813,8 @@ def _warm_in_background() -> None:
 def ucgi_command(player: str, source: str | None) -> None:
     """Be an engine of the Universal Crossword Game Interface (UCGI) on stdin and
     stdout, for a GUI or another program: ucgi, isready, setoption,
-    ucginewgame, position cgp CGP [moves ...], go [movetime MS] [depth N]
-    [infinite] [searchmoves ...], stop, quit. Moves are written 8h.WORD
+    ucginewgame, position cgp CGP [moves ...], go (with any of movetime MS,
+    depth N, infinite, searchmoves ...), stop, quit. Moves are written 8h.WORD
     (across), h8.WORD (down), ex.ABC, pass."""
     from rackety.frontends.ucgi import serve
 
