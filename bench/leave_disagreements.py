@@ -1,5 +1,5 @@
 """Where two leave tables choose differently, which choice is better: the
-rollout pilot of the README's leave section, reproducible.
+rollout pilot of docs/TRAINING.md, reproducible.
 
     python bench/leave_disagreements.py collect A.klv2 B.klv2 --games 20000 --seed 11 \\
         --rollouts 32 -o d11.jsonl
