@@ -55,7 +55,7 @@ MANIFEST = "compiled.json"  # what `rackety compile` compiled, and for which CPU
 #: ``rackety``; "lexicon" is the first use of a word list, which builds its
 #: graph), what it compiles, the kernels it calls first as numba's cache names
 #: them (``module.function``), and about how many seconds that takes from an
-#: empty cache on a 2-core x86-64 machine (README, "Start-up"; self-play
+#: empty cache on a 2-core x86-64 machine (docs/MEASUREMENTS.md, "Start-up"; self-play
 #: compiles in each of its processes)
 COMPILES: dict[str, tuple[str, tuple[str, ...], int]] = {
     "moves": ("the move generator", ("generate.moves_of_gaddag", "crosssets.of_grid"), 10),

@@ -8,7 +8,7 @@ has not got it), short enough that the compilation is nearly all the cost; a
 group runs in its own process (``rackety compile --group NAME``, its output
 thrown away), up to ``--jobs`` at once. What they compile goes to
 `rackety.jitcache.folder`, beside the code, where every later command finds it
-(the README's "Start-up" and ``docs/BENCHMARKS.md`` have the figures).
+(``docs/MEASUREMENTS.md``, "Start-up", and ``docs/BENCHMARKS.md`` have the figures).
 
 `warm` runs a group in the calling process: the web app and the UCGI engine
 warm the kernels of their searches before their first request.
