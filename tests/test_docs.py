@@ -88,3 +88,16 @@ def test_doctest_examples_become_code_on_the_site():
     assert module.fence_doctests(text) == (
         "Adds.\n\n```pycon\n>>> 1 + 1\n2\n```\n\nDone.\n```\n>>> kept\n```")
     assert module.fence_doctests(">>> x\n1") == "```pycon\n>>> x\n1\n```"
+
+
+def test_the_api_reference_shows_every_public_name():
+    import ast
+
+    tree = ast.parse((ROOT / "src" / "rackety" / "__init__.py").read_text(encoding="utf-8"))
+    public = next(ast.literal_eval(node.value) for node in tree.body
+                  if isinstance(node, ast.Assign)
+                  and any(getattr(t, "id", None) == "__all__" for t in node.targets))
+    page = (ROOT / "docs" / "reference" / "api.md").read_text(encoding="utf-8")
+    shown = set(re.findall(r"^::: rackety\.(\w+)$", page, flags=re.M))
+    assert len(public) > 10
+    assert set(public) - shown == set(), "add them to docs/reference/api.md"
