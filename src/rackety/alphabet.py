@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol
 
 from rackety.errors import RacketyError, clip
 from rackety.files import exists, read_bytes
@@ -56,6 +56,14 @@ ERR_NONE = 0
 ERR_UNKNOWN = 1
 ERR_UNCLOSED = 2
 ERR_BAD_LABEL = 3
+
+
+class Ints(Protocol):
+    """What `tokenize_lines` reads and writes: a list or a numpy array of ints."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int, /) -> Any: ...
+    def __setitem__(self, index: int, value: int, /) -> None: ...
 
 _ALIASES = {
     "super_english": "english_super",
@@ -84,8 +92,9 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-def tokenize_lines(cps, lower, blanks, t_char, t_first, t_next, t_plain, t_any,
-                    out_codes, out_start, out_len, out_line, out_err, out_kind) -> int:
+def tokenize_lines(cps: Ints, lower: Ints, blanks: bool, t_char: Ints, t_first: Ints,
+                   t_next: Ints, t_plain: Ints, t_any: Ints, out_codes: Ints, out_start: Ints,
+                   out_len: Ints, out_line: Ints, out_err: Ints, out_kind: Ints) -> int:
     """Split code points into lines and each line into tile codes.
 
     Written for numba: every argument is an int, a bool or an indexable of ints.

@@ -88,7 +88,7 @@ def imap_tasks(func: Callable[[T], R], tasks: Iterable[T], *, backend: str = "lo
 
 def _local(func: Callable[[T], R], tasks: Iterator[T], jobs: int, retries: int,
            window: int) -> Iterator[tuple[int, R]]:
-    numbered = enumerate(tasks)
+    numbered: Iterator[tuple[int, T]] = enumerate(tasks)
     first = list(itertools.islice(numbered, jobs))
     if jobs == 1 or len(first) < 2:  # no pool for one task
         for index, task in itertools.chain(first, numbered):

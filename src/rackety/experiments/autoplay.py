@@ -243,7 +243,7 @@ class _Job:
     compiled: bool = True
 
 
-_worker: dict[str, Any] = {}
+_worker: dict[str | tuple[str, tuple[int, ...]], Any] = {}
 
 
 def _setup(job: _Job) -> tuple[Lexicon, list[Any]]:
@@ -273,7 +273,8 @@ def game_seed(seed: int, index: int) -> int:
     return seed * 1_000_003 + index // 2
 
 
-def _compiled(job: _Job, lexicon: Lexicon, players: list[Any], order: list[int]) -> Any:
+def _compiled(job: _Job, lexicon: Lexicon, players: list[Any], order: list[int]
+              ) -> Compiled | None:
     """The compiled self-play for this seating, or None if a player cannot
     play compiled."""
     key = ("compiled", tuple(order))
@@ -283,7 +284,8 @@ def _compiled(job: _Job, lexicon: Lexicon, players: list[Any], order: list[int])
                                     layout=job.layout, alphabet=job.alphabet)
         except TypeError:
             _worker[key] = None
-    return _worker[key]
+    compiled: Compiled | None = _worker[key]
+    return compiled
 
 
 def _play_compiled(compiled: Any, job: _Job, lexicon: Lexicon, index: int,

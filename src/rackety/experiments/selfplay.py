@@ -44,6 +44,7 @@ from rackety.players import GreedyPlayer, StaticPlayer
 if TYPE_CHECKING:
     from rackety.alphabet import Alphabet
     from rackety.lexicon import Lexicon
+    from rackety.lexicon.klv import Klv
 
 MAX_EVENTS = 1024
 __all__ = ["CHECKS", "EV_END_PENALTY", "EV_END_POINTS", "EV_EXCHANGE", "EV_PASS", "EV_PLAY",
@@ -55,7 +56,7 @@ class FastGame:
 
     def __init__(self, n: int, seat: np.ndarray, kind: np.ndarray, score: np.ndarray,
                  best: np.ndarray, meta: np.ndarray, tiles: np.ndarray,
-                 rack: np.ndarray | None = None) -> None:
+                 rack: np.ndarray) -> None:
         self.n = n
         self.seat = seat[:n].copy()
         self.kind = kind[:n].copy()
@@ -64,7 +65,7 @@ class FastGame:
         self.meta = meta[:n].copy()
         self.tiles = tiles[:n].copy()
         # per turn: tiles on the rack, tiles in the bag, then the rack (`play_game`)
-        self.rack = rack[:n].copy() if rack is not None else None
+        self.rack = rack[:n].copy()
         self.bag0 = np.zeros(0, np.int64)  # the shuffled bag it started from
         self.rng_state = 0  # the shuffle state after the first shuffle
 
@@ -103,14 +104,16 @@ class FastGame:
         return game
 
 
-def seat_tables(players: list[Any], alphabet: Alphabet) -> tuple[np.ndarray, Bank]:
-    """Which seats are greedy, and the bank of the others' leave tables: any
+def seat_tables(players: list[Any], alphabet: Alphabet
+                ) -> tuple[np.ndarray, Bank, np.ndarray, np.ndarray]:
+    """Which seats are greedy, the bank of the others' leave tables, and each
+    seat's table in the bank (its base and value offset; 0 for a greedy seat): any
     static player, whatever its leave model, plays from a table
     (`rackety.game.leaves.as_table`). Raises `TypeError` for a player that
     cannot play compiled."""
 
     greedy = np.zeros(len(players), np.int64)
-    tables = []
+    tables: list[Klv | None] = []
     for seat, player in enumerate(players):
         if isinstance(player, GreedyPlayer):
             greedy[seat] = 1
@@ -128,8 +131,7 @@ def seat_tables(players: list[Any], alphabet: Alphabet) -> tuple[np.ndarray, Ban
         if table is not None:
             base[seat], voff[seat] = bank.base[k], bank.voff[k]
             k += 1
-    bank.seat_base, bank.seat_voff = base, voff
-    return greedy, bank
+    return greedy, bank, base, voff
 
 
 class Compiled:
@@ -158,13 +160,12 @@ class Compiled:
         self.lm2, self.wm2 = multipliers(lay)
         self.points = points_of(self.alphabet)
         self.start = lay.start
-        self.bingo = self.rules.bingo_bonus
-        self.exchange_min = self.rules.exchange_min_bag
+        self.bingo = self.rules.bingo_bonus or 0  # resolved: never None
+        self.exchange_min = self.rules.exchange_min_bag or 0
         self.twice = self.rules.twice(len(players))
         self.consts = kernel_consts(self.alphabet, lay, self.rules, players=len(players))
-        self.greedy, bank = seat_tables(players, self.alphabet)
+        self.greedy, bank, self.base, self.voff = seat_tables(players, self.alphabet)
         self.bank = (bank.nodes, bank.counts, bank.values)
-        self.base, self.voff = bank.seat_base, bank.seat_voff
         self.seats = Seats(self.greedy, self.base, self.voff, self.bank)
         width = lay.size
         self.buffers = Events(np.zeros(MAX_EVENTS, np.int64), np.zeros(MAX_EVENTS, np.int64),

@@ -1,4 +1,3 @@
-# ruff: noqa: ANN001, ANN202  (private numba kernels, as selfplay.py)
 """Leave values learned by self-play (``rackety leaves train``).
 
 Gordon's hand-set weights (H1-H3) lose to leave values measured over many
@@ -119,7 +118,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import comb
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -129,7 +128,7 @@ from rackety.errors import RacketyError
 from rackety.experiments.selfplay import Compiled
 from rackety.game.heuristics import HEURISTICS
 from rackety.game.leaves import LeaveSet, leave_set, set_key
-from rackety.kernels.fields import M_LEN, M_THROUGH
+from rackety.kernels.fields import M_LEN, M_THROUGH, Events
 from rackety.kernels.jit import njit
 from rackety.kernels.leaves import leave_key
 from rackety.kernels.selfplay import EV_EXCHANGE, EV_PASS, EV_PLAY
@@ -137,6 +136,8 @@ from rackety.lexicon import Lexicon
 from rackety.lexicon.cache import lookup_array, store_array
 from rackety.lexicon.klv import Klv
 from rackety.players import StaticPlayer
+
+T = TypeVar("T")
 
 SCALE = 65536.0  # fixed point of the sums of targets: exact, so order-free
 KEY_BITS = 6  # bits per tile of a leave's key (codes below 63)
@@ -146,7 +147,8 @@ DEFAULT_MIN_COUNT = 50
 
 # ------------------------------------------------------------------ kernels
 @njit(cache=True, nogil=True)
-def _kept(e, kind, ev_meta, ev_tiles, ev_rack, hist) -> int:
+def _kept(e: int, kind: int, ev_meta: np.ndarray, ev_tiles: np.ndarray, ev_rack: np.ndarray,
+          hist: np.ndarray) -> int:
     """The tiles event ``e`` (a placement or an exchange) kept, as counts per
     code in ``hist``: its rack less the tiles it placed (a blank as code 0) or
     traded. Returns how many it placed or traded."""
@@ -160,14 +162,16 @@ def _kept(e, kind, ev_meta, ev_tiles, ev_rack, hist) -> int:
             continue
         t = np.int64(ev_tiles[e, j])
         if kind == EV_PLAY and (t & 0x80) != 0:
-            t = 0  # a blank
+            t = np.int64(0)  # a blank
         hist[t] -= 1
         used += 1
     return used
 
 
 @njit(cache=True, nogil=True)
-def _game_leaves(n, ev_kind, ev_meta, ev_tiles, ev_rack, size, max_len, keys, leave, bag_after):
+def _game_leaves(n: int, ev_kind: np.ndarray, ev_meta: np.ndarray, ev_tiles: np.ndarray,
+                 ev_rack: np.ndarray, size: int, max_len: int, keys: np.ndarray,
+                 leave: np.ndarray, bag_after: np.ndarray) -> None:
     """Each event's leave index into ``leave`` (-2: not a placement or
     exchange; -1: a leave the table does not hold; ``len(keys)``: the empty
     leave) and the tiles left in the bag after it into ``bag_after``."""
@@ -192,7 +196,7 @@ def _game_leaves(n, ev_kind, ev_meta, ev_tiles, ev_rack, size, max_len, keys, le
 
 
 @njit(cache=True, nogil=True)
-def _next_turn(e, n, ev_seat, ev_kind) -> int:
+def _next_turn(e: int, n: int, ev_seat: np.ndarray, ev_kind: np.ndarray) -> int:
     """The index of the next placement, exchange or pass of event ``e``'s
     player, or ``n`` if there is none."""
     seat = ev_seat[e]
@@ -205,7 +209,8 @@ def _next_turn(e, n, ev_seat, ev_kind) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _target(e, n, ev_seat, ev_kind, ev_score, leave, bag_after, values) -> float:
+def _target(e: int, n: int, ev_seat: np.ndarray, ev_kind: np.ndarray, ev_score: np.ndarray,
+            leave: np.ndarray, bag_after: np.ndarray, values: np.ndarray) -> float:
     """The TD target of the leave event ``e`` kept (module docstring): the
     player's next score and leave, or its points to the end of the game; NaN
     when there is no sample (no leave, the bag empty after ``e``, or no next
@@ -228,7 +233,8 @@ def _target(e, n, ev_seat, ev_kind, ev_score, leave, bag_after, values) -> float
 
 
 @njit(cache=True, nogil=True)
-def _accumulate(n, events, size, max_len, keys, values, sums, counts):
+def _accumulate(n: int, events: Events, size: int, max_len: int, keys: np.ndarray,
+                values: np.ndarray, sums: np.ndarray, counts: np.ndarray) -> int:
     """Add one game's samples (module docstring; ``events``: its
     `rackety.kernels.fields.Events`) to ``sums`` (targets in fixed point) and
     ``counts``, by leave index; the empty leave at index ``len(keys)``.
@@ -250,8 +256,9 @@ def _accumulate(n, events, size, max_len, keys, values, sums, counts):
 
 
 @njit(cache=True, nogil=True)
-def _rack_samples(n, events, size, max_len, rack_len, keys, values, horizon, out_keys,
-                  out_sums) -> int:
+def _rack_samples(n: int, events: Events, size: int, max_len: int, rack_len: int,
+                  keys: np.ndarray, values: np.ndarray, horizon: int, out_keys: np.ndarray,
+                  out_sums: np.ndarray) -> int:
     """One game's rack samples (the ``racks`` method): for each placement or
     exchange made from a full rack with a full rack's tiles or more in the
     bag (``rack_len``: while the leave will be refilled), the rack's key
@@ -303,7 +310,7 @@ def _rack_samples(n, events, size, max_len, rack_len, keys, values, horizon, out
 
 
 @njit(cache=True)
-def _rack_hist(key, rack_len, hist) -> None:
+def _rack_hist(key: int, rack_len: int, hist: np.ndarray) -> None:
     """The tile counts of a rack's key (`leave_key` of ``rack_len`` tiles)
     into ``hist``."""
     hist[:] = 0
@@ -314,8 +321,9 @@ def _rack_hist(key, rack_len, hist) -> None:
 
 
 @njit(cache=True)
-def _rack_leaves(rack_keys, rack_means, rack_counts, dist, size, rack_len, max_len, keys,
-                 total, weight, samples) -> tuple[float, float]:
+def _rack_leaves(rack_keys: np.ndarray, rack_means: np.ndarray, rack_counts: np.ndarray,
+                 dist: np.ndarray, size: int, rack_len: int, max_len: int, keys: np.ndarray,
+                 total: np.ndarray, weight: np.ndarray, samples: np.ndarray) -> tuple[float, float]:
     """Sums over the racks seen (the ``racks`` method; ``rack_counts``: the
     samples behind each): for each rack R with equity m (``rack_means``),
     each leave L of R (1 to ``max_len`` tiles) adds m with the weight of
@@ -383,7 +391,8 @@ def _rack_leaves(rack_keys, rack_means, rack_counts, dist, size, rack_len, max_l
 
 
 @njit(cache=True)
-def _rack_features(hist, size, flags, index, value) -> int:
+def _rack_features(hist: np.ndarray, size: int, flags: np.ndarray, index: np.ndarray,
+                   value: np.ndarray) -> int:
     """A rack's nonzero features for the rack model (`rack_model`): 1 (the
     intercept), the count of each code present, and for each pair of codes
     present c < d the product of their counts, for each code its pairs
@@ -418,7 +427,8 @@ def _rack_features(hist, size, flags, index, value) -> int:
 
 
 @njit(cache=True)
-def _fit_normal(rack_keys, rack_means, rack_counts, size, rack_len, flags, gram, rhs):
+def _fit_normal(rack_keys: np.ndarray, rack_means: np.ndarray, rack_counts: np.ndarray, size: int,
+                rack_len: int, flags: np.ndarray, gram: np.ndarray, rhs: np.ndarray) -> None:
     """The normal equations of the rack model, each rack weighted by its
     samples (``flags[r]``: rack r's word features): adds X'WX into ``gram``
     and X'Wy into ``rhs``."""
@@ -437,7 +447,8 @@ def _fit_normal(rack_keys, rack_means, rack_counts, size, rack_len, flags, gram,
 
 
 @njit(cache=True)
-def _predict(rack_keys, coef, size, rack_len, flags, out):
+def _predict(rack_keys: np.ndarray, coef: np.ndarray, size: int, rack_len: int, flags: np.ndarray,
+             out: np.ndarray) -> None:
     """The rack model's equity of each rack into ``out`` (``flags[r]``: rack
     r's word features)."""
     hist = np.zeros(64, np.int64)
@@ -453,7 +464,8 @@ def _predict(rack_keys, coef, size, rack_len, flags, out):
 
 
 @njit(cache=True)
-def _model_leaves(tiles, lengths, coef, dist, size, rack_len, out) -> float:
+def _model_leaves(tiles: np.ndarray, lengths: np.ndarray, coef: np.ndarray, dist: np.ndarray,
+                  size: int, rack_len: int, out: np.ndarray) -> float:
     """The rack model's expected equity of a rack holding each leave (``tiles``/
     ``lengths``, a `LeaveSet`'s) with the rest drawn from the full bag less
     the leave, into ``out``; returns that of a rack drawn from the full bag.
@@ -508,7 +520,7 @@ def _model_leaves(tiles, lengths, coef, dist, size, rack_len, out) -> float:
         if i < lengths.shape[0]:
             n = lengths[i]
             for j in range(n):
-                c = np.int64(tiles[pos + j])
+                c = int(tiles[pos + j])
                 if held[c] == 0.0:
                     codes[h] = c
                     h += 1
@@ -947,7 +959,7 @@ _WORD_LEAVES: dict[bytes, tuple[np.ndarray, float]] = {}
 WORD_LEAVES_VERSION = 1
 
 
-def _once(cache: dict[bytes, Any], key: bytes, make: Callable[[], Any]) -> Any:
+def _once(cache: dict[bytes, T], key: bytes, make: Callable[[], T]) -> T:
     """``cache[key]``, made by ``make`` the first time (the caches of this
     module, each kept to a few entries a process)."""
     made = cache.get(key)
@@ -1005,8 +1017,9 @@ def rack_values(prior: np.ndarray, rack_keys: np.ndarray | RackTally,
     alphabet = leaves.alphabet
     rack_len = alphabet.rack_size
     dist = _tile_counts(alphabet)
-    tally = rack_keys
-    if not isinstance(tally, RackTally):
+    if isinstance(rack_keys, RackTally):
+        tally = rack_keys
+    else:
         tally = RackTally()
         tally.add(rack_keys, rack_sums if rack_sums is not None else np.zeros(0, np.int64))
     tally.fold()

@@ -41,7 +41,7 @@ from rackety.game.board import Board
 from rackety.game.gcg import read_gcg, replay
 from rackety.game.heuristics import leave_label
 from rackety.game.move import Move
-from rackety.game.movegen import generate
+from rackety.game.movegen import MoveList, generate
 from rackety.game.referee import formed_words
 from rackety.kernels import fields as _k
 from rackety.lexicon import Lexicon
@@ -257,7 +257,7 @@ def phonies(board: Board, move: Move, lexicon: Any) -> tuple[str, ...]:
     return tuple(board.alphabet.format(w) for w in words if w not in lexicon)
 
 
-def played_move(board: Board, event: Any, move: Move | None, moves: Any) -> Move | None:
+def played_move(board: Board, event: Any, move: Move | None, moves: MoveList) -> Move | None:
     """The move of ``moves`` (a `MoveList`) that ``event`` played, or None when
     the list does not hold it (a phony; an exchange of unknown tiles)."""
     if event.kind == "play" and move is not None:
@@ -273,9 +273,11 @@ def played_move(board: Board, event: Any, move: Move | None, moves: Any) -> Move
     return None
 
 
-def _bingo_index(moves: Any, rack_size: int) -> int | None:
+def _bingo_index(moves: MoveList, rack_size: int) -> int | None:
     meta = moves.meta
-    hits = np.flatnonzero(meta[:, _k.M_PLACED] == rack_size) if len(meta) else []
+    if not len(meta):
+        return None
+    hits = np.flatnonzero(meta[:, _k.M_PLACED] == rack_size)
     return int(hits[0]) if len(hits) else None
 
 

@@ -16,7 +16,8 @@ from rackety.errors import RacketyError, clip
 from rackety.files import exists
 from rackety.game.board import Board
 from rackety.game.heuristics import HEURISTICS, STATIC, leave_model
-from rackety.game.move import Move, format_leave, square_name
+from rackety.game.layout import square_name
+from rackety.game.move import Move, format_leave
 from rackety.game.render import unseen_text, unseen_tiles
 from rackety.lexicon import Lexicon, languages
 from rackety.lexicon.sources import (
@@ -33,7 +34,8 @@ PREMIUM_NAMES = {"=": "TW", "-": "DW", '"': "TL", "'": "DL", "~": "QW", "^": "QL
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from rackety.game.movegen import LeaveModel
+    from rackety.game.heuristics import RackHeuristic
+    from rackety.game.leaves import Leaves
     from rackety.search.inference import Inference
 
 
@@ -140,7 +142,7 @@ class Lexicons:
 
 
 def resolve_leave(spec: str | None, lexicon: Lexicon, *, named: Mapping[str, str] | None = None,
-                  files: bool = True) -> LeaveModel | None:
+                  files: bool = True) -> RackHeuristic | Leaves | None:
     """The leave model a spec names: ``static`` (the default: the lexicon's
     shipped table, H3 where there is none), ``none`` (None: equity is the
     score), ``h1``, ``h2``, ``h3``, ``leaves:NAME`` for a table in ``named``

@@ -22,6 +22,7 @@ import os
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 EMPTY = "/".join(["15"] * 15)
 OPENING = f"{EMPTY} AADNPUY/ 0/0 0 lex TWL06;"
@@ -189,17 +190,20 @@ def preload() -> int:
     for name in KERNEL_MODULES:
         module = importlib.import_module(name)
         for value in list(vars(module).values()):
-            if not isinstance(value, CPUDispatcher) or value._cache is None:
+            if not isinstance(value, CPUDispatcher):
+                continue
+            kernel: Any = value  # read through numba's private names, which it does not type
+            if kernel._cache is None:
                 continue
             try:
-                index = value._cache._cache_file._load_index()
-                magic = value.targetctx.codegen().magic_tuple()
+                index = kernel._cache._cache_file._load_index()
+                magic = kernel.targetctx.codegen().magic_tuple()
             except (AttributeError, OSError, EOFError, ValueError, TypeError):
                 continue
             for key in index:
                 if isinstance(key, tuple) and len(key) == 3 and key[1] == magic:
                     try:
-                        value.compile(key[0])
+                        kernel.compile(key[0])
                     except Exception:  # a stale entry: compiled again at its first use
                         continue
                     loaded += 1

@@ -256,6 +256,7 @@ class TerminalGame:
         # a computer player challenges a phony at once (it knows the lexicon)
         if game.rules.challenge != "void" and game.last_play_phonies():
             event = game.challenge()
+            assert event is not None  # a phony comes off the board under every rule
             self.say(f"{game.players[seat]} challenges: {describe(game, event)}")
             return
         move = player.choose(game.view(), self.lexicon)

@@ -30,14 +30,15 @@ import numpy as np
 from rackety.alphabet import BLANK_FLAG, Alphabet, normalize
 from rackety.errors import RacketyError, clip, parse_int
 from rackety.game import render
-from rackety.game.layout import Layout, as_layout
-from rackety.game.move import Move, parse_move, square_name
+from rackety.game.layout import Layout, as_layout, square_name
+from rackety.game.move import Move, parse_move
 from rackety.game.rules import CGP_OPCODES, Rules
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from rackety.game.movegen import LeaveFunction, MoveList
+    from rackety.game.movegen import Generator, LeaveFunction, Mode, MoveList
+    from rackety.game.rules import Variant
     from rackety.lexicon import Lexicon
 
 def _as_alphabet(alphabet: Alphabet | str) -> Alphabet:
@@ -135,7 +136,9 @@ class Board:
         self.zero_turns: int = zero_turns
         self.options: dict[str, str] = options
         self._rules: Rules | None = None  # rules set in code (their CGP operations in options)
-        self._rules_made: tuple[tuple, Rules] | None = None  # `rules`, and what it was made of
+        # `rules`, and what it was made of
+        self._rules_made: tuple[tuple[Rules | None, Alphabet, tuple[str | None, ...]],
+                                Rules] | None = None
 
     # ---------------------------------------------------------- constructors
     @classmethod
@@ -392,7 +395,8 @@ class Board:
 
     def unseen(self) -> np.ndarray:
         """Tiles not on the board and not on a known rack, counted per code."""
-        return _distribution(self.alphabet) - self._used()
+        unseen: np.ndarray = _distribution(self.alphabet) - self._used()
+        return unseen
 
     @property
     def unseen_count(self) -> int:
@@ -452,10 +456,10 @@ class Board:
         """A move in players' notation, in this board's alphabet."""
         return move.notation(self.alphabet, through=through)
 
-    def moves(self, lexicon: Lexicon, *, mode: str = "all", top: int = 10,
-              leave: LeaveFunction | str | None = "static", generator: str = "gaddag",
+    def moves(self, lexicon: Lexicon, *, mode: Mode = "all", top: int = 10,
+              leave: LeaveFunction | str | None = "static", generator: Generator = "gaddag",
               exchanges: bool = True, exact_best_score: bool = False,
-              static: bool = True, variant: str | None = None) -> MoveList:
+              static: bool = True, variant: Variant | None = None) -> MoveList:
         """The legal moves of the player to move, best first, by the equity
         ``rackety moves`` shows (`rackety.game.movegen.generate`).
 
@@ -471,10 +475,11 @@ class Board:
             from rackety.game.heuristics import leave_model
 
             leave = leave_model(leave, lexicon)
-        return _movegen().generate(self, lexicon, mode=mode, top=top, leave=leave,
-                                   generator=generator, exchanges=exchanges,
-                                   exact_best_score=exact_best_score, static=static,
-                                   variant=variant)
+        moves: MoveList = _movegen().generate(
+            self, lexicon, mode=mode, top=top, leave=leave, generator=generator,
+            exchanges=exchanges, exact_best_score=exact_best_score, static=static,
+            variant=variant)
+        return moves
 
     def check_shape(self, move: Move) -> None:
         """Check a placement's shape on this board: on it, each tile marked as

@@ -67,7 +67,7 @@ from rackety.game.board import MAX_PLAYERS, SCORE_LIMIT, Board, Layout
 from rackety.game.move import Move, format_leave
 from rackety.game.referee import Event as GameEvent
 from rackety.game.referee import Game, alphabet_for
-from rackety.game.rules import END_OUT, VARIANTS, Rules
+from rackety.game.rules import END_OUT, VARIANTS, Rules, Variant, is_variant
 
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
@@ -825,14 +825,14 @@ def record_rules(record: GcgRecord) -> Rules:
     (``subtract`` when a play-out bonus and a penalty count the same tiles, as
     `replay` scores them; else ``twice``). An unknown variant, or two
     notes that differ, raise a one-line `RacketyError` naming the line."""
-    found: tuple[str, Pragma] | None = None
+    found: tuple[Variant, Pragma] | None = None
     for key, value, pragma in _board_notes(record):
         if key != VARIANT_NOTE.lower():
             continue
         where = f"{record.source}:{pragma.line_number}" if pragma.line_number else \
             record.source
         variant = value.lower()
-        if variant not in VARIANTS:
+        if not is_variant(variant):
             raise RacketyError(f"{where}: #note {VARIANT_NOTE}: {clip(value, 30)!r} is not a "
                                f"variant ({', '.join(VARIANTS)})")
         if found is not None and found[0] != variant:

@@ -178,7 +178,8 @@ def as_table(model: Any, alphabet: Alphabet) -> Klv:
         return model
     table = getattr(model, "table", None)
     if callable(table):
-        return table(alphabet)
+        made: Klv = table(alphabet)
+        return made
     raise RacketyError(f"{model!r} is not a leave table (h1, h2, h3 or a KLV file)")
 
 
@@ -255,8 +256,9 @@ class LeaveSet:
         from rackety.kernels import leaves as _lv
 
         table = as_table(model, self.alphabet)
-        return _lv.lookup_table(self.tiles, self.lengths, table.nodes, table.counts,
-                                table.values.astype(np.float64))
+        values: np.ndarray = _lv.lookup_table(self.tiles, self.lengths, table.nodes,
+                                              table.counts, table.values.astype(np.float64))
+        return values
 
 
 _leave_sets: dict[str, LeaveSet] = {}

@@ -21,14 +21,14 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any, Protocol, overload, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args, overload, runtime_checkable
 
 import numpy as np
 
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError
 from rackety.game.move import Move, format_leave
-from rackety.game.rules import VARIANTS
+from rackety.game.rules import VARIANTS, Variant
 from rackety.game.state import CrossSets, board_consts, full_mask, move_of_row, points_of
 from rackety.kernels import crosssets as _cs
 from rackety.kernels import fields as _f
@@ -40,14 +40,18 @@ if TYPE_CHECKING:
     from rackety.game.position import Position
     from rackety.lexicon import Lexicon
 
-GENERATORS = ("gaddag", "dawg")
-MODES = ("all", "top", "best", "count")
+#: the graph the classic generator walks: the GADDAG, or the DAWG alone (slower)
+Generator = Literal["gaddag", "dawg"]
+GENERATORS: tuple[str, ...] = get_args(Generator)
+#: what `generate` lists: every move, the top N, the best, or only the count
+Mode = Literal["all", "top", "best", "count"]
+MODES: tuple[str, ...] = get_args(Mode)
 _INITIAL_CAP = 1 << 16
 _MAX_LEAVES = 1 << 16  # leave indices of a rack: the product of (copies + 1) over its codes
 
 
 # ----------------------------------------------------------------- derived data
-def variant_lexicon(lexicon: Lexicon, variant: str) -> Lexicon:
+def variant_lexicon(lexicon: Lexicon, variant: Variant) -> Lexicon:
     """The lexicon whose graph the kernels walk under the rules' ``variant``:
     ``lexicon`` itself (classic), or its alphagrams (WordSmog,
     `Lexicon.alphagrams`: its `Lexicon.graph` makes the cross sets
@@ -263,6 +267,11 @@ def _given_values(alphabet: Alphabet, rack: Sequence[int], leave: LeaveFunction)
 
 
 # ------------------------------------------------------------------- buffers
+#: what `_Buffers.of` hands: state, floats, scratch and output (meta, tiles, equity)
+_Set = tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...],
+             tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+
 class _Buffers(threading.local):
     """A generator's buffers in each thread, made once and kept (a
     `MoveGenerator` owns one): the state (`kernels.fields`)
@@ -271,13 +280,13 @@ class _Buffers(threading.local):
     output as plain tuples, as the kernels take them (`kernels.generate.moves_of`)."""
 
     def __init__(self) -> None:
-        self.sets: dict[tuple[int, int], tuple] = {}
+        self.sets: dict[tuple[int, int], _Set] = {}
         self.states: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.scratches: dict[int, tuple[np.ndarray, ...]] = {}
         self.out: tuple[np.ndarray, np.ndarray, np.ndarray] = (
             np.empty((0, _f.META), np.int32), np.empty((0, 0), np.uint8), np.empty(0, np.float64))
 
-    def of(self, topn: int, n: int, cap: int) -> tuple:
+    def of(self, topn: int, n: int, cap: int) -> _Set:
         """(state, floats, scratch, out) for a top-``topn`` search on an ``n`` x
         ``n`` board, with room for at least ``cap`` moves."""
         hit = self.sets.get((topn, n))
@@ -311,6 +320,9 @@ class MoveList(Sequence[Move]):
     included, sorted): ``meta`` (int32: direction, lane, first square, length,
     tiles placed, score, played-through mask, leave index), ``tiles`` (uint8,
     the main word) and ``equity``."""
+
+    # the placements counted, in place of `Sequence.count` (not a method here)
+    count: int  # type: ignore[assignment]
 
     def __init__(self, board: Position, meta: np.ndarray, tiles: np.ndarray,
                  equity: np.ndarray, leaves: _Leaves, others: int, cut: float, count: int,
@@ -570,10 +582,10 @@ class MoveList(Sequence[Move]):
 
 
 # --------------------------------------------------------------- generation
-def generate(board: Position, lexicon: Lexicon, *, mode: str = "all", top: int = 10,
-             leave: LeaveFunction | None = None, generator: str = "gaddag",
+def generate(board: Position, lexicon: Lexicon, *, mode: Mode = "all", top: int = 10,
+             leave: LeaveFunction | None = None, generator: Generator = "gaddag",
              exchanges: bool = True, exact_best_score: bool = False,
-             static: bool = True, variant: str | None = None) -> MoveList:
+             static: bool = True, variant: Variant | None = None) -> MoveList:
     """The moves of the player to move.
 
     ``mode``: ``all`` every move; ``top`` the ``top`` best by equity (the

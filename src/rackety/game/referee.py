@@ -53,8 +53,9 @@ import numpy as np
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError
 from rackety.game.board import Board, Layout
-from rackety.game.move import Move, format_leave, square_name
-from rackety.game.rules import Rules
+from rackety.game.layout import square_name
+from rackety.game.move import Move, format_leave
+from rackety.game.rules import Rules, Variant
 from rackety.game.state import (
     CrossSets,
     bag_of,
@@ -64,6 +65,7 @@ from rackety.game.state import (
     set_rack,
     write_row,
 )
+from rackety.kernels.bits import DAWG_ROOT
 from rackety.kernels.fields import (
     END_OUT,
     END_SCORELESS,
@@ -75,7 +77,6 @@ from rackety.kernels.fields import (
     META,
     GameState,
 )
-from rackety.lexicon.kwg import DAWG_ROOT
 
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
@@ -232,7 +233,7 @@ class Game:
     @property
     def scores(self) -> list[int]:
         """The scores by seat."""
-        return self._state.ints[GS_SCORE:GS_SCORE + len(self.players)].tolist()
+        return [int(s) for s in self._state.ints[GS_SCORE:GS_SCORE + len(self.players)]]
 
     @property
     def turn(self) -> int:
@@ -795,7 +796,7 @@ def _phonies(board: Board, move: Move, lexicon: Lexicon) -> list[str]:
 
 
 def _phonies_on(grid: np.ndarray, alphabet: Alphabet, move: Move, lexicon: Lexicon,
-                variant: str = "classic") -> list[str]:
+                variant: Variant = "classic") -> list[str]:
     """The words ``move`` forms on ``grid`` that the rules' ``variant`` does not
     take: not in ``lexicon`` (classic), or no anagram of a word in it (WordSmog)."""
     words = formed_words(grid, move.placed_squares(), move.placed)
@@ -812,7 +813,7 @@ def _phonies_on(grid: np.ndarray, alphabet: Alphabet, move: Move, lexicon: Lexic
     return [alphabet.format(w) for w, ok in zip(words, found, strict=True) if not ok]
 
 
-def _not_words(words: list[str], lexicon: Lexicon, variant: str = "classic") -> str:
+def _not_words(words: list[str], lexicon: Lexicon, variant: Variant = "classic") -> str:
     where = f"an anagram of a word in {lexicon.name}" if variant == "wordsmog" else \
         f"in {lexicon.name}"
     if len(words) == 1:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING, Literal, TypeGuard, get_args
 
 from rackety.alphabet import MAX_BINGO_BONUS
 from rackety.errors import RacketyError, clip, parse_int
@@ -52,12 +52,19 @@ ChallengeRule = Literal["void", "single", "double", "5pt", "10pt"]
 CHALLENGE_RULES: tuple[str, ...] = get_args(ChallengeRule)
 DEFAULT_CHALLENGE: ChallengeRule = "double"
 #: what playing out earns (the module docstring)
-PLAYOUT_RULES = ("twice", "subtract")
+Playout = Literal["twice", "subtract"]
+PLAYOUT_RULES: tuple[str, ...] = get_args(Playout)
 #: ``classic``: every word formed is in the lexicon; ``wordsmog``: every word
 #: formed is an anagram of a word in the lexicon (MAGPIE's, wolges' and
 #: Macondo's "jumbled" rules)
 Variant = Literal["classic", "wordsmog"]
 VARIANTS: tuple[str, ...] = get_args(Variant)
+
+
+def is_variant(text: str) -> TypeGuard[Variant]:
+    """Whether ``text`` names a variant (`VARIANTS`, as written)."""
+    return text in VARIANTS
+
 
 #: CGP operations of the rules (docs/FORMATS.md section 4), opcode -> field
 CGP_OPCODES = {"cr": "challenge", "bb": "bingo_bonus", "etl": "exchange_min_bag",
@@ -73,12 +80,12 @@ class Rules:
     """The rules of a game. A field left ``None`` is the alphabet's value
     (`of` fills it in); the others are the user's choices."""
 
-    challenge: str = DEFAULT_CHALLENGE
+    challenge: ChallengeRule = DEFAULT_CHALLENGE
     bingo_bonus: int | None = None
     exchange_min_bag: int | None = None
     max_scoreless: int | None = None
-    playout: str = "twice"
-    variant: str = "classic"
+    playout: Playout = "twice"
+    variant: Variant = "classic"
 
     def __post_init__(self) -> None:
         if self.challenge not in CHALLENGE_RULES:
@@ -226,6 +233,8 @@ __all__ = [
     "PLAYOUT_RULES",
     "VARIANTS",
     "ChallengeRule",
+    "Playout",
     "Rules",
     "Variant",
+    "is_variant",
 ]

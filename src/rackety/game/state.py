@@ -87,23 +87,24 @@ class CrossSets:
     @property
     def xset(self) -> np.ndarray:
         """Letters each square's perpendicular word allows."""
-        return self.cross[X_SET]
+        return self.cross[X_SET, ...]
 
     @property
     def xscore(self) -> np.ndarray:
         """Face value of each square's perpendicular tiles."""
-        return self.cross[X_SCORE]
+        return self.cross[X_SCORE, ...]
 
     @property
     def xhas(self) -> np.ndarray:
         """1 where a tile placed forms a perpendicular word."""
-        return self.cross[X_HAS]
+        return self.cross[X_HAS, ...]
 
     @property
     def extension(self) -> np.ndarray:
         """Letters each square's neighbouring runs in its own lane allow (the
         extension sets, both sides together)."""
-        return self.cross[X_LEFT] & self.cross[X_RIGHT]
+        both: np.ndarray = self.cross[X_LEFT] & self.cross[X_RIGHT]
+        return both
 
     def copy(self) -> CrossSets:
         return CrossSets(self.tiles.copy(), self.cross.copy())
@@ -201,10 +202,10 @@ def opening_penalties(layout: Layout) -> np.ndarray:
     lm = np.asarray(layout.letter_mult, np.int64)
     wm = np.asarray(layout.word_mult, np.int64)
     row, col = layout.start
-    for d, (r0, c0) in enumerate(((row, None), (None, col))):
+    for d in (0, 1):
         for p in range(n):
             for side in (-1, 1):
-                r, c = (r0 + side, p) if d == 0 else (p, c0 + side)
+                r, c = (row + side, p) if d == 0 else (p, col + side)
                 if 0 <= r < n and 0 <= c < n:
                     steps = max(0, int(lm[r, c]) - 1) + max(0, int(wm[r, c]) - 1)
                     out[d, p] += OPENING_HOTSPOT * steps
@@ -306,12 +307,12 @@ def set_bag(gs: GameState, tiles: Sequence[int]) -> None:
 
 def rack_of(gs: GameState, seat: int) -> list[int]:
     """The rack of ``seat``, in the order drawn."""
-    return gs.racks[seat, :int(gs.ints[GS_RACK + seat])].tolist()
+    return [int(t) for t in gs.racks[seat, :int(gs.ints[GS_RACK + seat])]]
 
 
 def bag_of(gs: GameState) -> list[int]:
     """The bag, drawn from the end."""
-    return gs.bag[:int(gs.ints[GS_BAG])].tolist()
+    return [int(t) for t in gs.bag[:int(gs.ints[GS_BAG])]]
 
 
 __all__ = ["Consts", "CrossSets", "bag_of", "board_consts", "full_mask", "kernel_consts",

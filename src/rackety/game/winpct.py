@@ -57,7 +57,7 @@ class WinTable:
 
     @property
     def unseen_max(self) -> int:
-        return self.array.shape[0] - 1
+        return int(self.array.shape[0]) - 1
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, WinTable) and self.max_spread == other.max_spread and \
@@ -90,7 +90,8 @@ class WinTable:
         i = np.minimum(np.floor(x).astype(np.int64), 2 * self.max_spread - 1)
         frac = x - i
         lo = self.array[u, i]
-        return lo + (self.array[u, i + 1] - lo) * frac
+        pcts: np.ndarray = lo + (self.array[u, i + 1] - lo) * frac
+        return pcts
 
     # ------------------------------------------------------------ making
     @classmethod

@@ -21,7 +21,7 @@ of its array.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -201,6 +201,79 @@ RACK_CAP = 64  # a rack's row in ``racks``
 _GS = check_layout("ints", GS_LAYOUT, GS_SIZE)
 globals().update(check_layout("st", ST_LAYOUT, ST_SIZE), **check_layout("fs", FS_LAYOUT, None),
                  **check_layout("rules", G_LAYOUT, G_SIZE), **_GS)
+
+# the same names for the type checker, which cannot see the update above (tests/test_typing.py
+# holds them to the tables)
+if TYPE_CHECKING:
+    S_N: int
+    S_ANCHOR: int
+    S_LIMIT: int
+    S_DIR: int
+    S_LANE: int
+    S_RACKN: int
+    S_RACKSIZE: int
+    S_BINGO: int
+    S_RACKMASK: int
+    S_MODE: int
+    S_COUNT: int
+    S_TOTAL: int
+    S_BEST: int
+    S_CAP: int
+    S_OVERFLOW: int
+    S_TOPN: int
+    S_HEAPN: int
+    S_EMPTY: int
+    S_START_ROW: int
+    S_START_COL: int
+    S_BOTH_DIRS: int
+    S_FULL_LIDX: int
+    S_ANCHORS: int
+    S_ANCHORS_ALL: int
+    S_LV: int
+    S_OVER_BOUND: int
+    S_EXACT_BEST: int
+    S_FSP: int
+    S_METAP: int
+    S_OTP: int
+    S_OEQP: int
+    S_OTW: int
+    S_WHP: int
+    S_WHN: int
+    S_WKP: int
+    S_WRH: int
+    S_NATMASK: int
+    S_OPENING: int
+    S_VOWELS: int
+    S_PRE: int
+    R_COUNT: int
+    R_PLACE: int
+    R_POINTS: int
+    R_OPEN: int
+    F_THRESH: int
+    F_BOUND: int
+    F_HEAP: int
+    G_N: int
+    G_RACK_SIZE: int
+    G_BINGO: int
+    G_START_ROW: int
+    G_START_COL: int
+    G_BOTH_DIRS: int
+    G_FULL_MASK: int
+    G_EXCHANGE_MIN: int
+    G_MAX_SCORELESS: int
+    G_TWICE: int
+    G_PLAYERS: int
+    G_VOWELS: int
+    G_VARIANT: int
+    G_OPEN: int
+    GS_TURN: int
+    GS_ZERO: int
+    GS_BAG: int
+    GS_OVER: int
+    GS_EMPTY: int
+    GS_PLAYERS: int
+    GS_SCORE: int
+    GS_RACK: int
 
 END_NONE = 0  # the turn passed on
 END_OUT = 1  # a player played out with the bag empty

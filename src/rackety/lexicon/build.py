@@ -52,13 +52,14 @@ _EMPTY = 0  # the state with no edges (the dead end, arc 0)
 
 
 @njit(cache=True)
-def _mix(h, key):
+def _mix(h: np.uint64, key: int) -> np.uint64:
     h = (h ^ np.uint64(key)) * _MUL
     return h ^ (h >> np.uint64(29))
 
 
 @njit(cache=True)
-def _find(edges, first, m, h, start, keys, table):
+def _find(edges: np.ndarray, first: int, m: int, h: np.uint64, start: np.ndarray,
+          keys: np.ndarray, table: np.ndarray) -> int:
     """The slot holding the state whose edges are ``edges[first:first + m]``, or the
     free slot where it would go."""
     mask = np.int64(len(table) - 1)
@@ -66,7 +67,7 @@ def _find(edges, first, m, h, start, keys, table):
     while True:
         s = np.int64(table[slot]) - 1
         if s < 0:
-            return slot
+            return int(slot)
         b = start[s]
         if start[s + 1] - b == m:
             same = True
@@ -75,12 +76,13 @@ def _find(edges, first, m, h, start, keys, table):
                     same = False
                     break
             if same:
-                return slot
+                return int(slot)
         slot = (slot + 1) & mask
 
 
 @njit(cache=True)
-def _register(edges, m, start, keys, table, counts):
+def _register(edges: np.ndarray, m: int, start: np.ndarray, keys: np.ndarray, table: np.ndarray,
+              counts: np.ndarray) -> int:
     """The id of the state with these ``m`` edges, registering it if new."""
     if m == 0:
         return _EMPTY
@@ -89,7 +91,7 @@ def _register(edges, m, start, keys, table, counts):
         h = _mix(h, edges[j])
     slot = _find(edges, 0, m, h, start, keys, table)
     if table[slot] != 0:
-        return np.int64(table[slot]) - 1
+        return int(table[slot]) - 1
     s = counts[0]
     b = start[s]
     for j in range(m):
@@ -97,11 +99,13 @@ def _register(edges, m, start, keys, table, counts):
     start[s + 1] = b + m
     counts[0] = s + 1
     table[slot] = s + 1
-    return s
+    return int(s)
 
 
 @njit(cache=True)
-def _daciuk(strs, lens, last_acc, sep, record, state_of_node, start, keys, table, counts):
+def _daciuk(strs: np.ndarray, lens: np.ndarray, last_acc: np.ndarray, sep: np.ndarray,
+            record: bool, state_of_node: np.ndarray, start: np.ndarray, keys: np.ndarray,
+            table: np.ndarray, counts: np.ndarray) -> int:
     """Type the sorted, distinct strings into the register; return the root state.
 
     ``last_acc[i]``: whether the edge ending string i accepts. ``sep[i] > 0``: the
@@ -114,7 +118,7 @@ def _daciuk(strs, lens, last_acc, sep, record, state_of_node, start, keys, table
     pending = np.zeros((width + 1, 64), np.int64)  # the open nodes' edges, child last
     n_edges = np.zeros(width + 1, np.int64)
     node_id = np.zeros(width + 1, np.int64)
-    prev_len = 0
+    prev_len = np.int64(0)
     created = 0
     for i in range(n):
         length = np.int64(lens[i])
@@ -145,11 +149,12 @@ def _daciuk(strs, lens, last_acc, sep, record, state_of_node, start, keys, table
         pending[d - 1, n_edges[d - 1] - 1] |= s << 9
         if record:
             state_of_node[node_id[d]] = s
-    return _register(pending[0], n_edges[0], start, keys, table, counts)
+    return int(_register(pending[0], n_edges[0], start, keys, table, counts))
 
 
 @njit(cache=True)
-def _reversed_prefixes(words, lens, common, total):
+def _reversed_prefixes(words: np.ndarray, lens: np.ndarray, common: np.ndarray,
+                       total: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every distinct prefix x of the sorted words, reversed, in the order the DAWG
     pass created their trie nodes; and whether each x is a word."""
     width = words.shape[1]
@@ -169,7 +174,8 @@ def _reversed_prefixes(words, lens, common, total):
 
 
 @njit(cache=True)
-def _tail_share(start, keys, table, n_states, by_length):
+def _tail_share(start: np.ndarray, keys: np.ndarray, table: np.ndarray, n_states: int,
+                by_length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For every state, the state whose run hosts it and its offset in that run
     (``host[s] == s``: placed in its own run). States are taken longest first; a
     state not yet hosted gets its own run, and each proper suffix of its edge
@@ -199,7 +205,8 @@ def _tail_share(start, keys, table, n_states, by_length):
 
 
 @njit(cache=True)
-def _layout(start, keys, n_states, host, offset, dawg_root, gaddag_root):
+def _layout(start: np.ndarray, keys: np.ndarray, n_states: int, host: np.ndarray,
+            offset: np.ndarray, dawg_root: int, gaddag_root: int) -> np.ndarray:
     """Place the runs breadth first from the DAWG root, then the GADDAG root, and
     write the KWG nodes (see `rackety.lexicon.kwg` for the bit layout)."""
     run_pos = np.full(n_states, -1, np.int64)
@@ -308,7 +315,7 @@ def build_kwg(words: WordList, *, gaddag: bool = True,
     by_length = np.argsort(-lengths, kind="stable")
     host, offset = _tail_share(start, keys, table, n_states, by_length)
     t4 = clock()
-    nodes = _layout(start, keys, n_states, host, offset, dawg_root, gaddag_root)
+    nodes: np.ndarray = _layout(start, keys, n_states, host, offset, dawg_root, gaddag_root)
     if not gaddag:
         nodes = np.delete(nodes, 1)
         arcs = arc_of(nodes)

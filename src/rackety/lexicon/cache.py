@@ -87,7 +87,9 @@ def lookup(key: str) -> Entry | None:
         counts = [meta.get(k, 0) for k in ("words", "skipped", "duplicates")]
         if not all(type(c) is int and 0 <= c < 1 << 40 for c in counts):
             return None
-        return Entry(kwg_path, data, *counts, str(meta.get("first_problem", "")))
+        words, skipped, duplicates = counts
+        return Entry(kwg_path, data, words, skipped, duplicates,
+                     str(meta.get("first_problem", "")))
     except (RacketyError, ValueError, RecursionError):
         return None
 

@@ -55,19 +55,19 @@ def measure(nodes: np.ndarray, start: int, count: np.ndarray, longest: np.ndarra
         pending = False
         if a != 0 and state[a] != 2:
             if state[a] == 1:
-                return a
+                return int(a)
             top += 1
             stack[top] = a
             pending = True
         if not last and state[i + 1] != 2:
             if state[i + 1] == 1:
-                return i + 1
+                return int(i + 1)
             top += 1
             stack[top] = i + 1
             pending = True
         if pending:
             if state[i] == 1:
-                return i
+                return int(i)
             state[i] = 1
             continue
         separator = tile_of(node) == 0
@@ -78,15 +78,15 @@ def measure(nodes: np.ndarray, start: int, count: np.ndarray, longest: np.ndarra
         if a != 0:
             c += count[a]
             length += longest[a]
-            seps = min(seps + np.int64(separators[a]), 2)
+            seps = min(seps + np.int64(separators[a]), np.int64(2))
             total = tiles[a]
         if not separator:
-            total = min(total + c, SATURATED)  # this tile, on every string through it
+            total = min(total + c, np.int64(SATURATED))  # this tile, on every string through it
         if not last:
             c += count[i + 1]
             length = max(length, longest[i + 1])
             seps = max(seps, np.int64(separators[i + 1]))
-            total = min(total + tiles[i + 1], SATURATED)
+            total = min(total + tiles[i + 1], np.int64(SATURATED))
         count[i] = min(c, SATURATED)
         tiles[i] = total
         longest[i] = length

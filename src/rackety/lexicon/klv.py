@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Self
 
 import numpy as np
 
@@ -83,14 +84,14 @@ class Klv:
 
     # ------------------------------------------------------------- reading
     @classmethod
-    def load(cls, path: str | Path, alphabet: Alphabet | str | None = None) -> Klv:
+    def load(cls, path: str | Path, alphabet: Alphabet | str | None = None) -> Self:
         """Read a KLV2 (float32 values) or KLV (int16 / 256) file."""
         data = read_bytes(path, "KLV file", 8 + 8 * _kwg.MAX_NODES + 4 * MAX_LEAVES)
         return cls.from_bytes(data, alphabet, source=str(path))
 
     @classmethod
     def from_bytes(cls, data: bytes, alphabet: Alphabet | str | None = None, *,
-                   source: str = "<klv>") -> Klv:
+                   source: str = "<klv>") -> Self:
         """Read the bytes of a KLV2 or KLV file."""
         alpha = _as_alphabet(alphabet)
         size = len(data)
@@ -117,7 +118,7 @@ class Klv:
     @classmethod
     def from_values(cls, alphabet: Alphabet | str,
                     values: Mapping[Sequence[int] | str, float], *,
-                    source: str = "<values>") -> Klv:
+                    source: str = "<values>") -> Self:
         """A KLV holding ``values``: leave (tile codes in any order, or text with
         ``?`` for a blank) -> points. The empty leave is always worth 0 and is
         not stored.
@@ -148,7 +149,7 @@ class Klv:
 
     @classmethod
     def from_arrays(cls, alphabet: Alphabet | str, tiles: np.ndarray, lengths: np.ndarray,
-                    values: np.ndarray, *, source: str = "<values>") -> Klv:
+                    values: np.ndarray, *, source: str = "<values>") -> Self:
         """A KLV from leaves already in order: ``tiles`` (uint8 codes) holds the
         leaves one after another, each sorted by code, ``lengths`` their lengths
         (none 0), the leaves distinct and in increasing order (a prefix first, as

@@ -21,8 +21,10 @@ import numpy as np
 
 from rackety.errors import RacketyError
 from rackety.files import read_bytes, write_atomic
-from rackety.kernels.bits import DAWG_ROOT, GADDAG_ROOT, arc_of, is_end, is_word, tile_of
+from rackety.kernels.bits import DAWG_ROOT as DAWG_ROOT  # the roots, for the graph's readers
+from rackety.kernels.bits import GADDAG_ROOT as GADDAG_ROOT
 from rackety.kernels.bits import IS_END as IS_END  # for KLV and the tests
+from rackety.kernels.bits import arc_of, is_end, is_word, tile_of
 from rackety.lexicon.wordlist import MAX_WORD_LENGTH
 
 MAX_NODES = 1 << 22
@@ -195,7 +197,7 @@ def follow(nodes: np.ndarray, start: int, tiles: list[int]) -> int:
 
 def children(nodes: np.ndarray, index: int) -> list[tuple[int, bool]]:
     """(tile, accepts) of each edge leaving the node at ``index``."""
-    out = []
+    out: list[tuple[int, bool]] = []
     i = arc_of(int(nodes[index]))
     if i == 0:
         return out

@@ -392,7 +392,7 @@ class Lexicon:
     def root(self, pseudo: int) -> int:
         """The first node of the DAWG (``pseudo`` = `kwg.DAWG_ROOT`) or the GADDAG
         (`kwg.GADDAG_ROOT`): the arc index its pseudo-node points to."""
-        return arc_of(int(self.nodes[pseudo]))
+        return int(arc_of(int(self.nodes[pseudo])))
 
     # ------------------------------------------------------------- words
     def _word_tiles(self, word: str | Iterable[int]) -> list[int] | None:
@@ -406,7 +406,7 @@ class Lexicon:
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str | list | tuple | np.ndarray):
             return False
-        tiles = self._word_tiles(word)  # type: ignore[arg-type]
+        tiles = self._word_tiles(word)
         if not tiles:
             return False
         index = _kwg.follow(self.nodes, _kwg.DAWG_ROOT, tiles)
@@ -423,7 +423,10 @@ class Lexicon:
         """Every word's tile codes, one word after another, and each word's length."""
         from rackety.lexicon.query import enumerate_strings
 
-        return enumerate_strings(self.nodes, self.root(_kwg.DAWG_ROOT), 1024)
+        flat: np.ndarray
+        lens: np.ndarray
+        flat, lens = enumerate_strings(self.nodes, self.root(_kwg.DAWG_ROOT), 1024)
+        return flat, lens
 
     def _rack(self, rack: str, what: str = "rack") -> np.ndarray:
         codes = self.alphabet.tokenize(rack.upper().replace(" ", ""), blanks=True, what=what)

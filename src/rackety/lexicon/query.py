@@ -46,7 +46,7 @@ MAX_QUOTATION = 10_000  # characters of an acrostic's quotation
 
 
 @njit(cache=True)
-def _grow(buf, need):
+def _grow(buf: np.ndarray, need: int) -> np.ndarray:
     if need <= len(buf):
         return buf
     size = len(buf) * 2
@@ -66,7 +66,7 @@ def contains_many(nodes: np.ndarray, start: int, flat: np.ndarray, lens: np.ndar
     for w in range(lens.shape[0]):
         arc = start
         ok = 1
-        node = 0
+        node = np.int64(0)
         for j in range(lens[w]):
             t = np.int64(flat[pos + j])
             if arc == 0:
@@ -126,7 +126,7 @@ def enumerate_strings(nodes: np.ndarray, start: int,
 
 
 @njit(cache=True)
-def _take(counts, t):
+def _take(counts: np.ndarray, t: int) -> int:
     """Take tile ``t`` from the rack: a natural one if there is one, else a blank
     (which can never do worse: a blank can stand for anything a natural tile can).
     Returns 1 (natural), 2 (blank) or 0 (neither left)."""
@@ -140,7 +140,7 @@ def _take(counts, t):
 
 
 @njit(cache=True)
-def _give_back(counts, t, kind):
+def _give_back(counts: np.ndarray, t: int, kind: int) -> None:
     if kind == 1:
         counts[t] += 1
     elif kind == 2:
@@ -148,7 +148,8 @@ def _give_back(counts, t, kind):
 
 
 @njit(cache=True)
-def _emit(out, lens, n_out, n_words, path, length):
+def _emit(out: np.ndarray, lens: np.ndarray, n_out: int, n_words: int, path: np.ndarray,
+          length: int) -> tuple[np.ndarray, np.ndarray]:
     out = _grow(out, n_out + length)
     lens = _grow(lens, n_words + 1)
     for k in range(length):
@@ -206,7 +207,7 @@ def anagram_walk(nodes: np.ndarray, start: int, counts: np.ndarray, min_len: int
 
 
 @njit(cache=True)
-def _closure(mask, stars):
+def _closure(mask: np.uint64, stars: np.uint64) -> np.uint64:
     """Pattern positions reachable from ``mask`` by letting stars match nothing."""
     while True:
         grown = mask | ((mask & stars) << np.uint64(1))
@@ -355,7 +356,7 @@ def pattern_walk(nodes: np.ndarray, start: int, pat: np.ndarray, counts: np.ndar
 
 
 @njit(cache=True)
-def _fits(need, i, counts, min_index):
+def _fits(need: np.ndarray, i: int, counts: np.ndarray, min_index: np.ndarray) -> bool:
     """Whether candidate ``i`` fits the rack (blanks making up any shortfall) and
     is not earlier than any of its letters allows."""
     short = 0
@@ -366,7 +367,7 @@ def _fits(need, i, counts, min_index):
                 return False
             if k > counts[t]:
                 short += k - counts[t]
-    return short <= counts[0]
+    return bool(short <= counts[0])
 
 
 @njit(cache=True)
@@ -764,8 +765,8 @@ def decode(lexicon: Words, ciphers: str | Iterable[str], *, limit: int,
             for c, p in zip(cipher_word, plain, strict=True):
                 key.setdefault(labels[c].label, labels[p].label)
         keys.append(key)
-    text = tuple(tuple(alphabet.format(list(w)) for w in answer) for answer in answers)
-    return Decoding(names, text, tuple(keys), {0: "", 1: "limit", 2: "budget"}[stopped])
+    plain = tuple(tuple(alphabet.format(list(w)) for w in answer) for answer in answers)
+    return Decoding(names, plain, tuple(keys), {0: "", 1: "limit", 2: "budget"}[stopped])
 
 
 def letters_of(alphabet: Alphabet, text: str, what: str) -> np.ndarray:

@@ -40,13 +40,13 @@ Move('8H PANDY', score=30, equity=30.0)
 Decision(move=Move('8H PANDY', score=30, equity=27.3), best_score=30, endgame=None, simulation=None)
 """
 
-from rackety.game.heuristics import H1, H2, H3, Balance, RackHeuristic
+from rackety.game.heuristics import H1, H2, H3, Balance, RackHeuristic, leave_model
 from rackety.players.base import Decision, Player, PlayerBase
 from rackety.players.best import BestPlayer
 from rackety.players.endgame import ENDGAME_SUFFIX, EndgamePlayer
 from rackety.players.greedy import GreedyPlayer
 from rackety.players.human import HumanPlayer
-from rackety.players.registry import PLAYER_SPECS, leave_model, make_player
+from rackety.players.registry import PLAYER_SPECS, make_player
 from rackety.players.sim import SimPlayer
 from rackety.players.static import StaticPlayer, static_choice, static_decision
 from rackety.players.ucgi import UcgiPlayer

@@ -39,6 +39,7 @@ from rackety.search.control import clock
 
 if TYPE_CHECKING:
     from rackety.game.board import Board
+    from rackety.game.rules import Variant
     from rackety.lexicon import Lexicon
     from rackety.search.control import Control
 
@@ -242,7 +243,7 @@ def _runs_down(grid: Any, r: int, c: int) -> bool:
 RACKS_PER_SECOND = {"classic": 20_000, "wordsmog": 100}
 
 
-def _max_racks(seconds: float, variant: str = "classic") -> int:
+def _max_racks(seconds: float, variant: Variant = "classic") -> int:
     """How many racks an inference may weigh in ``seconds`` under ``variant``
     (`RACKS_PER_SECOND`), and those of a twentieth of a second at least."""
     rate = RACKS_PER_SECOND.get(variant, RACKS_PER_SECOND["wordsmog"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rackety.game.movegen import generate
+from rackety.game.movegen import Generator, generate
 from rackety.players.base import Decision, PlayerBase, whole_rack_or_pass
 
 if TYPE_CHECKING:
@@ -17,7 +17,7 @@ class GreedyPlayer(PlayerBase):
     """Appel and Jacobson's program: the highest-scoring placement. With none,
     it exchanges its whole rack if the bag allows, else passes."""
 
-    def __init__(self, name: str = "greedy", *, generator: str = "gaddag") -> None:
+    def __init__(self, name: str = "greedy", *, generator: Generator = "gaddag") -> None:
         self.name = name
         self.generator = generator
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from rackety.errors import RacketyError
 from rackety.game.move import Move
-from rackety.game.movegen import LeaveModel, generate
+from rackety.game.movegen import Generator, LeaveModel, generate
 from rackety.players.base import Decision, PlayerBase
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def static_choice(board: Board, lexicon: Lexicon, leave: LeaveModel, *,
-                  generator: str = "gaddag") -> Move:
+                  generator: Generator = "gaddag") -> Move:
     """The move of highest equity (score + leave value) among the placements
     and, when the bag allows, the exchanges, a placement winning a tie: Gordon's
     rule, "trade in a subset of your tiles if the resulting rack leave has a
@@ -28,7 +28,7 @@ def static_choice(board: Board, lexicon: Lexicon, leave: LeaveModel, *,
 
 
 def static_decision(board: Board, lexicon: Lexicon, leave: LeaveModel, *,
-                    generator: str = "gaddag") -> Decision:
+                    generator: Generator = "gaddag") -> Decision:
     """`static_choice`, with the best placement score of the position.
 
     `generate` lists the pass too (its equity is the value of the whole rack),
@@ -56,7 +56,7 @@ class StaticPlayer(PlayerBase):
     with his exchange rule (`static_choice`)."""
 
     def __init__(self, leave_model: LeaveModel, name: str = "static", *,
-                 generator: str = "gaddag") -> None:
+                 generator: Generator = "gaddag") -> None:
         if not isinstance(leave_model, LeaveModel):
             raise RacketyError(f"{leave_model!r} is not a leave model (it needs "
                                "rack_values(alphabet, rack))")

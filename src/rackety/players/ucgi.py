@@ -325,7 +325,7 @@ class UcgiPlayer(PlayerBase):
         self._lines: queue.Queue[object] = queue.Queue(MAX_QUEUED)
         self._done = threading.Event()  # the readers of the process stop
         self._stderr: deque[str] = deque(maxlen=5)
-        self._finalizer: weakref.finalize[..., None] | None = None
+        self._finalizer: weakref.finalize[..., UcgiPlayer] | None = None
         self._readers: list[threading.Thread] = []
 
     # ------------------------------------------------------------ process

@@ -1,4 +1,3 @@
-# ruff: noqa: ANN001, ANN202
 """The exact endgame solver: bag empty, both racks known.
 
 The value of a position is the change in spread for the player to move, from
@@ -220,7 +219,8 @@ _SIG = types.int64(_I, _I, _I, _I, _I, _I, _I, _I, _U, _ARRAYS)
 
 
 @njit(cache=True, nogil=True)
-def _generate(arrays, tiles, cross, rack, off, empty):
+def _generate(arrays: Arrays, tiles: np.ndarray, cross: np.ndarray, rack: np.ndarray, off: int,
+              empty: bool) -> int:
     """Every placement of ``rack`` into the arena from row ``off`` (the one
     generator entry in its all mode, without leaves; WordSmog's under the
     rules' ``G_VARIANT``); returns the end row."""
@@ -239,11 +239,11 @@ def _generate(arrays, tiles, cross, rack, off, empty):
         generate_gaddag(kwg, consts, (tiles, cross), st, fs, out,
                         Scratch(a.ln_all, a.anc, a.bnd, a.small, a.bestl))
     ctl[C_GENS] += 1
-    return st[S_COUNT]
+    return int(st[S_COUNT])
 
 
 @njit(cache=True, nogil=True)
-def _placed_face(meta, otiles, i, points):
+def _placed_face(meta: np.ndarray, otiles: np.ndarray, i: int, points: np.ndarray) -> int:
     """Face value of the tiles move ``i`` takes from the rack (blanks 0)."""
     through = meta[i, M_THROUGH]
     face = 0
@@ -254,7 +254,7 @@ def _placed_face(meta, otiles, i, points):
 
 
 @njit(cache=True, nogil=True)
-def _play(arrays, i, slot, full, side, h):
+def _play(arrays: Arrays, i: int, slot: int, full: int, side: int, h: np.uint64) -> np.uint64:
     """Move ``i`` into slot ``slot + 1`` (a copy of ``slot``) by the rules'
     `place`, off the rack of ``side``; returns the hash with the tiles and the
     rack changed. The slot's cross sets are left to update (``dirty``) until a
@@ -289,7 +289,9 @@ def _play(arrays, i, slot, full, side, h):
 
 
 @njit(cache=True, nogil=True)
-def _recross(kwg, graph, tiles_s, xs_s, slot, points, full, meta, dirty, roots):
+def _recross(kwg: np.ndarray, graph: int, tiles_s: np.ndarray, xs_s: np.ndarray, slot: int,
+             points: np.ndarray, full: int, meta: np.ndarray, dirty: np.ndarray,
+             roots: np.ndarray) -> None:
     """Bring the cross sets of slot ``slot`` up to date: its parent's, updated
     for the move that made it (`rackety.kernels.rules.recross`)."""
     if slot > 0 and dirty[slot] >= 0:
@@ -299,7 +301,8 @@ def _recross(kwg, graph, tiles_s, xs_s, slot, points, full, meta, dirty, roots):
 
 
 @njit(cache=True, nogil=True)
-def _unplay(meta, otiles, i, points, racks, side):
+def _unplay(meta: np.ndarray, otiles: np.ndarray, i: int, points: np.ndarray, racks: np.ndarray,
+            side: int) -> None:
     """Put the tiles of move ``i`` back on the rack of ``side``."""
     through = meta[i, M_THROUGH]
     for j in range(meta[i, M_LEN]):
@@ -313,7 +316,7 @@ def _unplay(meta, otiles, i, points, racks, side):
 
 
 @njit(cache=True, nogil=True)
-def _sort_desc(order, lo, hi, est):
+def _sort_desc(order: np.ndarray, lo: int, hi: int, est: np.ndarray) -> None:
     """Shell sort of ``order[lo:hi]`` by ``est`` of each entry, highest first."""
     k = hi - lo
     gap = 1
@@ -332,7 +335,8 @@ def _sort_desc(order, lo, hi, est):
 
 
 @njit(cache=True, nogil=True)
-def _pv_set(pv_len, pv_meta, pv_tiles, ply, meta, otiles, i, child):
+def _pv_set(pv_len: np.ndarray, pv_meta: np.ndarray, pv_tiles: np.ndarray, ply: int,
+            meta: np.ndarray, otiles: np.ndarray, i: int, child: bool) -> None:
     """The principal variation at ``ply``: move ``i`` (-1: the pass), then, if
     ``child``, the line found below it."""
     if i < 0:
@@ -357,7 +361,8 @@ def _pv_set(pv_len, pv_meta, pv_tiles, ply, meta, otiles, i, child):
 
 
 @njit(_SIG, cache=True, nogil=True)
-def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h, arrays):
+def _negamax(ply: int, depth: int, alpha: int, beta: int, passes: int, side: int, slot: int,
+             off: int, h: np.uint64, arrays: Arrays) -> int:
     """The value of the position for ``side`` to move, searched ``depth`` plies
     (`D_INF`: to the end), fail-soft within (``alpha``, ``beta``). The board is
     slot ``slot``; this node's moves go in the arena from row ``off``; the
@@ -399,7 +404,7 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h, arrays):
             ctl[C_TTHITS] += 1
             if tdepth != D_INF:
                 ctl[C_CUTS] += 1
-            return v
+            return int(v)
     _recross(kwg, ctl[C_GRAPH], tiles_s, xs_s, slot, points, rules[G_FULL_MASK], meta, dirty,
              arrays.roots)
     end = _generate(arrays, tiles_s[slot], xs_s[slot], racks[side], off,
@@ -459,7 +464,7 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h, arrays):
         i = order[off + j]
         is_pass = i == end
         if is_pass:
-            score = 0
+            score = np.int64(0)
             face = 0
         else:
             score = np.int64(meta[i, M_SCORE])
@@ -520,15 +525,16 @@ def _negamax(ply, depth, alpha, beta, passes, side, slot, off, h, arrays):
 
 
 @njit(cache=True, nogil=True)
-def _search(depth, passes, h, arrays):
+def _search(depth: int, passes: int, h: np.uint64, arrays: Arrays) -> int:
     """One iteration of the deepening: the root searched ``depth`` plies."""
     zero = np.int64(0)
-    return _negamax(zero, np.int64(depth), np.int64(-BIG), np.int64(BIG), np.int64(passes),
-                    zero, zero, zero, h, arrays)
+    return int(_negamax(zero, np.int64(depth), np.int64(-BIG), np.int64(BIG), np.int64(passes),
+                        zero, zero, zero, h, arrays))
 
 
 @njit(cache=True, nogil=True)
-def _rehash(old_key, old_data, new_key, new_data):
+def _rehash(old_key: np.ndarray, old_data: np.ndarray, new_key: np.ndarray,
+            new_data: np.ndarray) -> None:
     """Move the entries of a table into a bigger one (on a collision, the one
     searched deeper stays)."""
     mask = np.uint64(new_key.shape[0] - 1)

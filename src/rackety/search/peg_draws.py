@@ -14,7 +14,10 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def submultisets(pool: Counter[int], k: int) -> list[tuple[tuple[int, ...], int]]:
@@ -77,7 +80,7 @@ def sample(pool: Counter[int], k: int, n: int, seed: int) -> list[tuple[tuple[in
     return sorted(counts.items())
 
 
-def shuffled(items: list, seed: int) -> list:
+def shuffled(items: Sequence[T], seed: int) -> list[T]:
     """``items`` in an order of ``seed`` (a copy): the order a draw's endgames
     are searched in, so that a time budget that stops early leaves every
     candidate with an unbiased part of its draws."""

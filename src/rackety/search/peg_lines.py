@@ -32,9 +32,9 @@ placement (the opponent would not pass then).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -51,6 +51,8 @@ Row = tuple[np.ndarray, np.ndarray]
 #: what a worker plays and solves: the bag (drawn from the end), the opponent's
 #: rack, the moves from the root (a row, or None for a pass)
 Spec = tuple[tuple[int, ...], tuple[int, ...], tuple[Row | None, ...]]
+#: an endgame to search, by its key: (kind, the line's index, the tiles drawn, ...)
+Task = tuple[Any, ...]
 #: a found endgame: (value for the side to move, exact, depth searched)
 Found = tuple[int, bool, int]
 #: one world of a candidate: (tiles drawn, ways, spread change or None when not
@@ -69,21 +71,21 @@ class Line:
     index: int
     move: Move
 
-    def tasks(self) -> list[Hashable]:
+    def tasks(self) -> list[Task]:
         """The endgames known from the start, most useful first."""
         raise NotImplementedError
 
-    def needed(self, found: dict[Hashable, Found]) -> list[Hashable]:
+    def needed(self, found: dict[Task, Found]) -> list[Task]:
         """Endgames the values found so far call for (none by default)."""
         return []
 
-    def record(self, key: Hashable) -> None:
+    def record(self, key: Task) -> None:
         """A value for ``key`` was found (or replaced by a deeper one)."""
 
-    def spec(self, key: Hashable) -> Spec:
+    def spec(self, key: Task) -> Spec:
         raise NotImplementedError
 
-    def worlds(self, found: dict[Hashable, Found]) -> list[World]:
+    def worlds(self, found: dict[Task, Found]) -> list[World]:
         raise NotImplementedError
 
     @property
@@ -106,14 +108,14 @@ class EmptyingLine(Line):
         self.method = "sampled" if sampled else "endgames"
         self.order = shuffled([d for d, _ in draws], seed + index)
 
-    def tasks(self) -> list[Hashable]:
+    def tasks(self) -> list[Task]:
         return [("out", self.index, d) for d in self.order]
 
-    def spec(self, key: Hashable) -> Spec:
-        drawn = key[2]  # type: ignore[index]
+    def spec(self, key: Task) -> Spec:
+        drawn = key[2]
         return tuple(drawn), self.opponent(drawn), (self.row,)
 
-    def worlds(self, found: dict[Hashable, Found]) -> list[World]:
+    def worlds(self, found: dict[Task, Found]) -> list[World]:
         out: list[World] = []
         score = self.move.score or 0
         for drawn, ways in self.draws:
@@ -156,7 +158,7 @@ class ReplyLine(Line):
                         for a, d in draws.items()}
         self._place: dict[tuple[int, int], tuple[int | None, bool, bool]] = {}
 
-    def tasks(self) -> list[Hashable]:
+    def tasks(self) -> list[Task]:
         # every draw's replies, best-scoring first, taken in turn
         out = []
         longest = max((len(d.replies) for d in self.draws.values()), default=0)
@@ -166,26 +168,26 @@ class ReplyLine(Line):
                     out.append(("reply", self.index, a, j))
         return out
 
-    def record(self, key: Hashable) -> None:
-        kind, _, a = key[:3]  # type: ignore[index]
+    def record(self, key: Task) -> None:
+        kind, _, a = key[:3]
         if kind == "reply":
             self.missing[a].discard(key)
             for t, _, _ in self.draws[a].worlds:
                 self._place.pop((a, t), None)
 
-    def spec(self, key: Hashable) -> Spec:
-        kind, _, a = key[:3]  # type: ignore[index]
+    def spec(self, key: Task) -> Spec:
+        kind, _, a = key[:3]
         d = self.draws[a]
         if kind == "reply":
-            j = key[3]  # type: ignore[index]
+            j = key[3]
             t = min(d.replies[j][1])  # any world the reply is legal in: the same endgame
             rack = next(r for tt, _, r in d.worlds if tt == t)
             return (t, a), rack, (self.row, _row(*d.reply_rows, j))
-        t, j = key[3], key[4]  # type: ignore[index]
+        t, j = key[3], key[4]
         rack = next(r for tt, _, r in d.worlds if tt == t)
         return (t, a), rack, (self.row, None, _row(*d.answer_rows, j))
 
-    def _placements(self, found: dict[Hashable, Found], a: int, t: int
+    def _placements(self, found: dict[Task, Found], a: int, t: int
                     ) -> tuple[int | None, bool, bool]:
         """The opponent's best placement in world (a, t), for the mover: (value
         or None when it has none found, exact, complete)."""
@@ -207,8 +209,8 @@ class ReplyLine(Line):
         self._place[(a, t)] = (best, exact, complete)
         return best, exact, complete
 
-    def _pass(self, found: dict[Hashable, Found], a: int, t: int, place: int | None,
-              rack: tuple[int, ...]) -> tuple[int | None, bool, Hashable | None]:
+    def _pass(self, found: dict[Task, Found], a: int, t: int, place: int | None,
+              rack: tuple[int, ...]) -> tuple[int | None, bool, Task | None]:
         """The opponent's pass in world (a, t) for the mover: (its value, or None
         when the opponent's best placement is no worse for it than passing; exact;
         the next endgame it needs, None when settled)."""
@@ -229,7 +231,7 @@ class ReplyLine(Line):
                 break
         return best, exact, None
 
-    def needed(self, found: dict[Hashable, Found]) -> list[Hashable]:
+    def needed(self, found: dict[Task, Found]) -> list[Task]:
         out = []
         for a, d in self.draws.items():
             if self.missing[a]:
@@ -241,7 +243,7 @@ class ReplyLine(Line):
                     out.append(key)
         return out
 
-    def worlds(self, found: dict[Hashable, Found]) -> list[World]:
+    def worlds(self, found: dict[Task, Found]) -> list[World]:
         out: list[World] = []
         score = self.move.score or 0
         for a, d in self.draws.items():

@@ -87,7 +87,7 @@ from __future__ import annotations
 import math
 import os
 from collections import Counter, deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -104,7 +104,7 @@ from rackety.lexicon import Lexicon
 from rackety.search.control import SLICE, clock
 from rackety.search.endgame import solve_state
 from rackety.search.peg_draws import count_submultisets, sample, submultisets
-from rackety.search.peg_lines import EmptyingLine, Found, Line, Spec, reply_line
+from rackety.search.peg_lines import EmptyingLine, Found, Line, Spec, Task, reply_line
 
 if TYPE_CHECKING:
     from rackety.game.move import Move
@@ -222,7 +222,9 @@ def _solve_task(task: tuple[Any, ...], control: Control | None = None
         lexicon = Lexicon.load(source, alphabet)
         board = Board.from_cgp(cgp, alphabet=alphabet, layout=layout)
         _worker.update(key=key, setup=_Setup(board, lexicon))
-    return _worker["setup"].solve(spec, seconds, max_depth, control=control)
+    found: tuple[int, bool, int] = _worker["setup"].solve(spec, seconds, max_depth,
+                                                          control=control)
+    return found
 
 
 def check_position(board: Board) -> int:
@@ -310,8 +312,8 @@ def preendgame(board: Board, lexicon: Lexicon, *, candidates: int = 10,
         simulated = _rollouts(board, lexicon, [moves[i] for i in estimated], leave, rollouts,
                               share, seed, jobs, source, progress, control)
         if budget is not None:
-            budget = max(MIN_SOLVE_SECONDS, seconds - (clock() - started))
-    found: dict[Hashable, Found] = {}
+            budget = max(MIN_SOLVE_SECONDS, budget - (clock() - started))
+    found: dict[Task, Found] = {}
     stopped = False
     if lines and control is not None and control.stopped():
         lines, stopped = [], True
@@ -400,7 +402,7 @@ class _Schedule:
     allows that. Past the budget, only a line not yet valued at all gets a
     search (its first)."""
 
-    def __init__(self, lines: list[Line], found: dict[Hashable, Found], board: Board,
+    def __init__(self, lines: list[Line], found: dict[Task, Found], board: Board,
                  seconds: float | None, jobs: int,
                  progress: Callable[[int, int, str], None] | None, bag: int,
                  candidates: int) -> None:
@@ -409,18 +411,18 @@ class _Schedule:
         self.seconds, self.jobs, self.progress = seconds, jobs, progress
         self.initial = {line.index: line.tasks() for line in lines}
         order = sorted(lines, key=lambda line: (line.move.n_placed, line.index))
-        first: list[Hashable] = []
+        first: list[Task] = []
         longest = max((len(t) for t in self.initial.values()), default=0)
         for r in range(longest):
             first += [self.initial[line.index][r] for line in order
                       if r < len(self.initial[line.index])]
         self.first = deque(first)
         self.known = len(first)  # endgames known so far (the first pass's and those asked)
-        self.asked: set[Hashable] = set()
+        self.asked: set[Task] = set()
         self.limit = None if seconds is None else max(
             MIN_SOLVE_SECONDS, FIRST_PASS * seconds * jobs / max(1, len(first)))
-        self.given: dict[Hashable, float] = {}  # the time each had last
-        self.busy: set[Hashable] = set()
+        self.given: dict[Task, float] = {}  # the time each had last
+        self.busy: set[Task] = set()
         self.valued: set[int] = set()  # the lines with a value found
         self.deadline = math.inf
         self.control: Control | None = None
@@ -433,10 +435,10 @@ class _Schedule:
         if self.limit is not None:
             self.what += f", at most {self.limit:.2g} s each at first"
 
-    def _line(self, task: Hashable) -> Line:
-        return self.by_index[task[1]]  # type: ignore[index]
+    def _line(self, task: Task) -> Line:
+        return self.by_index[task[1]]
 
-    def _late(self) -> tuple[Hashable, float | None] | None:
+    def _late(self) -> tuple[Task, float | None] | None:
         """Past the budget: the first endgame of a line that has no value yet."""
         for line in self.lines:
             if line.index in self.valued or any(self._line(b) is line for b in self.busy):
@@ -446,7 +448,7 @@ class _Schedule:
                     return task, self.limit
         return None
 
-    def next(self) -> tuple[Hashable, float | None] | None:
+    def next(self) -> tuple[Task, float | None] | None:
         """The next endgame to search and its time limit; None: none for now."""
         if self.control is not None and self.control.stopped():
             return None
@@ -493,7 +495,7 @@ class _Schedule:
                           f"endgames solved exactly; the other {len(self.found) - exact} "
                           f"searched again, longer{budget}")
 
-    def run(self, task: Callable[[Hashable, float | None], tuple[Any, ...]],
+    def run(self, task: Callable[[Task, float | None], tuple[Any, ...]],
             control: Control | None = None) -> None:
         """Search until nothing is left to search, or ``control`` says stop;
         ``task`` makes the worker's task of an endgame and a time limit."""
@@ -504,7 +506,7 @@ class _Schedule:
             self.deadline = min(self.deadline, control.deadline)
         self.report()
         pool = ProcessPoolExecutor(self.jobs) if self.jobs > 1 and self.known > 1 else None
-        running: dict[Future[tuple[int, bool, int]], tuple[Hashable, float | None]] = {}
+        running: dict[Future[tuple[int, bool, int]], tuple[Task, float | None]] = {}
         try:
             while True:
                 while len(running) < (self.jobs if pool is not None else 1):
@@ -537,14 +539,14 @@ class _Schedule:
                     if old is None or exact or depth > old[2]:
                         self.found[endgame] = (value, exact, depth)
                         self._line(endgame).record(endgame)
-                    self.valued.add(endgame[1])  # type: ignore[index]
+                    self.valued.add(endgame[1])
                     self.report()
         finally:
             if pool is not None:
                 pool.shutdown(cancel_futures=True)
 
 
-def _outcomes(lines: list[Line], found: dict[Hashable, Found], board: Board) -> list[Outcome]:
+def _outcomes(lines: list[Line], found: dict[Task, Found], board: Board) -> list[Outcome]:
     """Every searched candidate over the worlds searched, best first (win %,
     then expected spread change)."""
     spread0 = board.scores[0] - board.scores[1]

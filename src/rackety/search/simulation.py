@@ -267,7 +267,9 @@ def _batch(args: tuple[str, str, str, str, str, list[str], int, int, int, int, l
         model = leave_model(spec, lexicon)
         candidates = [_scored(board, board.parse_move(m)) for m in moves]
         _worker.update(key=key, setup=_Setup(board, lexicon, model, candidates, opp))
-    return _worker["setup"].run(plies, seed, first, last, np.array(active))
+    sums: tuple[np.ndarray, np.ndarray] = _worker["setup"].run(plies, seed, first, last,
+                                                               np.array(active))
+    return sums
 
 
 def _opponent_leaves(board: Board, leaves: OpponentLeaves, pool: Counter[int]

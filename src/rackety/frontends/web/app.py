@@ -29,13 +29,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rackety.errors import RacketyError, clip, one_line
+from rackety.frontends.common import Lexicons
 from rackety.frontends.report import CSP
 from rackety.frontends.web.searches import ID_PATTERN, SearchesBusyError, SearchNotFoundError
 from rackety.frontends.web.service import (
     MAX_SEARCH_SECONDS,
     MIN_SEARCH_SECONDS,
     ConflictError,
-    Lexicons,
     NotFoundError,
     Service,
 )
@@ -201,11 +201,11 @@ class GcgAnalyzeRequest(Strict):
 
 
 class Opponent(Strict):
-    level: str = Field("static", max_length=64,
+    level: str = Field(default="static", max_length=64,
                        description="static, greedy, h1, h2, h3, sim, best or leaves:NAME (see "
                                    "/api/options).")
-    seconds: float | None = Field(None, description="Time budget a move of a sim or best "
-                                                    "player.")
+    seconds: float | None = Field(default=None, description="Time budget a move of a sim or "
+                                                            "best player.")
 
 
 class NewGame(Strict):
@@ -522,7 +522,8 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
     def _answer(search: Any, wait: bool) -> dict[str, Any]:
         if wait:  # the budget, and time to compile the kernels on a first run
             search.finished.wait(search.seconds + 300.0)
-        return search.state()
+        state: dict[str, Any] = search.state()
+        return state
 
     @app.post("/api/endgame", response_model=SearchState, response_model_exclude_none=True,
               responses=SEARCH_ERRORS, tags=["analysis"])

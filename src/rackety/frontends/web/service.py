@@ -56,7 +56,14 @@ from rackety.game.layout import square_name
 from rackety.game.move import Move, format_leave
 from rackety.game.movegen import generate, static_note
 from rackety.game.referee import Game, IllegalMoveError, describe, placement
-from rackety.game.rules import CHALLENGE_RULES, DEFAULT_CHALLENGE, VARIANTS, Rules
+from rackety.game.rules import (
+    CHALLENGE_RULES,
+    DEFAULT_CHALLENGE,
+    VARIANTS,
+    ChallengeRule,
+    Rules,
+    Variant,
+)
 from rackety.players import BestPlayer, make_player
 from rackety.players.sim import SimPlayer
 from rackety.search.simulation import simulate
@@ -291,9 +298,9 @@ class Service:
         return out
 
     def create_game(self, *, lexicon: str | None, layout: str | None, human: str,
-                    opponents: Sequence[tuple[str, float | None]], challenge: str,
+                    opponents: Sequence[tuple[str, float | None]], challenge: ChallengeRule,
                     seed: int | None, human_first: bool,
-                    variant: str = "classic") -> dict[str, Any]:
+                    variant: Variant = "classic") -> dict[str, Any]:
         """Start a game: the person against 1 to 3 computer levels."""
         human = _person(human)
         if not 1 <= len(opponents) <= 3:
@@ -540,12 +547,13 @@ class Service:
         live = self.live(game_id)
         with live.lock:
             record = record_of(live.game)
-            if self._hides_racks(live):
+            human = live.human
+            if human is not None and self._hides_racks(live):
                 for event in record.events:
-                    if event.seat != live.human:
+                    if event.seat != human:
                         event.rack = ""
                 record.pragmata = [p for p in record.pragmata if not (
-                    p.name.startswith("rack") and p.name != f"rack{live.human + 1}")]
+                    p.name.startswith("rack") and p.name != f"rack{human + 1}")]
             return write_gcg(record)
 
     @staticmethod
