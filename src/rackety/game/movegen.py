@@ -321,9 +321,6 @@ class MoveList(Sequence[Move]):
     tiles placed, score, played-through mask, leave index), ``tiles`` (uint8,
     the main word) and ``equity``."""
 
-    # the placements counted, in place of `Sequence.count` (not a method here)
-    count: int  # type: ignore[assignment]
-
     def __init__(self, board: Position, meta: np.ndarray, tiles: np.ndarray,
                  equity: np.ndarray, leaves: _Leaves, others: int, cut: float, count: int,
                  best_score: int | None, stats: Sequence[int], *, limit: int | None = None,
@@ -347,7 +344,7 @@ class MoveList(Sequence[Move]):
         self._merged: list[tuple[int, int]] | None = None
 
     @property
-    def count(self) -> int:
+    def count(self) -> int:  # type: ignore[override]  # a count, not `Sequence.count`
         """How many legal tile placements the position has (exchanges and the
         pass aside)."""
         if self._recount is not None:

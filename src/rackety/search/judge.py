@@ -362,7 +362,7 @@ class Judge:
         score = board.score(move)
         value = float(self.model.rack_values(board.alphabet, rack)[-1]) \
             if self.model is not None else 0.0
-        return replace(move, score=score, equity=score + value, leave=tuple(rack))
+        return replace(move, score=score, equity=score + value, leave_codes=tuple(rack))
 
     def _endgame(self, board: Board, budget: Budget, include: Sequence[Move],
                  control: Control | None,
