@@ -190,3 +190,17 @@ def test_dataclass_reprs_name_every_field() -> None:
         assert is_dataclass(value)
         text = repr(value)
         assert all(f.name in text for f in fields(value) if f.repr and f.compare)
+
+
+def test_importing_rackety_stays_light() -> None:
+    # what is exported lazily is loaded on first use, not by `import rackety`
+    # (the start-up time is measured in docs/MEASUREMENTS.md, not here)
+    import subprocess
+    import sys
+
+    heavy = ("numba", "rackety.game.movegen", "rackety.players", "rackety.game.gcg",
+             "rackety.search.judge", "fastapi", "click")
+    code = f"import sys, rackety; print([m for m in {heavy!r} if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "[]"

@@ -5,8 +5,8 @@
 >>> "QI" in lexicon, len(lexicon)
 (True, 4)
 
-What needs the compiled kernels (`MoveList`, the players) is imported on
-first use, so that ``import rackety`` stays quick.
+What needs the compiled kernels (`MoveList`, the players) and the GCG reader
+are imported on first use, so that ``import rackety`` stays quick.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from rackety.alphabet import Alphabet, Tile
 from rackety.errors import RacketyError
 from rackety.game.board import Board, Layout
-from rackety.game.gcg import GcgRecord, read_gcg, save_gcg, write_gcg
 from rackety.game.leaves import Leaves
 from rackety.game.move import Move
 from rackety.game.referee import Event, Game, IllegalMoveError
@@ -25,6 +24,7 @@ from rackety.game.rules import Rules
 from rackety.lexicon import Hooks, Lexicon
 
 if TYPE_CHECKING:
+    from rackety.game.gcg import GcgRecord, read_gcg, save_gcg, write_gcg
     from rackety.game.movegen import MoveList
     from rackety.players import (
         BestPlayer,
@@ -40,7 +40,9 @@ if TYPE_CHECKING:
 _LAZY = {"MoveList": "rackety.game.movegen", "make_player": "rackety.players",
          "Player": "rackety.players", "Decision": "rackety.players",
          "GreedyPlayer": "rackety.players", "StaticPlayer": "rackety.players",
-         "SimPlayer": "rackety.players", "BestPlayer": "rackety.players"}
+         "SimPlayer": "rackety.players", "BestPlayer": "rackety.players",
+         "GcgRecord": "rackety.game.gcg", "read_gcg": "rackety.game.gcg",
+         "write_gcg": "rackety.game.gcg", "save_gcg": "rackety.game.gcg"}
 
 __all__ = ["Alphabet", "BestPlayer", "Board", "Decision", "Event", "Game", "GcgRecord",
            "GreedyPlayer", "Hooks", "IllegalMoveError", "Layout", "Leaves", "Lexicon", "Move",
