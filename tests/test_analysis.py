@@ -200,10 +200,11 @@ def test_json_and_csv_agree(capsys: Any, tmp_path: Path, played: list[Path]) -> 
     assert len(rows) == len(assessed)
     for row, (file, turn) in zip(rows, assessed, strict=True):
         assert row["file"] == file and int(row["event"]) == turn["event"]
-        assert row["player"] == turn["player"] and row["played"] == turn["played"]
-        assert row["best"] == turn["best"]
+        assert row["player"] == turn["player"] and row["played"] == turn["played"]["move"]
+        assert row["best"] == turn["best"]["move"]
         assert float(row["equity_lost"]) == turn["equity_lost"]
-        assert float(row["played_equity"]) == turn["played_equity"]
+        assert float(row["played_equity"]) == turn["played"]["value"]
+        assert int(row["best_score"]) == turn["best"]["score"]
         assert row["missed_bingo"] == str(int(turn["missed_bingo"]))
         assert row["phonies"] == " ".join(turn["phonies"])
     # the summary is the turns added up, over the games
@@ -349,7 +350,7 @@ def test_mistakes_and_the_mistake_index_add_up(capsys: Any, played: list[Path]) 
                 "none"
             assert t["mistake"] == want
             assert t["win_pct_lost"] == pytest.approx(
-                max(0.0, t["best_win_pct"] - t["played_win_pct"]), abs=0.02)
+                max(0.0, t["best"]["win_pct"] - t["played"]["win_pct"]), abs=0.02)
     for s in body["summary"]:
         mine = [t for t in turns if t["player"] == s["player"]]
         assert s["mistake_index"] == pytest.approx(

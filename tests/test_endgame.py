@@ -202,23 +202,30 @@ def test_command_json(capsys, twl06):
     assert code == 0, err
     assert out.count("\n") == 1
     result = json.loads(out)
-    assert isinstance(result.pop("nodes"), int)
-    assert result == {"value": -24, "pv": ["pass", "2N (A)I"], "depth": 2, "exact": True,
+    assert isinstance(result.pop("nodes"), int) and isinstance(result.pop("seconds"), float)
+    pv = result.pop("pv")  # the moves' shape (`shapes.PvMoveShape`), each with its squares
+    assert [(m["move"], m["side"]) for m in pv] == [("pass", "to move"),
+                                                    ("2N (A)I", "opponent")]
+    assert result.pop("best") == pv[0]
+    board = Board.from_cgp(case["cgp"])
+    assert result == {"value": -24, "depth": 2, "exact": True,
+                      "final_spread": board.scores[0] - board.scores[1] - 24,
                       "opponent_rack": "I", "opponent_rack_from": "cgp"}
     case = BY_ID["L1497"]
     code, out, err = run(capsys, "endgame", "--cgp", case["cgp"], "--json", "--tt-bits", "16")
     result = json.loads(out)
-    assert (code, result["value"], result["exact"], result["pv"][0]) == (0, 24, True,
-                                                                        "E13 V(A)R")
+    assert (code, result["value"], result["exact"], result["pv"][0]["move"]) == \
+        (0, 24, True, "E13 V(A)R")
     board = Board.from_cgp(case["cgp"])
     assert line_value(board, twl06, _scored(board, result["pv"])) == 24
 
 
-def _scored(board: Board, texts: list[str]) -> list[Move]:
-    """The moves of a line in notation, each with its score where it is played."""
+def _scored(board: Board, line: list[dict]) -> list[Move]:
+    """The moves of a line (``rackety endgame --json``'s), each with its score
+    where it is played."""
     out = []
-    for text in texts:
-        move = board.parse_move(text)
+    for shown in line:
+        move = board.parse_move(shown["move"])
         move = Move(move.kind, move.row, move.col, move.down, move.tiles, move.through,
                     score=board.score(move), alphabet=board.alphabet)
         out.append(move)
@@ -268,8 +275,8 @@ def test_command_takes_an_unknown_opponent_rack_from_the_unseen_tiles(capsys, tw
         "unseen"
     assert sorted(filled["opponent_rack"]) == sorted(case["opp_rack"])
     assert filled["value"] == given["value"] == case["value"]
-    assert {k: v for k, v in filled.items() if k != "nodes"} == \
-        {k: v for k, v in given.items() if k != "nodes"}
+    assert {k: v for k, v in filled.items() if k not in ("nodes", "seconds")} == \
+        {k: v for k, v in given.items() if k not in ("nodes", "seconds")}
     code, out, err = run(capsys, "endgame", "--cgp", unknown, "--tt-bits", "16")
     assert code == 0, err
     lines = out.splitlines()

@@ -507,6 +507,6 @@ def test_sim_infer_on_the_command_line(capsys: pytest.CaptureFixture[str],
     after = Board.from_cgp(result["cgp"])
     assert sorted(after.rack) == sorted(after.alphabet.rack("DVVWWXY"))
     assert after.racks[1] == () and after.scores == [0, 5]
-    assert all(c["rollouts"] == 8 for c in result["candidates"])
+    assert all(c["iterations"] == 8 for c in result["moves"])
     assert position_after(Board.from_cgp(before), infer(
         Board.from_cgp(before), _lexicon, "A3 (AB)S", margin=100)).cgp() == result["cgp"]

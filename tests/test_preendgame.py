@@ -69,11 +69,13 @@ def test_preendgame_command(capsys, twl06: Lexicon) -> None:
     out, err = capsys.readouterr()
     assert code == 0, err
     result = json.loads(out)
-    assert result["best"] == result["candidates"][0]["move"]
+    assert result["best"] == result["candidates"][0]
     assert result["endgames"] == result["exact_endgames"] == 2 and result["bag"] == 1
     for row in result["candidates"]:
-        assert set(row) == {"move", "win_pct", "spread_change", "method", "draws", "worlds",
-                            "rollouts", "exact"}
+        assert set(row) == {"move", "score", "leave", "equity", "kind", "squares", "tiles",
+                            "win_pct", "spread_change", "method", "draws", "exact_draws",
+                            "worlds", "rollouts", "exact"}
+        assert row["exact_draws"] == row["draws"]
         assert row["exact"] and row["draws"] == row["worlds"] == 1
         assert row["method"] == "endgames" and row["rollouts"] == 0
 

@@ -136,17 +136,17 @@ def test_sim_command_json(capsys, twl06: Lexicon) -> None:
     out, err = capsys.readouterr()
     assert code == 0, err
     result = json.loads(out)
-    assert set(result) == {"candidates", "rollouts", "stopped", "seconds",
-                           "rollouts_per_second"}
-    assert len(result["candidates"]) == 4
-    for c in result["candidates"]:
-        assert set(c) == {"move", "equity", "win_pct", "win_pct_stderr", "rollouts", "stderr",
+    assert set(result) == {"moves", "iterations", "stopped", "seconds"}
+    assert len(result["moves"]) == 4
+    for c in result["moves"]:
+        assert set(c) == {"move", "score", "leave", "equity", "kind", "squares", "tiles",
+                          "win_pct", "win_pct_stderr", "iterations", "stderr",
                           "static_equity", "dropped"}
-    ranks = [(c["dropped"], -c["win_pct"]) for c in result["candidates"]]
+    ranks = [(c["dropped"], -c["win_pct"]) for c in result["moves"]]
     assert ranks == sorted(ranks)  # by win % (then equity, which rounding may hide)
-    assert result["rollouts"] == sum(c["rollouts"] for c in result["candidates"])
+    assert result["iterations"] == sum(c["iterations"] for c in result["moves"])
     assert result["stopped"] in ("iterations", "one candidate left")
-    assert result["rollouts_per_second"] > 0
+    assert result["seconds"] > 0
 
 
 def test_sim_command_says_what_it_ran(capsys, twl06: Lexicon) -> None:

@@ -118,27 +118,6 @@ class TurnAnalysis:
             return None
         return "challenged off" if self.challenged_off else "stood"
 
-    def as_json(self) -> dict[str, Any]:
-        """The turn as plain values (values rounded to 3 places, win % to 2)."""
-        return {
-            "event": self.index + 1, "line": self.line_number, "player": self.player,
-            "seat": self.seat, "rack": self.rack, "kind": self.kind, "written": self.written,
-            "score": self.score, "assessed": self.assessed, "why_not": self.why_not,
-            "played": self.played_text,
-            "played_score": None if self.played is None else int(self.played.score or 0),
-            "played_equity": _round(self.played_equity),
-            "played_win_pct": _round(self.played_win_pct, 2),
-            "best": self.best_text,
-            "best_score": None if self.best is None else int(self.best.score or 0),
-            "best_equity": _round(self.best_equity),
-            "best_win_pct": _round(self.best_win_pct, 2),
-            "equity_lost": _round(self.equity_lost),
-            "win_pct_lost": _round(self.win_pct_lost, 2), "mistake": self.mistake,
-            "bingo": self.bingo, "bingo_available": self.bingo_available,
-            "missed_bingo": self.missed_bingo, "best_bingo": self.best_bingo_text,
-            "phonies": list(self.phonies), "phony_fate": self.phony_fate,
-            "valued_by": self.valued_by, "unit": self.unit, "exact": self.exact}
-
 
 @dataclass
 class PlayerSummary:
@@ -198,23 +177,10 @@ class RecordAnalysis:
         wanted = [p for p in self.players if players is None or p in players]
         return summarize(self.turns, wanted)
 
-    def as_json(self, players: Collection[str] | None = None) -> dict[str, Any]:
-        """The record's turns (plays, exchanges and passes; only those of
-        ``players`` when given) and summary as plain values."""
-        return {"file": self.source, "players": self.players, "lexicon": self.lexicon,
-                "leave": self.leave, "sim_seconds": self.sim_seconds,
-                "budget": self.budget, "scores": self.scores,
-                "turns": [t.as_json() for t in self.listed(players)],
-                "summary": [s.as_json() for s in self.summary(players)]}
-
     def listed(self, players: Collection[str] | None = None) -> list[TurnAnalysis]:
         """The turns a listing shows: plays, exchanges and passes (of ``players``)."""
         return [t for t in self.turns if t.kind in ASSESSED_KINDS
                 and (players is None or t.player in players)]
-
-
-def _round(value: float | None, places: int = 3) -> float | None:
-    return None if value is None else round(float(value), places)
 
 
 def summarize(turns: Iterable[TurnAnalysis],

@@ -1097,22 +1097,10 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
                           progress=lambda done, alive: bar.update(
                               task, completed=done,
                               description=f"rollouts ({alive} candidates left)"))
-    rows = [{"move": board.notation(c.move), "win_pct": round(c.win_pct, 2),
-             "win_pct_stderr": round(c.win_pct_stderr, 2) if c.iterations > 1 else None,
-             "equity": round(c.equity, 3), "rollouts": c.iterations,
-             "stderr": round(c.stderr, 3) if c.iterations > 1 else None,
-             "static_equity": round(c.static_equity, 3), "dropped": c.dropped}
-            for c in result.candidates]
     if as_json:
-        out = {"candidates": rows, "rollouts": result.rollouts,
-               "stopped": result.stopped, "seconds": round(result.seconds, 3),
-               "rollouts_per_second": round(result.iterations_per_second, 1)}
-        if inferred is not None:
-            from rackety.frontends.common import inference_json
+        from rackety.frontends.shapes import simulation_json
 
-            out["cgp"] = board.cgp()
-            out["inference"] = inference_json(inferred, top=10)
-        _emit_json(out)
+        _emit_json(simulation_json(board, result, inferred=inferred))
         return
     from rich.table import Table
 
@@ -1125,10 +1113,10 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
                         f"{result.iterations_per_second:,.0f}/s); stopped: {why}", box=None)
     for col in ("move", "win %", "equity", "rollouts", "stderr", "static"):
         table.add_column(col, justify="left" if col == "move" else "right")
-    for c, row in zip(result.candidates, rows, strict=True):
-        table.add_row(row["move"] + (" (dropped)" if c.dropped else ""),
-                      f"{row['win_pct']:.1f}", f"{row['equity']:.2f}", str(row["rollouts"]),
-                      "-" if row["stderr"] is None else f"{row['stderr']:.2f}",
+    for c in result.candidates:
+        table.add_row(board.notation(c.move) + (" (dropped)" if c.dropped else ""),
+                      f"{c.win_pct:.1f}", f"{c.equity:.2f}", str(c.iterations),
+                      "-" if c.iterations < 2 else f"{c.stderr:.2f}",
                       f"{c.static_equity:.1f}")
     if inferred is not None:
         likeliest = ", ".join(f"{text or '-'} {p:.0%}" for text, p in inferred.leaves[:5])
@@ -1246,21 +1234,19 @@ def endgame_command(source: str | None, cgp: str, alphabet: str | None,
     """Solve an endgame (bag empty): the value for the player to move (the
     change in spread to the end of the game under best play) and a principal
     variation. An opponent's rack the CGP leaves unknown is the unseen tiles."""
-    from rackety.game.move import format_leave
+    from rackety.frontends.shapes import endgame_json
     from rackety.search.endgame import known_racks, solve
 
     given = _position(cgp, alphabet, board_name, lexicon=source)
     board = known_racks(given)
-    opponent = format_leave(board.alphabet, board.racks[1])
-    origin = "cgp" if given.racks[1] else "unseen"
     lexicon = _lexicons(source).for_board(board, strict=True)
     with _status("solving"):
         result = solve(board, lexicon, seconds=seconds, tt_bits=tt_bits)
+    shape = endgame_json(board, result, given=given)
     if as_json:
-        _emit_json({"value": result.value, "pv": [board.notation(m) for m in result.pv],
-                    "depth": result.depth, "exact": result.exact, "nodes": result.nodes,
-                    "opponent_rack": opponent, "opponent_rack_from": origin})
+        _emit_json(shape)
         return
+    opponent, origin = shape["opponent_rack"], shape["opponent_rack_from"]
     how = "exact" if result.exact else f"not exact: stopped after {result.depth} plies"
     click.echo(f"value {result.value:+d} for the player to move ({how})")
     if origin == "unseen":
@@ -1301,6 +1287,7 @@ def preendgame_command(source: str | None, cgp: str, alphabet: str | None,
     too); with 3 or more, a play that leaves tiles in the bag estimated by
     rollouts. Win %, expected spread change (the mover's spread at the end of the
     game minus now) and the best move."""
+    from rackety.frontends.shapes import preendgame_json
     from rackety.search.preendgame import preendgame
 
     if exact and seconds is not None:
@@ -1316,15 +1303,11 @@ def preendgame_command(source: str | None, cgp: str, alphabet: str | None,
                             source=lexicon_source,
                             progress=lambda done, total, what: bar.update(
                                 task, completed=done, total=total, description=what))
-    rows = [{"move": board.notation(o.move), "win_pct": round(o.win_pct, 2),
-             "spread_change": round(o.spread, 2), "method": o.method, "draws": len(o.draws),
-             "worlds": o.worlds, "rollouts": o.rollouts, "exact": o.exact}
-            for o in result.outcomes]
+    shape = preendgame_json(board, result)
     if as_json:
-        _emit_json({"best": rows[0]["move"], "candidates": rows, "bag": result.bag,
-                    "endgames": result.endgames, "exact_endgames": result.exact_endgames,
-                    "seconds": round(result.seconds, 2), "budget": budget})
+        _emit_json(shape)
         return
+    rows = shape["candidates"]
     from rich.table import Table
 
     if not result.endgames:
@@ -1341,16 +1324,15 @@ def preendgame_command(source: str | None, cgp: str, alphabet: str | None,
     table = Table(title=f"best: {rows[0]['move']} ({result.bag} in the bag)", box=None)
     for col in ("move", "win %", "spread change", "draws", "exact", "how"):
         table.add_column(col, justify="left" if col in ("move", "how") else "right")
-    for o, row in zip(result.outcomes, rows, strict=True):
-        exact_draws = sum(1 for d in o.draws if d[3])
-        if o.method == "rollouts":
-            draws, exact_text = f"{o.rollouts} rollouts", "no"
+    for row in rows:
+        if row["method"] == "rollouts":
+            draws, exact_text = f"{row['rollouts']} rollouts", "no"
         else:
-            draws = str(row["draws"]) if row["draws"] == o.worlds else \
-                f"{row['draws']} of {o.worlds}"
-            exact_text = "yes" if row["exact"] else f"{exact_draws} of {o.worlds}"
+            draws = str(row["draws"]) if row["draws"] == row["worlds"] else \
+                f"{row['draws']} of {row['worlds']}"
+            exact_text = "yes" if row["exact"] else f"{row['exact_draws']} of {row['worlds']}"
         table.add_row(row["move"], f"{row['win_pct']:.1f}", f"{row['spread_change']:+.2f}",
-                      draws, exact_text, o.method)
+                      draws, exact_text, row["method"])
     _out_console().print(table)
     click.echo(f"{note}, in {result.seconds:.1f} s")
 
@@ -1512,8 +1494,27 @@ def _analysis_tasks(paths: tuple[str, ...], source: str | None, leave: str,
     return tasks(), wanted
 
 
+def _record_json(analysis: Any, players: set[str] | None, layout: str | None) -> Any:
+    """A record's analysis in its JSON form (`shapes.record_analysis_json`),
+    the record read and replayed again here as the analysis replayed it."""
+    from rackety.files import read_bytes
+    from rackety.frontends.shapes import record_analysis_json
+    from rackety.game.gcg import MAX_GCG, read_gcg, replay
+
+    path = analysis.source
+    record = read_gcg(read_bytes(path, "GCG file", MAX_GCG), source=path)
+    return record_analysis_json(analysis, record, replay(record, layout=layout),
+                                players=players)
+
+
 def _analysis_row(path: str, turn: dict[str, Any]) -> list[Any]:
-    row = {**turn, "file": path, "phonies": " ".join(turn["phonies"])}
+    """A turn of the JSON form (`shapes.TurnShape`) as a row of the CSV."""
+    played, best = turn["played"] or {}, turn["best"] or {}
+    row = {**turn, "file": path, "phonies": " ".join(turn["phonies"]),
+           "played": played.get("move"), "played_score": played.get("score"),
+           "played_equity": played.get("value"), "played_win_pct": played.get("win_pct"),
+           "best": best.get("move"), "best_score": best.get("score"),
+           "best_equity": best.get("value"), "best_win_pct": best.get("win_pct")}
     return ["" if row[k] is None else int(row[k]) if isinstance(row[k], bool) else row[k]
             for k in ANALYSIS_CSV_FIELDS]
 
@@ -1547,11 +1548,14 @@ def _print_record_analyses(games: list[dict[str, Any]], summary: list[dict[str, 
     def number(value: float | None) -> str:
         return "-" if value is None else f"{value:.1f}"
 
+    from rackety.frontends.analysis import ASSESSED_KINDS
+
     for game in games:
         scores = ", ".join(f"{p} {s}" for p, s in zip(game["players"], game["scores"],
                                                       strict=False))
         console.print(f"[bold]{game['file']}[/bold]: {scores} ({game['lexicon']}, {how})")
-        if not game["turns"]:
+        turns = [t for t in game["turns"] if t["kind"] in ASSESSED_KINDS]
+        if not turns:
             console.print("  no turns of this player")
             continue
         table = Table(box=None, pad_edge=False)
@@ -1560,11 +1564,13 @@ def _print_record_analyses(games: list[dict[str, Any]], summary: list[dict[str, 
             text = name in ("player", "rack", "played", "best", "notes")
             table.add_column(name, justify="left" if text else "right",
                              no_wrap=name != "notes")
-        for t in game["turns"]:
-            table.add_row(str(t["event"]), t["player"], t["rack"], t["played"] or t["written"],
-                          number(t["played_equity"]), t["best"] or "-",
-                          number(t["best_equity"]), number(t["equity_lost"]),
-                          number(t["win_pct_lost"]), _analysis_notes(t))
+        for t in turns:
+            played, best = t["played"] or {}, t["best"] or {}
+            table.add_row(str(t["event"]), t["player"], t["rack"],
+                          played.get("move") or t["written"], number(played.get("value")),
+                          best.get("move") or "-", number(best.get("value")),
+                          number(t["equity_lost"]), number(t["win_pct_lost"]),
+                          _analysis_notes(t))
         console.print(table)
     table = Table(title="summary" if len(games) == 1 else f"summary of {len(games)} games",
                   box=None, pad_edge=False)
@@ -1669,9 +1675,8 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
         with _status("analysing"):
             results = run_tasks(analyze_task, tasks, backend=backend, address=address,
                                 jobs=jobs)
-    games = [r.as_json(names) for r, names in zip(results, wanted, strict=True)]
-    turns = [t for r, names in zip(results, wanted, strict=True) for t in r.turns
-             if names is None or t.player in names]
+    games = [_record_json(r, names, layout) for r, names in zip(results, wanted, strict=True)]
+    turns = [t for r, names in zip(results, wanted, strict=True) for t in r.listed(names)]
     summary = [s.as_json() for s in summarize(turns)]
     if as_json:
         _emit_json({"games": games, "summary": summary})

@@ -769,6 +769,7 @@ class Engine:
         control says stop (``movetime``, ``stop``), or the player's rollouts
         (or seconds) without a move time; the candidates are the player's best
         static moves, or ``searchmoves``, and ``alsosearchmoves``."""
+        from rackety.frontends.shapes import sim_move_json
         from rackety.search.simulation import Candidate, simulate
 
         board, lexicon, go, control = job.board, job.lexicon, job.go, job.control
@@ -820,10 +821,11 @@ class Engine:
             ranked = list(range(len(candidates)))  # the static order
         else:
             ranked = sorted(range(len(candidates)), key=lambda i: _rank(totals[i]))
-            for n, i in enumerate(ranked, 1):
+            for n, i in enumerate(ranked, 1):  # the values of `rackety sim --json`'s rows
+                row = sim_move_json(board, totals[i])
                 self.send(f"info currmove {move_text(candidates[i], board.alphabet)} "
-                          f"currmovenumber {n} score eq {_mean(totals[i]):.3f} "
-                          f"wp {totals[i].win_pct:.2f} nodes {totals[i].iterations}")
+                          f"currmovenumber {n} score eq {row['equity']:.3f} "
+                          f"wp {row['win_pct']:.2f} nodes {row['iterations']}")
         order = [candidates[i] for i in ranked]
         best_move = next((m for m in order if m.kind != "pass"), order[0])
         if not wanted and best_move.kind == "pass" and static.kind != "pass":

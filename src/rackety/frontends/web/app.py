@@ -24,13 +24,26 @@ from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rackety.errors import RacketyError, clip, one_line
 from rackety.frontends.common import Lexicons
 from rackety.frontends.report import CSP
+from rackety.frontends.shapes import (
+    EndgameShape,
+    InferenceShape,
+    PreEndgameShape,
+    RecordAnalysisShape,
+    SimulationShape,
+)
 from rackety.frontends.web.searches import ID_PATTERN, SearchesBusyError, SearchNotFoundError
 from rackety.frontends.web.service import (
     MAX_SEARCH_SECONDS,
@@ -125,6 +138,10 @@ class SimulateRequest(Strict):
     candidates: int = Field(10, ge=1, le=40)
     seconds: float = Field(2.0, gt=0, le=60)
     plies: int = Field(2, ge=0, le=6)
+    iterations: int | None = Field(None, ge=1, le=100_000,
+                                   description="Stop after this many rollouts a candidate "
+                                               "(default: when the seconds are up).")
+    seed: int = Field(0, ge=0, le=2**62, description="Seed of the rollouts.")
 
 
 class InferRequest(Strict):
@@ -140,29 +157,6 @@ class InferRequest(Strict):
     leave: str | None = Field("static", max_length=64,
                               description="Leave values: static, h1, h2, h3 or leaves:NAME.")
     top: int = Field(20, ge=1, le=1000, description="How many leaves, likeliest first.")
-
-
-class LeaveOut(BaseModel):
-    leave: str
-    probability: float
-
-
-class InferResponse(BaseModel):
-    move: str
-    leaves: list[LeaveOut]
-    leaves_total: int
-    racks: int
-    consistent: int
-    consistent_probability: float
-    unseen: str
-    known: str
-    played: str
-    exchanged: int
-    rack_size: int
-    margin: float
-    leave_model: str
-    letters: dict[str, float]
-    seconds: float
 
 
 class PositionRequest(Strict):
@@ -268,13 +262,23 @@ class PreEndgameRequest(SearchRequest):
                             description="How many of the best static placements to solve.")
 
 
-class SearchProgress(BaseModel):
+class Unset(BaseModel):
+    """A model whose null fields are left out of the answer (the fields of a
+    result inside it keep theirs: a result's form is its shape's)."""
+
+    # no return type: pydantic would take it for the schema of the model
+    @model_serializer(mode="wrap")
+    def _set_only(self, handler: SerializerFunctionWrapHandler):  # noqa: ANN202
+        return {k: v for k, v in handler(self).items() if v is not None}
+
+
+class SearchProgress(Unset):
     done: int | None = None
     total: int | None = None
     what: str
 
 
-class SearchState(BaseModel):
+class SearchState(Unset):
     id: str
     kind: Literal["endgame", "preendgame", "analysis"]
     status: Literal["running", "done", "stopped", "failed"]
@@ -282,11 +286,30 @@ class SearchState(BaseModel):
     elapsed: float
     stopping: bool
     progress: SearchProgress
-    result: dict[str, Any] | None = None
     error: str | None = None
     position: dict[str, Any] | None = None  # an endgame's or pre-endgame's
     lexicon: str
     turn: int | None = None
+
+
+class EndgameSearch(SearchState):
+    kind: Literal["endgame"]
+    result: EndgameShape | None = None
+
+
+class PreEndgameSearch(SearchState):
+    kind: Literal["preendgame"]
+    result: PreEndgameShape | None = None
+
+
+class AnalysisSearch(SearchState):
+    kind: Literal["analysis"]
+    result: RecordAnalysisShape | None = None
+
+
+#: any search's state, told apart by its kind
+AnySearch = Annotated[EndgameSearch | PreEndgameSearch | AnalysisSearch,
+                      Field(discriminator="kind")]
 
 
 GameId = Annotated[int, PathParam(ge=1, le=2**62, description="A game's id.")]
@@ -474,13 +497,16 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         with one or two tiles in it by the pre-endgame (``valued_by``)."""
         return service.analyze(body.cgp, body.lexicon, body.top, body.leave, body.detail)
 
-    @app.post("/api/simulate", responses=ERRORS, tags=["analysis"])
-    def simulate(body: SimulateRequest) -> dict[str, Any]:
-        """Simulate the best static candidates for ``seconds``; best simulated equity first."""
+    @app.post("/api/simulate", response_model=SimulationShape, responses=ERRORS,
+              tags=["analysis"])
+    def simulate(body: SimulateRequest) -> SimulationShape:
+        """Simulate the best static candidates for ``seconds`` (or ``iterations``
+        rollouts a candidate): ranked by win %, then equity (as ``rackety sim
+        --json``)."""
         return service.simulate(body.cgp, body.lexicon, body.candidates, body.seconds,
-                                body.plies)
+                                body.plies, body.iterations, body.seed)
 
-    @app.post("/api/infer", response_model=InferResponse, responses=ERRORS, tags=["analysis"])
+    @app.post("/api/infer", response_model=InferenceShape, responses=ERRORS, tags=["analysis"])
     def infer(body: InferRequest) -> dict[str, Any]:
         """What the player to move kept when they made ``move``: every rack the
         unseen tiles allow, weighted by its draw probability, kept when the
@@ -504,13 +530,15 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
                                                  for t in body.tiles]
         return service.edit_position(body.cgp, body.lexicon, tiles, body.racks, body.scores)
 
-    @app.post("/api/gcg/analyze", responses=ERRORS, tags=["analysis"])
-    def gcg_analyze(body: GcgAnalyzeRequest) -> dict[str, Any]:
-        """Every turn of a GCG record with the best move and the equity lost."""
+    @app.post("/api/gcg/analyze", response_model=RecordAnalysisShape, responses=ERRORS,
+              tags=["analysis"])
+    def gcg_analyze(body: GcgAnalyzeRequest) -> RecordAnalysisShape:
+        """Every turn of a GCG record with the best move and the equity lost (as
+        each game of ``rackety analyze --json``)."""
         return service.analyze_gcg(body.gcg, body.lexicon, body.leave)
 
-    @app.post("/api/gcg/analysis", response_model=SearchState,
-              response_model_exclude_none=True, responses=SEARCH_ERRORS, tags=["analysis"])
+    @app.post("/api/gcg/analysis", response_model=AnalysisSearch,
+              responses=SEARCH_ERRORS, tags=["analysis"])
     def gcg_analysis(body: GcgAnalyzeRequest) -> dict[str, Any]:
         """``/api/gcg/analyze`` as a search: answers its state at once; poll it at
         ``/api/searches/{id}`` for the turns assessed so far, then the analysis
@@ -525,8 +553,8 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         state: dict[str, Any] = search.state()
         return state
 
-    @app.post("/api/endgame", response_model=SearchState, response_model_exclude_none=True,
-              responses=SEARCH_ERRORS, tags=["analysis"])
+    @app.post("/api/endgame", response_model=EndgameSearch, responses=SEARCH_ERRORS,
+              tags=["analysis"])
     def endgame(body: EndgameRequest) -> dict[str, Any]:
         """Start the endgame of a position or a record's turn (two players, the
         bag empty; the opponent's rack, when not given, is the unseen tiles):
@@ -537,7 +565,7 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         return _answer(service.endgame(body.cgp, body.gcg, body.turn, body.lexicon,
                                        body.seconds, body.depth), body.wait)
 
-    @app.post("/api/preendgame", response_model=SearchState, response_model_exclude_none=True,
+    @app.post("/api/preendgame", response_model=PreEndgameSearch,
               responses=SEARCH_ERRORS, tags=["analysis"])
     def preendgame(body: PreEndgameRequest) -> dict[str, Any]:
         """Start the pre-endgame of a position or a record's turn (two players,
@@ -547,8 +575,7 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         return _answer(service.preendgame(body.cgp, body.gcg, body.turn, body.lexicon,
                                           body.seconds, body.candidates), body.wait)
 
-    @app.get("/api/searches/{search_id}", response_model=SearchState,
-             response_model_exclude_none=True, tags=["analysis"],
+    @app.get("/api/searches/{search_id}", response_model=AnySearch, tags=["analysis"],
              responses={404: {"model": ErrorBody, "description": "No such search."},
                         422: ERRORS[422]})
     def search_state(search_id: SearchId) -> dict[str, Any]:
@@ -556,8 +583,8 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         why it failed)."""
         return service.searches.get(search_id).state()
 
-    @app.post("/api/searches/{search_id}/stop", response_model=SearchState,
-              response_model_exclude_none=True, tags=["analysis"],
+    @app.post("/api/searches/{search_id}/stop", response_model=AnySearch,
+              tags=["analysis"],
               responses={404: {"model": ErrorBody, "description": "No such search."},
                          422: ERRORS[422]})
     def search_stop(search_id: SearchId) -> dict[str, Any]:

@@ -39,6 +39,16 @@ from rackety.frontends.common import (
     tile_keys,
     unseen_json,
 )
+from rackety.frontends.shapes import (
+    EndgameShape,
+    PreEndgameShape,
+    RecordAnalysisShape,
+    SimulationShape,
+    endgame_json,
+    preendgame_json,
+    record_analysis_json,
+    simulation_json,
+)
 from rackety.frontends.web.searches import Search, Searches
 from rackety.frontends.web.store import Store
 from rackety.game.board import Board, Layout
@@ -98,10 +108,6 @@ class ConflictError(RacketyError):
 
 
 # ------------------------------------------------------------------ lexicons
-def _round(value: float | None, places: int = 3) -> float | None:
-    return None if value is None else round(float(value), places)
-
-
 def _as_text(text: str) -> str:
     """GCG text as `read_gcg` must take it: as text, never as a file name (it
     reads a one-line string without ``#`` or ``>`` as a path)."""
@@ -815,28 +821,20 @@ class Service:
         return inference_json(result, top=top)
 
     def simulate(self, cgp: str, lexicon: str | None, candidates: int, seconds: float,
-                 plies: int) -> dict[str, Any]:
-        """Simulate the best static candidates for a time budget: the moves
-        ranked by win %, then equity (`rackety.search.simulation`)."""
+                 plies: int, iterations: int | None = None, seed: int = 0) -> SimulationShape:
+        """Simulate the best static candidates for a time budget (or until
+        ``iterations`` rollouts a candidate): the moves ranked by win %, then
+        equity (`rackety.search.simulation`; `shapes.simulation_json`)."""
 
         board, _shape = self.position(cgp)
         lex = self.lexicons.for_board(board, lexicon)
         result = simulate(board, lex, leave="static", candidates=candidates, plies=plies,
-                          iterations=100_000, seconds=seconds, seed=0, jobs=1)
-        rows = []
-        for c in result.candidates:  # ranked by win %, then equity
-            row = move_json(board, c.move, detail=True)
-            row.update({"win_pct": round(float(c.win_pct), 2),
-                        "win_pct_stderr": round(float(c.win_pct_stderr), 2)
-                        if c.iterations > 1 else None,
-                        "equity": round(float(c.equity), 3),
-                        "static_equity": round(float(c.move.equity or 0.0), 3),
-                        "iterations": c.iterations,
-                        "stderr": round(float(c.stderr), 3) if c.iterations > 1 else None})
-            rows.append(row)
-        return {"moves": rows, "iterations": sum(c.iterations for c in result.candidates)}
+                          iterations=iterations or 100_000, seconds=seconds, seed=seed,
+                          jobs=1)
+        return simulation_json(board, result)
 
-    def analyze_gcg(self, text: str, lexicon: str | None, leave: str | None) -> dict[str, Any]:
+    def analyze_gcg(self, text: str, lexicon: str | None, leave: str | None
+                    ) -> RecordAnalysisShape:
         """Every turn of a record: the board before it, the move played, the best
         move and the points and win % lost, as the judge sees them by the phase
         of the game (`rackety.frontends.analysis`; each endgame and pre-endgame
@@ -865,46 +863,14 @@ class Service:
 
     def _gcg_analysis(self, record: Any, rep: Any, lex: Any, model: Any, *,
                       control: Any = None,
-                      progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-        """The fixed form of a record's analysis (`analyze_gcg`)."""
+                      progress: Callable[[int, int], None] | None = None
+                      ) -> RecordAnalysisShape:
+        """The fixed form of a record's analysis (`analyze_gcg`;
+        `shapes.record_analysis_json`)."""
         analysis = analyze_record(record, lex, leave=model, replayed=rep,
                                   budget=self.search_seconds, control=control,
                                   progress=progress)
-        turns = []
-        for t in analysis.turns:
-            i, event = t.index, record.events[t.index]
-            board = rep.positions[i]
-            turn: dict[str, Any] = {
-                "index": i, "seat": event.seat, "player": t.player,
-                "rack": event.rack, "kind": event.kind, "written": event.move,
-                "score": event.score, "total": event.total, "cgp": board.cgp(),
-                "board": board_json(board), "played": None, "best": None,
-                "equity_lost": None, "win_pct_lost": None, "mistake": None,
-                "valued_by": t.valued_by, "unit": t.unit, "why_not": t.why_not}
-            if t.rack_known:
-                if t.best is not None:
-                    turn["best"] = {**move_json(board, t.best, detail=True),
-                                    "value": _round(t.best_equity),
-                                    "win_pct": _round(t.best_win_pct, 2)}
-                if t.played is not None:
-                    turn["played"] = {**move_json(board, t.played, detail=True),
-                                      "value": _round(t.played_equity),
-                                      "win_pct": _round(t.played_win_pct, 2)}
-                    if t.equity_lost is not None:
-                        turn["equity_lost"] = round(t.equity_lost, 3)
-                        turn["win_pct_lost"] = _round(t.win_pct_lost, 2)
-                        turn["mistake"] = t.mistake
-            elif rep.moves[i] is not None:
-                # the rack is not known: the play as written, valued at its score
-                written = replace(rep.moves[i], score=event.score, equity=float(event.score))
-                turn["played"] = move_json(board, written, detail=True)
-            turns.append(turn)
-        final = rep.positions[-1]
-        players = [p.nickname for p in record.players]
-        summary = [s.as_json() for s in analysis.summary() if s.turns]
-        return {"players": players, "lexicon": lex.name, "turns": turns,
-                "final": {"board": board_json(final), "scores": list(rep.scores)},
-                "summary": summary}
+        return record_analysis_json(analysis, record, rep)
 
     def _replayed(self, text: str, lexicon: str | None, *,
                   strict: bool = False) -> tuple[Any, Any, Any]:
@@ -1013,12 +979,13 @@ class Service:
 
         seconds = self._search_seconds(seconds)
         board, lex = self.search_position(cgp, gcg, turn, lexicon)
+        given = board
         board = known_racks(board)  # refuses what the solver cannot take, now
 
-        def work(control: Any, progress: Callable[[int, int, str], None]) -> dict[str, Any]:
+        def work(control: Any, progress: Callable[[int, int, str], None]) -> EndgameShape:
             progress(0, 0, "searching one ply deeper at a time, until the value is exact")
             result = solve(board, lex, seconds=seconds, max_depth=depth, control=control)
-            return endgame_json(board, result)
+            return endgame_json(board, result, given=given)
 
         return self.searches.start("endgame", seconds, work,
                                    self._about(board, lex.name, cgp, turn))
@@ -1033,7 +1000,7 @@ class Service:
         board, lex = self.search_position(cgp, gcg, turn, lexicon)
         check_position(board)
 
-        def work(control: Any, progress: Callable[[int, int, str], None]) -> dict[str, Any]:
+        def work(control: Any, progress: Callable[[int, int, str], None]) -> PreEndgameShape:
             result = preendgame(board, lex, candidates=candidates, seconds=seconds, jobs=1,
                                 progress=progress, control=control)
             return preendgame_json(board, result)
@@ -1044,38 +1011,3 @@ class Service:
 
 MIN_SEARCH_SECONDS = 0.1
 MAX_SEARCH_SECONDS = 60.0
-
-
-def endgame_json(board: Board, result: Any) -> dict[str, Any]:
-    """An endgame's result as the page shows it: the value for the player to
-    move, exact or the depth searched, the principal variation (each move on
-    the position before it, with its squares)."""
-    pv = []
-    before = board
-    for i, move in enumerate(result.pv):
-        row = move_json(before, move, detail=True)
-        row["side"] = "to move" if i % 2 == 0 else "opponent"
-        pv.append(row)
-        before = before.play(move)
-    return {"value": int(result.value), "exact": bool(result.exact), "depth": result.depth,
-            "nodes": int(result.nodes), "seconds": round(float(result.seconds), 3),
-            "final_spread": int(board.scores[0] - board.scores[1] + result.value),
-            "best": pv[0] if pv else None, "pv": pv}
-
-
-def preendgame_json(board: Board, result: Any) -> dict[str, Any]:
-    """A pre-endgame's result as the page shows it: per candidate (best first)
-    win %, expected spread change, the draws searched and how many exactly, and
-    the method (as ``rackety preendgame``)."""
-    rows = []
-    for o in result.outcomes:
-        row = move_json(board, o.move, detail=True)
-        row.update({"win_pct": round(float(o.win_pct), 2),
-                    "spread_change": round(float(o.spread), 2), "method": o.method,
-                    "draws": len(o.draws), "exact_draws": sum(1 for d in o.draws if d[3]),
-                    "worlds": o.worlds, "rollouts": o.rollouts, "exact": bool(o.exact)})
-        rows.append(row)
-    return {"candidates": rows, "best": rows[0] if rows else None, "bag": result.bag,
-            "endgames": result.endgames, "exact_endgames": result.exact_endgames,
-            "exact": bool(rows) and result.exact, "stopped": bool(result.stopped),
-            "seconds": round(float(result.seconds), 3), "budget": result.budget}

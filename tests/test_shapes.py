@@ -1,0 +1,164 @@
+"""One JSON form per result (`rackety.frontends.shapes`): the CLI's ``--json``
+and the web API answer the same dict for the same search (a simulation, an
+endgame, a record's analysis), only the ``seconds`` they took apart, and the
+web's OpenAPI schema names every field of the shape."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rackety.frontends import shapes
+from rackety.frontends.cli import main
+from rackety.frontends.web.app import create_app
+
+DATA = Path(__file__).parent / "data"
+BUDGET = 4.0  # seconds of each search of an analysis (the app's, the CLI's --budget)
+# a mid-game position (as tests/test_simulation.py's)
+POSITION = ("15/15/15/15/15/11P2D/6CEE2I2I/7FROCK2R/10OI2G/7ThROSTLE/10E4/1ALMA1QAT1E3Z/"
+            "2AUREI1WIDTH1O/BOX5OF2APO/4RAJAS5N EILLRTY/ 206/275 0 lex TWL06;")
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory, twl06: Any) -> Iterator[TestClient]:
+    app = create_app(tmp_path_factory.mktemp("shapes") / "app.sqlite", warm=False,
+                     search_seconds=BUDGET)
+    with TestClient(app) as c:
+        yield c
+
+
+def _cli(capsys: Any, *args: str) -> Any:
+    code = main([*args, "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return json.loads(out)
+
+
+def _web(client: TestClient, path: str, body: dict[str, Any]) -> Any:
+    response = client.post(path, json=body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def _untimed(value: Any) -> Any:
+    """``value`` without its ``seconds`` (the time a search took), at any depth."""
+    if isinstance(value, dict):
+        return {k: _untimed(v) for k, v in value.items() if k != "seconds"}
+    if isinstance(value, list):
+        return [_untimed(v) for v in value]
+    return value
+
+
+def _fields(shape: Any) -> set[str]:
+    return set(shape.__required_keys__) | set(shape.__optional_keys__)
+
+
+def _schema(client: TestClient, ref: dict[str, Any]) -> dict[str, Any]:
+    """A component of the OpenAPI schema, through its ``$ref`` (and a
+    nullable's ``anyOf``)."""
+    components = client.get("/openapi.json").json()["components"]["schemas"]
+    if "anyOf" in ref:
+        ref = next(r for r in ref["anyOf"] if "$ref" in r)
+    return components[ref["$ref"].rsplit("/", 1)[1]]
+
+
+def _response_schema(client: TestClient, path: str) -> dict[str, Any]:
+    paths = client.get("/openapi.json").json()["paths"]
+    ok = paths[path]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
+    return _schema(client, ok)
+
+
+# --------------------------------------------------------------- simulation
+def test_a_simulation_reads_the_same_in_the_cli_and_the_web(capsys: Any,
+                                                            client: TestClient) -> None:
+    cli = _cli(capsys, "sim", "--cgp", POSITION, "--candidates", "4", "--iterations", "40",
+               "--jobs", "1", "--seed", "3")
+    # the web's budget in seconds is far more than 40 rollouts take: both stop at 40
+    web = _web(client, "/api/simulate", {"cgp": POSITION, "candidates": 4,
+                                         "iterations": 40, "seconds": 60, "seed": 3})
+    assert _untimed(cli) == _untimed(web)
+    assert set(cli) == _fields(shapes.SimulationShape) - {"cgp", "inference"}
+    assert len(cli["moves"]) == 4
+    assert {"win_pct", "iterations", "static_equity", "squares"} <= set(cli["moves"][0])
+    assert cli["iterations"] == sum(m["iterations"] for m in cli["moves"]) > 0
+    # another seed is another simulation: the comparison can tell them apart
+    other = _web(client, "/api/simulate", {"cgp": POSITION, "candidates": 4,
+                                           "iterations": 40, "seconds": 60, "seed": 4})
+    assert _untimed(other) != _untimed(cli)
+
+
+def test_the_openapi_schema_names_the_simulation_s_fields(client: TestClient) -> None:
+    schema = _response_schema(client, "/api/simulate")
+    assert set(schema["properties"]) == _fields(shapes.SimulationShape)
+    move = _schema(client, schema["properties"]["moves"]["items"])
+    assert set(move["properties"]) == _fields(shapes.SimMoveShape)
+    assert {"win_pct", "iterations", "static_equity", "dropped"} <= set(move["properties"])
+
+
+# ------------------------------------------------------------------ endgame
+def _endgame_case() -> dict[str, Any]:
+    lines = (DATA / "endgame_twl06_small.jsonl").read_text().splitlines()
+    cases = [json.loads(line) for line in lines if line.strip()]
+    return next(c for c in cases if len(c["pv"]) >= 3 and c["magpie_time_s"] < 0.5)
+
+
+@pytest.mark.parametrize("unknown", [False, True], ids=["racks-given", "rack-unseen"])
+def test_an_endgame_reads_the_same_in_the_cli_and_the_web(capsys: Any, client: TestClient,
+                                                          unknown: bool) -> None:
+    cgp = _endgame_case()["cgp"]
+    if unknown:  # the opponent's rack left out: the unseen tiles
+        fields = cgp.split(" ")
+        fields[1] = fields[1].split("/")[0] + "/"
+        cgp = " ".join(fields)
+    cli = _cli(capsys, "endgame", "--cgp", cgp)
+    state = _web(client, "/api/endgame", {"cgp": cgp, "seconds": 60, "wait": True})
+    assert state["status"] == "done", state
+    web = state["result"]
+    assert _untimed(cli) == _untimed(web)
+    assert set(cli) == _fields(shapes.EndgameShape)
+    assert cli["exact"] and len(cli["pv"]) >= 3 and cli["best"] == cli["pv"][0]
+    assert cli["opponent_rack_from"] == ("unseen" if unknown else "cgp")
+
+
+def test_the_openapi_schema_names_the_endgame_s_fields(client: TestClient) -> None:
+    state = _response_schema(client, "/api/endgame")
+    result = _schema(client, state["properties"]["result"])
+    assert set(result["properties"]) == _fields(shapes.EndgameShape)
+    state = _response_schema(client, "/api/preendgame")
+    result = _schema(client, state["properties"]["result"])
+    assert set(result["properties"]) == _fields(shapes.PreEndgameShape)
+
+
+# --------------------------------------------------------- record analysis
+def test_a_record_s_analysis_reads_the_same_in_the_cli_and_the_web(
+        capsys: Any, client: TestClient, tmp_path: Path, monkeypatch: Any) -> None:
+    # the record under the name the web app gives a record sent as text
+    shutil.copy(DATA / "gcg" / "phony_stood.gcg", tmp_path / "gcg")
+    monkeypatch.chdir(tmp_path)
+    cli = _cli(capsys, "analyze", "gcg", "--jobs", "1", "--budget", str(BUDGET))
+    web = _web(client, "/api/gcg/analyze",
+               {"gcg": (tmp_path / "gcg").read_text(encoding="utf-8")})
+    assert len(cli["games"]) == 1
+    assert _untimed(cli["games"][0]) == _untimed(web)
+    assert cli["summary"] == web["summary"]
+    assert set(web) == _fields(shapes.RecordAnalysisShape)
+    assert set(web["turns"][0]) == _fields(shapes.TurnShape)
+    assessed = [t for t in web["turns"] if t["assessed"]]
+    assert assessed and all(t["played"]["move"] and t["best"]["move"] for t in assessed)
+    assert any(t["missed_bingo"] for t in assessed) and any(t["phonies"] for t in assessed)
+
+
+def test_the_openapi_schema_names_the_analysis_s_fields(client: TestClient) -> None:
+    schema = _response_schema(client, "/api/gcg/analyze")
+    assert set(schema["properties"]) == _fields(shapes.RecordAnalysisShape)
+    turn = _schema(client, schema["properties"]["turns"]["items"])
+    assert set(turn["properties"]) == _fields(shapes.TurnShape)
+    state = _response_schema(client, "/api/gcg/analysis")
+    result = _schema(client, state["properties"]["result"])
+    assert set(result["properties"]) == _fields(shapes.RecordAnalysisShape)
