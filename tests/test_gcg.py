@@ -928,7 +928,7 @@ def test_cli_analyze_reads_the_records_board(capsys, tmp_path, twl06):
     assert code == 0, err
     turns = json.loads(out)["games"][0]["turns"]
     played = [t for t in turns if t["kind"] == "play"]
-    assert played and all(t["played_score"] == t["score"] for t in played)
+    assert played and all(t["played"]["score"] == t["score"] for t in played)
     bare = tmp_path / "bare.gcg"
     bare.write_text(_without_board(path.read_text()), encoding="utf-8")
     code, out, err = run(capsys, "analyze", bare, "--leave", "none", "--json", "--jobs", "1")

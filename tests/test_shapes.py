@@ -162,3 +162,79 @@ def test_the_openapi_schema_names_the_analysis_s_fields(client: TestClient) -> N
     state = _response_schema(client, "/api/gcg/analysis")
     result = _schema(client, state["properties"]["result"])
     assert set(result["properties"]) == _fields(shapes.RecordAnalysisShape)
+
+
+# ----------------------------------------- one spelling of leaves and boards
+def test_leaves_is_the_option_and_leave_its_old_spelling(capsys: Any) -> None:
+    """Every command that takes a leave table takes ``--leaves`` (its help says
+    that name only) and still ``--leave``, to the same answer."""
+    from rackety.frontends.cli import cli
+
+    takers = sorted(name for name, command in _commands(cli)
+                    if any("--leaves" in p.opts for p in command.params
+                           if p.name == "leaves"))
+    assert {"moves", "infer", "sim", "analyze"} <= set(takers)
+    for name, command in _commands(cli):
+        option = next((p for p in command.params if p.name == "leaves"), None)
+        if option is None:
+            continue
+        assert option.opts[0] == "--leaves" and "--leave" in option.opts, name
+        code = main([*name.split(), "--help"])
+        out, _ = capsys.readouterr()
+        assert code == 0 and "--leaves" in out and "--leave " not in out, name
+    cgp = POSITION
+    answers = []
+    for spelling in ("--leaves", "--leave"):
+        answers.append(_cli(capsys, "moves", "--cgp", cgp, spelling, "h1", "--top", "3"))
+    assert answers[0] == answers[1] and answers[0]["leaves"] == "H1"
+    code = main(["moves", "--cgp", cgp, "--leaves", "h9"])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1
+    assert "static, none, h1, h2, h3, FILE.klv2" in err
+
+
+def _commands(group: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    import click
+
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            yield from _commands(command, f"{prefix}{name} ")
+        else:
+            yield f"{prefix}{name}", command
+
+
+def test_one_reading_of_a_leave_spec(twl06: Any, tmp_path: Path) -> None:
+    """`leave_model` reads every leave spec: the front ends' `resolve_leave`
+    adds ``none``, a player's spec is read by it, the web app's named tables
+    are found by it, and a file is refused where files are not allowed."""
+    from rackety.errors import RacketyError
+    from rackety.frontends.common import resolve_leave
+    from rackety.game.heuristics import H2, leave_model
+    from rackety.players import make_player
+
+    assert resolve_leave("none", twl06) is None
+    assert resolve_leave("H2", twl06) is leave_model("h2", twl06) is H2
+    assert make_player("h2", twl06).leave_model is H2
+    table = tmp_path / "mine.klv2"
+    leave_model("static", twl06).save(str(table))
+    named = {"mine": str(table)}
+    by_name = leave_model("leaves:mine", twl06, named=named, files=False)
+    assert by_name.source == leave_model(str(table), twl06).source == str(table)
+    assert make_player("leaves:mine", twl06, named=named, files=False).leave_model.source == \
+        str(table)
+    for spec in (str(table), f"leaves:{table}"):
+        with pytest.raises(RacketyError, match="is not a leave model: expected static, h1, "
+                                               "h2, h3, leaves:mine$"):
+            leave_model(spec, twl06, named=named, files=False)
+
+
+def test_board_aliases_are_the_layout_s(capsys: Any) -> None:
+    """``--board standard`` / ``super`` are `Layout.load`'s aliases: one table."""
+    from rackety.frontends.cli import _board_name
+    from rackety.game.layout import Layout
+
+    assert _board_name("super") == Layout.load("super").name == "super21"
+    assert _board_name("CrosswordGame") == "standard15" and _board_name(None) is None
+    code = main(["analyze", str(DATA / "gcg" / "phony_stood.gcg"), "--board", "nowhere"])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1 and "unknown board layout 'nowhere'" in err

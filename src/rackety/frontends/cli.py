@@ -106,6 +106,33 @@ class FileName(click.ParamType):
         return text
 
 
+class FirstName(click.Option):
+    """An option whose help shows its first name only: the others are old
+    spellings, still taken (``--leaves``, once ``--leave``)."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        names = self.opts
+        self.opts = names[:1]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = names
+
+
+def leaves_option(*, none: bool, what: str = "The leave values in equity"
+                  ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--leaves SPEC`` (``--leave`` too, the old spelling) of every command that
+    takes a leave table: a spec of `rackety.frontends.common.resolve_leave`
+    (``none``, equity = score, where ``none`` allows it)."""
+    choices = "static|h1|h2|h3|FILE" + ("|none" if none else "")
+    return click.option(
+        "--leaves", "--leave", "leaves", cls=FirstName, default="static", show_default=True,
+        metavar=choices,
+        help=f"{what}: static is the lexicon's shipped table (H3 where there is none); h1, "
+             "h2, h3 Gordon's heuristics; FILE (or leaves:FILE) a .klv2 table"
+             + ("; none: the score alone." if none else "."))
+
+
 FILE = FileName()
 SEED = Whole(0, MAX_SEED)
 JOBS = Whole(1, MAX_JOBS)
@@ -621,9 +648,7 @@ def _think(board: Any, lexicon: Any, leaves: str, seconds: float, top: int, as_j
               help="How many moves to list, best equity first.")
 @click.option("--count-only", is_flag=True, help="Only the count and the best score.")
 @click.option("--best", is_flag=True, help="Only the best move by equity (pruned search).")
-@click.option("--leaves", default="static", show_default=True, metavar="static|FILE|h1|h2|h3|none",
-              help="The leave values in equity: static is the lexicon's shipped table (H3 "
-                   "where there is none); FILE a .klv2 table; none ranks by score alone.")
+@leaves_option(none=True)
 @click.option("--generator", type=click.Choice(["gaddag", "dawg"]), default="gaddag",
               show_default=True, help="Gordon's GADDAG or Appel and Jacobson's DAWG algorithm.")
 @click.option("--think", default=None, metavar="SECONDS", type=Seconds(0, open_low=True),
@@ -852,18 +877,23 @@ def gcg_check(path: str, alphabet: str | None, board_name: str | None,
 
 
 # ------------------------------------------------------------ play, autoplay
-# the player specs of `rackety.players.registry.make_player` (PLAYER_SPECS; a test
-# checks every one is here), said for people
-COMPUTER_PLAYERS = (
-    "static (the lexicon's shipped leave table, H3 where there is none), greedy (the "
-    "highest score), h1, h2, h3 (Gordon's heuristics; weights fitted from the tiles "
-    "for alphabets other than English), leaves:FILE.klv2 (a leave table), "
-    "sim or sim:N (simulation, N rollouts a candidate, default 100), best or "
-    "best:SECONDS (the championship player: simulation with inference, pre-endgame and "
-    "exact endgame, SECONDS a move, default 2), human (asks on the "
-    "terminal), ucgi:COMMAND (a UCGI engine started with COMMAND, no commas, e.g. "
-    "'ucgi:rackety ucgi --player sim'), and any computer player but ucgi with +endgame "
-    "(exact endgames once the bag is empty, e.g. static+endgame)")
+class PlayersHelp(click.Option):
+    """An option whose help says the player specs (`rackety.players.registry.
+    describe_players`, read when the help is shown: the players' modules are
+    not imported for every command): ``help`` holds ``{players}`` where they
+    go, ``without`` the kinds it leaves out."""
+
+    def __init__(self, *args: Any, without: tuple[str, ...] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.without = without
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        if self.help and "{players}" in self.help:
+            from rackety.players.registry import describe_players
+
+            self.help = self.help.replace("{players}", describe_players(self.without))
+        return super().get_help_record(ctx)
+
 
 def _lexicon_spec(source: str, alphabet: str | None) -> tuple[str, str | None]:
     """``--lexicon SOURCE[:ALPHABET]`` and ``--alphabet`` as a source and an
@@ -898,8 +928,11 @@ def _opponent(spec: str, lexicon: Any) -> tuple[Any, str]:
 
 
 def _board_name(board: str | None) -> str | None:
-    """``standard`` and ``super`` as well as the layout names."""
-    return {"standard": "standard15", "super": "super21"}.get(board or "", board)
+    """The layout ``--board`` names, by its name or an alias (``standard``,
+    ``super``: `rackety.game.layout.Layout.load`'s), as its name."""
+    from rackety.game.layout import Layout
+
+    return None if board is None else Layout.load(board).name
 
 
 @cli.command("play")
@@ -908,7 +941,7 @@ def _board_name(board: str | None) -> str | None:
               help="A built-in name, a word list or a .kwg file (words.txt:catalan: a list "
                    "in that alphabet).")
 @click.option("--opponent", default="static", show_default=True, metavar="PLAYER",
-              help=f"The computer's level: {COMPUTER_PLAYERS}.")
+              cls=PlayersHelp, help="The computer's level: {players}.")
 @click.option("--players", default=2, show_default=True, type=Whole(2, 4),
               help="Players in the game, you included.")
 @click.option("--board", "board_name", default=None, metavar="NAME",
@@ -961,7 +994,7 @@ def play_command(source: str, opponent: str, players: int, board_name: str | Non
                    "in that alphabet).")
 @click.option("--players", "specs", default="h3,greedy", show_default=True,
               metavar="P1,P2[,...]",
-              help=f"2 to 4 players, each one of: {COMPUTER_PLAYERS}.")
+              cls=PlayersHelp, help="2 to 4 players, each one of: {players}.")
 @click.option("--games", default=100, show_default=True, type=Whole(1, 10**9),
               help="Games to play (rounded up to pairs with seats swapped).")
 @click.option("--seed", default=1, show_default=True, type=SEED, help="Seed of the bags.")
@@ -1037,10 +1070,8 @@ def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int |
 @click.option("--seconds", default=None, type=Seconds(0.01),
               help="Stop after this long.")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="Seed of the rollouts.")
-@click.option("--leave", default="static", show_default=True, metavar="MODEL",
-              help="Static evaluation for the candidates and the rollouts: static (the "
-                   "lexicon's shipped table, H3 where there is none), h1, h2, h3 or "
-                   "leaves:FILE.klv2.")
+@leaves_option(none=False, what="The leave values of the candidates' and the rollouts' "
+                                "static equity")
 @click.option("--no-drop", "keep_all", is_flag=True,
               help="Keep every candidate to the end (by default one that falls behind the "
                    "leader at 99 % confidence is dropped, and the simulation stops when one "
@@ -1059,7 +1090,7 @@ def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int |
 @json_option
 def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: str | None,
                 plies: int, candidates: int, iterations: int | None, seconds: float | None,
-                seed: int, leave: str, keep_all: bool, infer_move: str | None,
+                seed: int, leaves: str, keep_all: bool, infer_move: str | None,
                 infer_margin: float, jobs: int | None, backend: str, address: str | None,
                 as_json: bool) -> None:
     """Monte Carlo simulation of the best static moves of a position: each
@@ -1080,7 +1111,7 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
     if infer_move is not None:
         from rackety.search.inference import position_after
 
-        inferred = _run_inference(board, lexicon, infer_move, infer_margin, leave, jobs)
+        inferred = _run_inference(board, lexicon, infer_move, infer_margin, leaves, jobs)
         board = position_after(board, inferred)
         opponent_leaves = inferred.kept
         if not inferred.kept:
@@ -1090,7 +1121,7 @@ def sim_command(source: str | None, cgp: str, alphabet: str | None, board_name: 
     total = iterations if iterations is not None else (None if seconds else 1000)
     with _progress(counted=False) as bar:
         task = bar.add_task("rollouts", total=total)
-        result = simulate(board, lexicon, leave=leave, candidates=candidates, plies=plies,
+        result = simulate(board, lexicon, leave=leaves, candidates=candidates, plies=plies,
                           iterations=iterations, seconds=seconds, seed=seed, jobs=jobs,
                           drop=not keep_all, source=lexicon_source, backend=backend,
                           address=address, opponent_leaves=opponent_leaves,
@@ -1162,9 +1193,7 @@ def _run_inference(board: Any, lexicon: Any, move: str, margin: float, leaves: s
 @click.option("--margin", default=0.0, show_default=True, type=Points(0, 1000),
               help="Keep a rack when the play is within this many points of the rack's best "
                    "static equity.")
-@click.option("--leaves", default="static", show_default=True, metavar="static|FILE|h1|h2|h3",
-              help="The leave values of the static equity: static is the lexicon's shipped "
-                   "table (H3 where there is none); FILE a .klv2 table.")
+@leaves_option(none=False, what="The leave values of the static equity")
 @click.option("--top", default=None, type=Whole(1, 10**6),
               help="How many leaves to list, likeliest first (default: 20 in the table, all "
                    "in JSON).")
@@ -1610,10 +1639,7 @@ def _print_record_analyses(games: list[dict[str, Any]], summary: list[dict[str, 
 @click.option("--plies", default=None, type=Whole(1, 100), metavar="N",
               help="Search each endgame N plies deep at most, whatever the time: the same "
                    "analysis on any machine (instead of --budget).")
-@click.option("--leave", default="static", show_default=True, metavar="MODEL",
-              help="Leave values of the equity: static (the lexicon's shipped table, H3 "
-                   "where there is none), h1, h2, h3, leaves:FILE.klv2 or none (equity = "
-                   "score).")
+@leaves_option(none=True)
 @_backend_options
 @click.option("--jobs", default=None, type=JOBS,
               help="Processes (default: every core).")
@@ -1629,7 +1655,7 @@ def _print_record_analyses(games: list[dict[str, Any]], summary: list[dict[str, 
                    "name: super21, wwf15, ...); wins over a record's #note BoardLayout.")
 def analyze_command(paths: tuple[str, ...], source: str | None, player: str | None,
                     sim_seconds: float | None, budget: float | None, exact_all: bool,
-                    plies: int | None, leave: str, backend: str, address: str | None,
+                    plies: int | None, leaves: str, backend: str, address: str | None,
                     jobs: int | None, as_json: bool, csv_path: str | None,
                     html_path: str | None, board_name: str | None) -> None:
     """Every turn of the games against the best move, as the judge sees it by
@@ -1651,12 +1677,13 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
         writable_file(csv_path, "--csv")
     if html_path:
         writable_file(html_path, "--html")
-    if sim_seconds is not None and leave.strip().lower() == "none":
-        raise click.UsageError("--sim needs a leave model (h1, h2, h3 or leaves:FILE.klv2)")
+    if sim_seconds is not None and leaves.strip().lower() == "none":
+        raise click.UsageError("--sim needs a leave model (--leaves static, h1, h2, h3 or "
+                               "FILE.klv2)")
     if sum((exact_all, budget is not None, plies is not None)) > 1:
         raise click.UsageError("give one of --exact, --budget and --plies")
     layout = _board_name(board_name)
-    tasks, wanted = _analysis_tasks(paths, source, leave, sim_seconds, player, layout,
+    tasks, wanted = _analysis_tasks(paths, source, leaves, sim_seconds, player, layout,
                                     None if exact_all else budget or EXACT_SECONDS, plies)
     if len(paths) > 1:
 
@@ -1716,7 +1743,7 @@ def analyze_command(paths: tuple[str, ...], source: str | None, player: str | No
                    f"{click.format_filename(csv_path)}")
         return
     how = f"simulated {sim_seconds:g} s a turn" if sim_seconds else \
-        f"equity by {leave} leaves" if leave.strip().lower() != "none" else "equity = score"
+        f"equity by {leaves} leaves" if leaves.strip().lower() != "none" else "equity = score"
     how += ", endgames solved " + (
         "exactly" if exact_all else f"{plies} plies deep at most" if plies else
         f"within {budget or EXACT_SECONDS:g} s a search")
@@ -1807,10 +1834,9 @@ def _warm_in_background() -> None:
 # ------------------------------------------------------------------- ucgi
 @cli.command("ucgi")
 @click.option("--player", default="static", show_default=True, metavar="PLAYER",
-              help="What the engine plays by: static, greedy, h1, h2, h3, leaves:FILE.klv2 "
-                   "(answer at once), sim or sim:N (simulate for the move time), best or "
-                   "best:SECONDS (search for the seconds or the move time), any of them "
-                   "+endgame. UCGI: setoption name Player value PLAYER.")
+              cls=PlayersHelp, without=("human", "ucgi:COMMAND"),
+              help="What the engine plays by: {players}; sim and best search for the move "
+                   "time when the GUI gives one. UCGI: setoption name Player value PLAYER.")
 @click.option("--lexicon", "source", default=None, metavar="SOURCE",
               help="A built-in name, a word list or a .kwg file; wins over a position's lex "
                    "(default: the position's lex if built in, else TWL06). UCGI: setoption "

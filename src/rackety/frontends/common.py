@@ -15,7 +15,7 @@ from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError, clip
 from rackety.files import exists
 from rackety.game.board import Board
-from rackety.game.heuristics import HEURISTICS, STATIC, leave_model
+from rackety.game.heuristics import STATIC, LeaveSpecError, leave_model, leave_specs
 from rackety.game.layout import square_name
 from rackety.game.move import Move, format_leave
 from rackety.game.render import unseen_text, unseen_tiles
@@ -143,31 +143,22 @@ class Lexicons:
 
 def resolve_leave(spec: str | None, lexicon: Lexicon, *, named: Mapping[str, str] | None = None,
                   files: bool = True) -> RackHeuristic | Leaves | None:
-    """The leave model a spec names: ``static`` (the default: the lexicon's
-    shipped table, H3 where there is none), ``none`` (None: equity is the
-    score), ``h1``, ``h2``, ``h3``, ``leaves:NAME`` for a table in ``named``
-    (name to file, the web app's tables) or, when ``files`` allows it,
-    ``leaves:FILE.klv2`` or the file's path alone (``FILE.klv2``). A spec that
-    names none of these is refused in one line listing what it may be."""
-    named = named or {}
+    """The leave model a front end's spec names: ``none`` (None: equity is the
+    score), else `rackety.game.heuristics.leave_model`'s (``static``, the
+    default; ``h1``, ``h2``, ``h3``; ``leaves:NAME`` of ``named``, the web
+    app's tables; ``leaves:FILE.klv2`` or ``FILE.klv2`` when ``files``
+    allows). A spec that names none of these is refused in one line listing
+    what it may be."""
     key = (spec or STATIC).strip()
-    low = key.lower()
-    if low == "none":
+    if key.lower() == "none":
         return None
-    if low == STATIC or low in HEURISTICS:  # H3 (the fallback) takes any alphabet
-        return leave_model(low, lexicon)
-    if low.startswith("leaves:"):
-        name = key[7:].strip()
-        if name in named or name.lower() in named:
-            return leave_model(f"leaves:{named.get(name) or named[name.lower()]}", lexicon)
-        if files:
-            return leave_model(key, lexicon)
-    elif files and (low.endswith((".klv2", ".klv")) or "/" in key or "\\" in key):
-        return leave_model(f"leaves:{key}", lexicon)
-    choices = [STATIC, "none", *HEURISTICS] + [f"leaves:{n}" for n in named]
-    if files:
-        choices.append("FILE.klv2")
-    raise RacketyError(f"leave {clip(spec or '')!r}: expected {', '.join(choices)}")
+    try:
+        return leave_model(key, lexicon, named=named, files=files)
+    except LeaveSpecError:
+        pass  # said again with none among the choices
+    choices = leave_specs(named, files=files)
+    raise RacketyError(f"leave {clip(spec or '')!r}: expected "
+                       f"{', '.join([*choices[:1], 'none', *choices[1:]])}")
 
 
 def tile_json(alphabet: Alphabet, code: int) -> dict[str, Any]:

@@ -342,25 +342,48 @@ HEURISTICS: dict[str, RackHeuristic] = {"h1": H1, "h2": H2, "h3": H3}
 STATIC = "static"  # the lexicon's shipped table, H3 where there is none
 
 
-def leave_model(spec: str, lexicon: Lexicon) -> RackHeuristic | Leaves:
-    """The leave model of a static player's spec: ``static`` (the table shipped
-    for the lexicon, `Leaves.builtin`, or H3 where there is none: what the
-    ``static`` player, ``rackety moves``, hints and analysis use by default),
-    ``h1``, ``h2``, ``h3`` or ``leaves:FILE.klv2`` (a KLV2 or KLV file in the
-    lexicon's alphabet)."""
+class LeaveSpecError(RacketyError):
+    """A leave spec that names no leave model (`leave_model`)."""
+
+
+def leave_model(spec: str, lexicon: Lexicon, *, named: Mapping[str, str] | None = None,
+                files: bool = True) -> RackHeuristic | Leaves:
+    """The leave model of a spec, the one reading of a leave spec (players,
+    searches, the front ends through `rackety.frontends.common.resolve_leave`,
+    which adds ``none``): ``static`` (the table shipped for the lexicon,
+    `Leaves.builtin`, or H3 where there is none: what the ``static`` player,
+    ``rackety moves``, hints and analysis use by default), ``h1``, ``h2``,
+    ``h3``, ``leaves:NAME`` for a table in ``named`` (name to file: the web
+    app's tables), or, when ``files`` allows it, ``leaves:FILE.klv2`` or the
+    file alone (``FILE.klv2``, or any path with a slash): a KLV2 or KLV file
+    in the lexicon's alphabet. A spec that is none of these is refused in one
+    line that lists what it may be."""
+    named = named or {}
     key = spec.strip()
-    if key.lower() == STATIC:
+    low = key.lower()
+    if low == STATIC:
         table = Leaves.builtin(lexicon)
-        return table if table is not None else leave_model("h3", lexicon)
-    if key.lower() in HEURISTICS:
-        return HEURISTICS[key.lower()]
-    if key.lower().startswith("leaves:"):
-        path = key[len("leaves:"):].strip()
-        if not path:
-            raise RacketyError("player 'leaves:': give the leave file, as leaves:FILE.klv2")
-        return Leaves.load(path, lexicon.alphabet)
-    raise RacketyError(f"{clip(spec)!r} is not a leave model: expected static, h1, h2, h3 "
-                       "or leaves:FILE.klv2")
+        return table if table is not None else HEURISTICS["h3"]
+    if low in HEURISTICS:
+        return HEURISTICS[low]
+    if low.startswith("leaves:"):
+        name = key[len("leaves:"):].strip()
+        if not name:
+            raise RacketyError("leaves 'leaves:': give the leave file, as leaves:FILE.klv2")
+        if name in named or name.lower() in named:
+            return Leaves.load(named.get(name) or named[name.lower()], lexicon.alphabet)
+        if files:
+            return Leaves.load(name, lexicon.alphabet)
+    elif files and (low.endswith((".klv2", ".klv")) or "/" in key or "\\" in key):
+        return Leaves.load(key, lexicon.alphabet)
+    raise LeaveSpecError(f"{clip(spec)!r} is not a leave model: expected "
+                         f"{', '.join(leave_specs(named, files=files))}")
+
+
+def leave_specs(named: Mapping[str, str] | None = None, *, files: bool = True) -> list[str]:
+    """The leave specs `leave_model` takes, as a person writes them."""
+    return [STATIC, *HEURISTICS, *(f"leaves:{n}" for n in named or {}),
+            *(["FILE.klv2"] if files else [])]
 
 
 def leave_label(model: RackHeuristic | Leaves | None, lexicon: Lexicon) -> str:

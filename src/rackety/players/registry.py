@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,8 +22,32 @@ from rackety.players.ucgi import UCGI_PREFIX, UcgiPlayer
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
 
-PLAYER_SPECS = ("static", "greedy", "h1", "h2", "h3", "leaves:FILE.klv2", "sim", "sim:N",
-                "best", "best:SECONDS", "human", "ucgi:COMMAND", "PLAYER+endgame")
+#: the player specs `make_player` takes, each kind with what it is, said for people
+#: (the command line's help and the UCGI engine's take it from here)
+PLAYER_KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("static",), "the lexicon's shipped leave table, H3 where there is none"),
+    (("greedy",), "the highest score"),
+    (("h1", "h2", "h3"), "Gordon's heuristics; weights fitted from the tiles for alphabets "
+                         "other than English"),
+    (("leaves:FILE.klv2",), "a leave table"),
+    (("sim", "sim:N"), "simulation, N rollouts a candidate, default 100"),
+    (("best", "best:SECONDS"), "the championship player: simulation with inference, "
+                               "pre-endgame and exact endgame, SECONDS a move, default 2"),
+    (("human",), "asks on the terminal"),
+    (("ucgi:COMMAND",), "a UCGI engine started with COMMAND, no commas, e.g. "
+                        "'ucgi:rackety ucgi --player sim'"),
+    (("PLAYER+endgame",), "any computer player but ucgi, with exact endgames once the bag "
+                          "is empty, e.g. static+endgame"),
+)
+PLAYER_SPECS = tuple(spec for specs, _ in PLAYER_KINDS for spec in specs)
+
+
+def describe_players(without: tuple[str, ...] = ()) -> str:
+    """The player specs and what each is, in one sentence for a help text
+    (``without`` the kinds named by one of their specs)."""
+    parts = [f"{(' or ' if len(specs) == 2 else ', ').join(specs)} ({what})"
+             for specs, what in PLAYER_KINDS if not set(specs) & set(without)]
+    return ", ".join(parts[:-1]) + (", and " if len(parts) > 1 else "") + parts[-1]
 
 
 def _write_stdout(text: str) -> None:
@@ -30,7 +55,8 @@ def _write_stdout(text: str) -> None:
     sys.stdout.flush()
 
 
-def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Player:
+def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None,
+                named: Mapping[str, str] | None = None, files: bool = True) -> Player:
     """A player from its spec: ``static`` (the shipped leave table of the
     lexicon, `rackety.Leaves.builtin`, else H3), ``greedy``, ``h1``, ``h2``,
     ``h3`` (Gordon's heuristics, in any alphabet: `rackety.game.heuristics`),
@@ -40,7 +66,10 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Play
     started with COMMAND, `rackety.players.ucgi.UcgiPlayer`; all of COMMAND is
     the engine's, so no suffix follows it). The name defaults to the spec (the
     file's stem for ``leaves:``, ``ucgi`` for an engine). A ``+endgame`` suffix
-    wraps the player in an `EndgamePlayer` (``h3+endgame``)."""
+    wraps the player in an `EndgamePlayer` (``h3+endgame``). A static player's
+    leave spec is read by `rackety.game.heuristics.leave_model`, with ``named``
+    (``leaves:NAME``, the web app's tables) and ``files`` (whether a spec may
+    name a file) as it takes them."""
     key = spec.strip().lower()
     if key.startswith(UCGI_PREFIX):
         return UcgiPlayer(spec.strip()[len(UCGI_PREFIX):], name=name or "ucgi")
@@ -50,7 +79,7 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Play
                 base.strip().lower().endswith(ENDGAME_SUFFIX):
             raise RacketyError(f"player {clip(spec)!r}: +endgame goes once, after a computer "
                                "player (static, greedy, h1, h2, h3, leaves:FILE.klv2, sim)")
-        inner = make_player(base, lexicon)
+        inner = make_player(base, lexicon, named=named, files=files)
         return EndgamePlayer(inner, name=name or f"{inner.name}{ENDGAME_SUFFIX}")
     if key == "static":
         return StaticPlayer(leave_model("static", lexicon), name or "static")
@@ -67,7 +96,7 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None) -> Play
                              1_000_000_000)
         return SimPlayer("static", iterations=rollouts, name=name or "sim")
     if key in HEURISTICS or key.startswith("leaves:"):
-        model = leave_model(spec, lexicon)
+        model = leave_model(spec, lexicon, named=named, files=files)
         if name is None:
             name = key if key in HEURISTICS else f"leaves:{Path(spec.strip()[7:]).stem}"
         return StaticPlayer(model, name)

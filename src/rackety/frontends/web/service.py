@@ -232,10 +232,8 @@ class Service:
                              seed=seed, name=seat.name)
         if level == "best":
             return BestPlayer(seat.seconds or 2.0, seed=seed, name=seat.name)
-        if level.startswith("leaves:") and level[7:] in self.leaves:
-            return make_player(f"leaves:{self.leaves[level[7:]]}", lexicon, name=seat.name)
-        if level in LEVELS:
-            return make_player(level, lexicon, name=seat.name)
+        if level in LEVELS or (level.startswith("leaves:") and level[7:] in self.leaves):
+            return make_player(level, lexicon, name=seat.name, named=self.leaves, files=False)
         raise RacketyError(f"level {level!r}: expected one of "
                            f"{', '.join([*LEVELS, *(f'leaves:{n}' for n in self.leaves)])}")
 
