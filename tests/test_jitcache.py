@@ -164,14 +164,14 @@ def test_the_command_line_names_the_command_that_compiles(tmp_path, monkeypatch)
     with click.Context(cli.cli, info_name="rackety") as root, \
             click.Context(cli.words, info_name="words", parent=root) as words, \
             click.Context(cli.words_multi, info_name="multi", parent=words):
-        assert cli._compile_notice() == jitcache.compile_notice("words multi")
-        assert "multi-word anagram" in (cli._compile_notice() or "")
-        assert "lexicon builder" in (cli._compile_notice(lexicon=True) or "")
+        assert cli.compile_notice() == jitcache.compile_notice("words multi")
+        assert "multi-word anagram" in (cli.compile_notice() or "")
+        assert "lexicon builder" in (cli.compile_notice(lexicon=True) or "")
     with click.Context(cli.cli, info_name="rackety") as root, \
-            click.Context(cli.moves_command, info_name="moves", parent=root):
-        assert "the move generator (one time" in (cli._compile_notice() or "")
+            click.Context(cli.positions.moves_command, info_name="moves", parent=root):
+        assert "the move generator (one time" in (cli.compile_notice() or "")
         _nbi(tmp_path / "numba", "generate.moves_of_gaddag", "crosssets.of_grid")
-        assert cli._compile_notice() is None
+        assert cli.compile_notice() is None
 
 
 def _copy(tmp_path: Path):

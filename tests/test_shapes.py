@@ -230,11 +230,11 @@ def test_one_reading_of_a_leave_spec(twl06: Any, tmp_path: Path) -> None:
 
 def test_board_aliases_are_the_layout_s(capsys: Any) -> None:
     """``--board standard`` / ``super`` are `Layout.load`'s aliases: one table."""
-    from rackety.frontends.cli import _board_name
+    from rackety.frontends.cli.base import layout_name
     from rackety.game.layout import Layout
 
-    assert _board_name("super") == Layout.load("super").name == "super21"
-    assert _board_name("CrosswordGame") == "standard15" and _board_name(None) is None
+    assert layout_name("super") == Layout.load("super").name == "super21"
+    assert layout_name("CrosswordGame") == "standard15" and layout_name(None) is None
     code = main(["analyze", str(DATA / "gcg" / "phony_stood.gcg"), "--board", "nowhere"])
     _, err = capsys.readouterr()
     assert code == 2 and err.count("\n") == 1 and "unknown board layout 'nowhere'" in err
