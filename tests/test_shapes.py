@@ -23,6 +23,7 @@ BUDGET = 4.0  # seconds of each search of an analysis (the app's, the CLI's --bu
 # a mid-game position (as tests/test_simulation.py's)
 POSITION = ("15/15/15/15/15/11P2D/6CEE2I2I/7FROCK2R/10OI2G/7ThROSTLE/10E4/1ALMA1QAT1E3Z/"
             "2AUREI1WIDTH1O/BOX5OF2APO/4RAJAS5N EILLRTY/ 206/275 0 lex TWL06;")
+OPENING = f"{'/'.join(['15'] * 15)} AADNPUY/ 0/0 0"
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +73,23 @@ def _response_schema(client: TestClient, path: str) -> dict[str, Any]:
     paths = client.get("/openapi.json").json()["paths"]
     ok = paths[path]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
     return _schema(client, ok)
+
+
+# -------------------------------------------------------------------- moves
+@pytest.mark.parametrize("cgp", [POSITION, OPENING], ids=["middle", "opening"])
+def test_a_position_s_moves_read_the_same_in_the_cli_and_the_web(capsys: Any,
+                                                                 client: TestClient,
+                                                                 cgp: str) -> None:
+    cli = _cli(capsys, "moves", "--cgp", cgp, "--top", "7")
+    web = _web(client, "/api/analyze", {"cgp": cgp, "top": 7})
+    assert cli.pop("cgp") == cgp.strip() and web.pop("verdict")["phase"] == "static"
+    assert cli == web
+    always = {"count", "best_score", "best_moves", "leaves", "moves"}
+    assert always <= set(cli) <= _fields(shapes.MovesShape)
+    assert ("adjustment" in cli) == (cgp == OPENING)  # the opening's vowel rule
+    assert len(cli["moves"]) == 7 and cli["count"] > 7
+    schema = _response_schema(client, "/api/analyze")
+    assert set(schema["properties"]) == _fields(shapes.MovesShape)
 
 
 # --------------------------------------------------------------- simulation

@@ -61,7 +61,8 @@ def test_analyze_fixed_form(client: TestClient) -> None:
     response = client.post("/api/analyze", json={"cgp": OPENING, "lexicon": "TWL06", "top": 10})
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"count", "leaves", "adjustment", "moves", "verdict"}
+    assert set(body) == {"count", "best_score", "best_moves", "leaves", "adjustment", "moves",
+                         "verdict"}
     assert "opening" in body["adjustment"]
     # the judge's verdict: static equity here, its values the moves' equities
     verdict = body["verdict"]

@@ -24,15 +24,16 @@ from rackety.game.move import format_leave
 if TYPE_CHECKING:
     from rackety.frontends.analysis import RecordAnalysis, TurnAnalysis
     from rackety.game.board import Board
+    from rackety.game.movegen import MoveList
     from rackety.search.endgame import EndgameResult
     from rackety.search.preendgame import PreEndgameResult
     from rackety.search.simulation import Candidate, SimResult
 
 __all__ = [
-    "EndgameShape", "InferenceShape", "LeaveShape", "MoveShape", "PlacedShape",
+    "EndgameShape", "InferenceShape", "LeaveShape", "MoveShape", "MovesShape", "PlacedShape",
     "PreEndgameMoveShape", "PreEndgameShape", "RecordAnalysisShape", "SimMoveShape",
     "SimulationShape", "SummaryShape", "TileShape", "TurnMoveShape", "TurnShape",
-    "endgame_json", "preendgame_json", "record_analysis_json", "sim_move_json",
+    "endgame_json", "moves_json", "preendgame_json", "record_analysis_json", "sim_move_json",
     "simulation_json", "turn_json",
 ]
 
@@ -64,6 +65,45 @@ class MoveShape(TypedDict):
     kind: NotRequired[str]
     squares: NotRequired[list[list[int]]]
     tiles: NotRequired[list[PlacedShape]]
+
+
+# ----------------------------------------------------------------- moves
+class MovesShape(TypedDict):
+    """A position's moves (``rackety moves --json``, ``POST /api/analyze``):
+    the tile placements counted, the best score and the placements that make
+    it, the leave values of the equity (``none``: the score alone), what full
+    static equity adds here (``adjustment``), and the top moves by equity.
+    ``rackety moves`` adds the ``cgp`` (``--count-only``: only the count and
+    the best score; ``--best``: only the best move); the web app adds the
+    judge's ``verdict`` and, with ``detail``, the position and lexicon."""
+
+    count: NotRequired[int]
+    best_score: NotRequired[int | None]
+    best_moves: NotRequired[list[str]]
+    leaves: NotRequired[str]
+    adjustment: NotRequired[str]
+    moves: NotRequired[list[MoveShape]]
+    verdict: NotRequired[dict[str, Any]]  # `rackety.search.judge.Verdict.as_json`
+    cgp: NotRequired[str]
+    lexicon: NotRequired[str]
+    board: NotRequired[dict[str, Any]]
+    racks: NotRequired[list[list[TileShape]]]
+    scores: NotRequired[list[int]]
+    bag: NotRequired[int]
+
+
+def moves_json(board: Board, moves: MoveList, *, top: int, leaves: str,
+               adjustment: str | None = None, detail: bool = False) -> MovesShape:
+    """A move list's count, best score and top ``top`` moves; ``leaves`` says
+    what the equity's leave values are (`rackety.game.heuristics.leave_label`)."""
+    out: MovesShape = {
+        "count": int(moves.count), "best_score": moves.best_score,
+        "best_moves": sorted(board.notation(m) for m in moves.top_scoring()),
+        "leaves": leaves,
+        "moves": [move_json(board, m, detail=detail) for m in moves[:top]]}  # type: ignore[misc]
+    if adjustment:
+        out["adjustment"] = adjustment
+    return out
 
 
 # ------------------------------------------------------------ simulation

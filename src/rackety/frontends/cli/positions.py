@@ -33,6 +33,7 @@ def _analyse(board: Any, lexicon: Any, cgp: str, top: int, count_only: bool, bes
     the value of the leave under ``leaves`` (a `resolve_leave` spec; ``none``:
     the score alone), which the result names."""
     from rackety.frontends.common import move_json, resolve_leave
+    from rackety.frontends.shapes import moves_json
     from rackety.game.heuristics import leave_label
 
     if count_only:
@@ -53,10 +54,8 @@ def _analyse(board: Any, lexicon: Any, cgp: str, top: int, count_only: bool, bes
         return {"cgp": cgp, "leaves": label, **extra,
                 "moves": [move_json(board, chosen)] if chosen else []}
     moves = board.moves(lexicon, generator=generator, leave=model)
-    return {"cgp": cgp, "leaves": label, **extra, "count": moves.count,
-            "best_score": moves.best_score,
-            "best_moves": sorted(board.notation(m) for m in moves.top_scoring()),
-            "moves": [move_json(board, m) for m in moves[:top]]}
+    return {"cgp": cgp, **moves_json(board, moves, top=top, leaves=label,
+                                     adjustment=extra.get("adjustment"))}
 
 
 def _print_analysis(board: Any, result: dict[str, Any]) -> None:

@@ -40,6 +40,7 @@ from rackety.frontends.report import CSP
 from rackety.frontends.shapes import (
     EndgameShape,
     InferenceShape,
+    MovesShape,
     PreEndgameShape,
     RecordAnalysisShape,
     SimulationShape,
@@ -103,33 +104,6 @@ class PlacedTile(Strict):
     col: int = Field(ge=0, le=40)
     letter: str = Field(min_length=1, max_length=8)
     blank: bool = False
-
-
-class MoveOut(BaseModel):
-    move: str
-    score: int
-    leave: str
-    equity: float
-    kind: str | None = None
-    squares: list[list[int]] | None = None
-    tiles: list[dict[str, Any]] | None = None
-
-
-class AnalyzeResponse(BaseModel):
-    count: int
-    moves: list[MoveOut]
-    # the judge's verdict (`Verdict.as_json`): phase, valued_by, unit, exact, note and
-    # the moves' values (equity, or spread to the end of the game) and win %
-    verdict: dict[str, Any] | None = None
-    leaves: str | None = None  # the leave values in the equity ("none": the score alone)
-    adjustment: str | None = None  # what full static equity adds here, in words
-    # with detail only
-    cgp: str | None = None
-    lexicon: str | None = None
-    board: dict[str, Any] | None = None
-    racks: list[list[dict[str, Any]]] | None = None
-    scores: list[int] | None = None
-    bag: int | None = None
 
 
 class SimulateRequest(Strict):
@@ -488,9 +462,9 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         """Lexicons, board layouts, computer levels and challenge rules on offer."""
         return service.options()
 
-    @app.post("/api/analyze", response_model=AnalyzeResponse, response_model_exclude_none=True,
+    @app.post("/api/analyze", response_model=MovesShape, response_model_exclude_none=True,
               responses=ERRORS, tags=["scripts"])
-    def analyze(body: AnalyzeRequest) -> dict[str, Any]:
+    def analyze(body: AnalyzeRequest) -> MovesShape:
         """The moves of the player to move: ``count`` tile placements (as
         ``rackety moves``) and the ``top`` moves as the judge ranks them: by
         equity (score + leave), or with the bag empty by the exact endgame and

@@ -41,10 +41,12 @@ from rackety.frontends.common import (
 )
 from rackety.frontends.shapes import (
     EndgameShape,
+    MovesShape,
     PreEndgameShape,
     RecordAnalysisShape,
     SimulationShape,
     endgame_json,
+    moves_json,
     preendgame_json,
     record_analysis_json,
     simulation_json,
@@ -766,7 +768,7 @@ class Service:
         return position_json(board)
 
     def analyze(self, cgp: str, lexicon: str | None, top: int, leave: str | None,
-                detail: bool) -> dict[str, Any]:
+                detail: bool) -> MovesShape:
         """The fixed form of ``POST /api/analyze``: the count of tile placements
         and the top moves by equity (as ``rackety moves``), and the judge's
         verdict (`rackety.search.judge`: by equity, or with the bag empty by the
@@ -788,15 +790,12 @@ class Service:
                       else min(wanted, SEARCHED))
         include = list(moves[:min(wanted, SEARCHED // 2)]) if phase == "endgame" else []
         verdict = judge.verdict(board, budget, include=include, static=moves)
-        out: dict[str, Any] = {"count": moves.count, "leaves": leave_label(model, lex),
-                               "moves": [move_json(board, m, detail=detail)
-                                         for m in list(moves[:top])],
-                               "verdict": verdict.as_json(board, top)}
         note = static_note(board) if model is not None and verdict.phase == "static" else None
-        if note:
-            out["adjustment"] = note
+        out = moves_json(board, moves, top=top, leaves=leave_label(model, lex),
+                         adjustment=note, detail=detail)
+        out["verdict"] = verdict.as_json(board, top)
         if detail:
-            out.update(shape)
+            out.update(shape)  # type: ignore[typeddict-item]
             out["lexicon"] = lex.name
         return out
 
