@@ -272,20 +272,26 @@ def out_console() -> Any:
 
 class PlayersHelp(click.Option):
     """An option whose help says the player specs (`rackety.players.registry.
-    describe_players`, read when the help is shown: the players' modules are
+    describe_players`, read when the help is read: the players' modules are
     not imported for every command): ``help`` holds ``{players}`` where they
     go, ``without`` the kinds it leaves out."""
 
     def __init__(self, *args: Any, without: tuple[str, ...] = (), **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
         self.without = without
+        super().__init__(*args, **kwargs)
 
-    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        if self.help and "{players}" in self.help:
+    @property
+    def help(self) -> str | None:
+        text = self._template
+        if text and "{players}" in text:
             from rackety.players.registry import describe_players
 
-            self.help = self.help.replace("{players}", describe_players(self.without))
-        return super().get_help_record(ctx)
+            return text.replace("{players}", describe_players(self.without))
+        return text
+
+    @help.setter
+    def help(self, text: str | None) -> None:
+        self._template = text
 
 
 def lexicon_spec(source: str, alphabet: str | None) -> tuple[str, str | None]:
