@@ -26,7 +26,7 @@ MAX_JOBS = 1024
 MAX_SECONDS = 1_000_000.0  # eleven days
 
 
-class Whole(click.ParamType):
+class Whole(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.2 on
     """A whole number in ASCII digits from ``low`` to ``high`` (click's own int
     reads '٣' as 3 and has no bound a kernel can rely on)."""
 
@@ -44,7 +44,7 @@ class Whole(click.ParamType):
             self.fail(str(exc).strip(), param, ctx)
 
 
-class Seconds(click.ParamType):
+class Seconds(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.2 on
     """A finite number of seconds above ``low`` (or at it, unless ``open_low``)
     and at most `MAX_SECONDS`, written in ASCII."""
 
@@ -65,7 +65,7 @@ class Seconds(click.ParamType):
         return number
 
 
-class Points(click.ParamType):
+class Points(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.2 on
     """A finite number of points from ``low`` to ``high``, written in ASCII."""
 
     name = "points"
@@ -83,7 +83,7 @@ class Points(click.ParamType):
         return number
 
 
-class FileName(click.ParamType):
+class FileName(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.2 on
     """A file or folder name, kept as given: the commands check it where they read
     or write (`rackety.files`); here only what no system takes (a NUL) is refused
     (click's own Path type lets the system's ValueError through)."""

@@ -26,6 +26,7 @@ from rackety.frontends.cli.base import (
     out_console,
     progress_bar,
 )
+from rackety.game.rules import Variant
 from rackety.lexicon.sources import DEFAULT_LEXICON
 
 
@@ -52,7 +53,8 @@ from rackety.lexicon.sources import DEFAULT_LEXICON
 @json_option
 def autoplay_command(source: str, specs: str, games: int, seed: int, jobs: int | None,
                      board_name: str | None, alphabet: str | None, gcg_dir: str | None,
-                     variant: str, backend: str, address: str | None, as_json: bool) -> None:
+                     variant: Variant, backend: str, address: str | None,
+                     as_json: bool) -> None:
     """Computer players against each other: Gordon's table of results."""
 
     from rackety.experiments.autoplay import tournament

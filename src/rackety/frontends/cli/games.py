@@ -17,7 +17,7 @@ from rackety.frontends.cli.base import (
     load_lexicon,
     out_console,
 )
-from rackety.game.rules import CHALLENGE_RULES, DEFAULT_CHALLENGE
+from rackety.game.rules import CHALLENGE_RULES, DEFAULT_CHALLENGE, ChallengeRule, Variant
 from rackety.lexicon.sources import DEFAULT_LEXICON
 
 
@@ -53,8 +53,8 @@ def _opponent(spec: str, lexicon: Any) -> tuple[Any, str]:
 @click.option("--seed", type=SEED, default=None, help="Seed of the bag.")
 @click.option("--name", default="you", show_default=True, help="Your name in the game.")
 def play_command(source: str, opponent: str, players: int, board_name: str | None,
-                 alphabet: str | None, challenge: str, variant: str, seed: int | None,
-                 name: str) -> None:
+                 alphabet: str | None, challenge: ChallengeRule, variant: Variant,
+                 seed: int | None, name: str) -> None:
     """Play against the computer in the terminal.
 
     One screen a turn, for a terminal of 80x24 or more: the board, the scores,
@@ -75,7 +75,7 @@ def play_command(source: str, opponent: str, players: int, board_name: str | Non
     console = out_console()
 
     def read(prompt: str) -> str:
-        return console.input(prompt, markup=False)
+        return str(console.input(prompt, markup=False))
 
     session = TerminalGame(lexicon, [player for player, _ in made], human_name=name, seed=seed,
                            layout=layout_name(board_name), alphabet=alphabet,

@@ -43,7 +43,8 @@ def lexicon_build(source: str, output: str, alphabet: str | None, skip_invalid: 
     lex = load_lexicon(source, alphabet, skip_invalid)
     if dawg_only or lex.report is None:  # from a KWG, or asked for a DAWG alone: rebuild
         with working(f"building {output}"):
-            lex = Lexicon.from_tiles(*lex.word_tiles(), lex.alphabet, name=lex.name,
+            flat, lengths = lex.word_tiles()
+            lex = Lexicon.from_tiles(flat, lengths, lex.alphabet, name=lex.name,
                                      gaddag=not dawg_only)
     lex.save(output)
     click.echo(f"wrote {click.format_filename(output)}: {len(lex):,} words, "

@@ -242,7 +242,7 @@ class Unset(BaseModel):
 
     # no return type: pydantic would take it for the schema of the model
     @model_serializer(mode="wrap")
-    def _set_only(self, handler: SerializerFunctionWrapHandler):  # noqa: ANN202
+    def _set_only(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]  # noqa: ANN202
         return {k: v for k, v in handler(self).items() if v is not None}
 
 

@@ -20,7 +20,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +38,8 @@ log = logging.getLogger("rackety.frontends.web")
 
 #: what a search does: given its control and a ``progress(done, total, what)``
 #: to call as it goes, its result as JSON
-Work = Callable[[Control, Callable[[int, int, str], None]], dict[str, Any]]
+#: a search's work: its result is the JSON form of its kind (`rackety.frontends.shapes`)
+Work = Callable[[Control, Callable[[int, int, str], None]], Mapping[str, Any]]
 
 
 class SearchNotFoundError(RacketyError):
@@ -63,7 +64,7 @@ class Search:
     done: int | None = None
     total: int | None = None
     what: str = "starting"
-    result: dict[str, Any] | None = None
+    result: Mapping[str, Any] | None = None
     error: str | None = None
     elapsed: float | None = None  # once finished
     finished: threading.Event = field(default_factory=threading.Event)

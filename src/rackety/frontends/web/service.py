@@ -849,7 +849,8 @@ class Service:
         record, rep, lex = self._replayed(text, lexicon, strict=True)
         model = resolve_leave(leave, lex, named=self.leaves, files=False)
 
-        def work(control: Any, progress: Callable[[int, int, str], None]) -> dict[str, Any]:
+        def work(control: Any, progress: Callable[[int, int, str], None]
+                 ) -> RecordAnalysisShape:
             progress(0, 0, "turns assessed (each endgame and pre-endgame solved, "
                            f"{self.search_seconds:g} s at most)")
             return self._gcg_analysis(record, rep, lex, model, control=control,
