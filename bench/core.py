@@ -60,7 +60,9 @@ if what in ("all", "best"):
     boards = [Board.from_cgp(l) for l in lines]
     builtin = getattr(rackety, "Leaves", None)  # the shipped table: Leaves.builtin, or
     leave = builtin.builtin(lex) if builtin else players.shipped_leaves(lex)  # the old API
-    kw = dict(mode="all") if what == "all" else dict(mode="best", leave=leave)
+    # all moves without leaves (the library's default became the shipped table
+    # in issue 37; this measure stays the generator alone, as in older trees)
+    kw = dict(mode="all", leave=None) if what == "all" else dict(mode="best", leave=leave)
     for b in boards[:5]:
         b.moves(lex, **kw)
     t = cpu()

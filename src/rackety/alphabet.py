@@ -274,6 +274,7 @@ class Alphabet:
                            ensure_ascii=False)
         self.identity: str = hashlib.blake2b(ident.encode(), digest_size=8).hexdigest()
         self.source = source
+        self._hash = int(self.identity, 16)  # alphabets key many caches (and cross processes)
         self._by_label = {lab: code for code, lab in enumerate(labels, start=1)}
         self._build_trie(labels, aliases, source)
 
@@ -393,7 +394,7 @@ class Alphabet:
                 other.bingo_bonus, other.exchange_min_bag, other.max_scoreless))
 
     def __hash__(self) -> int:
-        return hash((self.name, self.identity))
+        return self._hash
 
     # ------------------------------------------------------------ text <-> codes
     def rack(self, text: str, *, what: str = "rack") -> tuple[int, ...]:

@@ -233,7 +233,8 @@ class Game:
     @property
     def scores(self) -> list[int]:
         """The scores by seat."""
-        return [int(s) for s in self._state.ints[GS_SCORE:GS_SCORE + len(self.players)]]
+        scores: list[int] = self._state.ints[GS_SCORE:GS_SCORE + len(self.players)].tolist()
+        return scores
 
     @property
     def turn(self) -> int:

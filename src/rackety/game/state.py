@@ -307,12 +307,14 @@ def set_bag(gs: GameState, tiles: Sequence[int]) -> None:
 
 def rack_of(gs: GameState, seat: int) -> list[int]:
     """The rack of ``seat``, in the order drawn."""
-    return [int(t) for t in gs.racks[seat, :int(gs.ints[GS_RACK + seat])]]
+    rack: list[int] = gs.racks[seat, :int(gs.ints[GS_RACK + seat])].tolist()
+    return rack
 
 
 def bag_of(gs: GameState) -> list[int]:
     """The bag, drawn from the end."""
-    return [int(t) for t in gs.bag[:int(gs.ints[GS_BAG])]]
+    bag: list[int] = gs.bag[:int(gs.ints[GS_BAG])].tolist()
+    return bag
 
 
 __all__ = ["Consts", "CrossSets", "bag_of", "board_consts", "full_mask", "kernel_consts",
