@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from rackety.frontends import shapes
 from rackety.frontends.cli import main
 from rackety.frontends.web.app import create_app
+from rackety.search.judge import ValuationShape, VerdictShape
 
 DATA = Path(__file__).parent / "data"
 BUDGET = 4.0  # seconds of each search of an analysis (the app's, the CLI's --budget)
@@ -90,6 +91,23 @@ def test_a_position_s_moves_read_the_same_in_the_cli_and_the_web(capsys: Any,
     assert len(cli["moves"]) == 7 and cli["count"] > 7
     schema = _response_schema(client, "/api/analyze")
     assert set(schema["properties"]) == _fields(shapes.MovesShape)
+
+
+def test_a_verdict_has_one_shape_and_the_schema_names_it(capsys: Any,
+                                                         client: TestClient) -> None:
+    # an endgame (the bag empty): the judge solves it exactly, in the CLI and the web
+    cgp = _endgame_case()["cgp"]
+    cli = _cli(capsys, "moves", "--cgp", cgp, "--top", "3", "--think", "5")
+    web = _web(client, "/api/analyze", {"cgp": cgp, "top": 3})["verdict"]
+    assert cli.pop("cgp") == cgp.strip()
+    assert cli == web and web["valued_by"] == "exact endgame"
+    assert set(web) == _fields(VerdictShape)
+    assert all(set(m) == _fields(ValuationShape) for m in web["moves"])
+    schema = _response_schema(client, "/api/analyze")
+    verdict = _schema(client, schema["properties"]["verdict"])
+    assert set(verdict["properties"]) == _fields(VerdictShape)
+    valuation = _schema(client, verdict["properties"]["moves"]["items"])
+    assert set(valuation["properties"]) == _fields(ValuationShape)
 
 
 # --------------------------------------------------------------- simulation

@@ -327,6 +327,39 @@ def distinct_moves(moves: Sequence[Move], alphabet: Alphabet) -> list[Move]:
     return out
 
 
+#: the most moves one request's endgame or pre-endgame searches (and, of them,
+#: the static best that an endgame values besides its own best line)
+SEARCHED = 8
+#: the most candidates a position's simulation runs
+SIMULATED = 15
+
+
+def position_verdict(board: Board, lexicon: Lexicon, leave: Any, top: int, budget: Any, *,
+                     static: Any = None, source: str | None = None,
+                     progress: Callable[[str, int, int | None], None] | None = None) -> Any:
+    """The judge's verdict on a position's best ``top`` moves within ``budget``
+    (a `rackety.search.judge.Budget`), as ``rackety moves --think`` and the web
+    app's position analysis both ask it: every one of the ``top`` by static
+    equity; in a simulation the best `SIMULATED` of them; in the endgame and
+    the pre-endgame the best `SEARCHED`, and in the endgame the static best
+    half of those valued beside the solver's own line. ``leave``: a leave
+    spec (which a simulation needs) or model; ``static``: the position's move
+    list by it, when the caller has it."""
+    from rackety.game.movegen import generate
+    from rackety.search.judge import Judge, phase_of
+
+    wanted = max(1, top)
+    phase = phase_of(board, budget)
+    candidates = wanted if phase == "static" else \
+        min(wanted, SIMULATED if phase == "simulation" else SEARCHED)
+    judge = Judge(lexicon, leave=leave, candidates=candidates, source=source)
+    if static is None:
+        static = generate(board, lexicon, mode="top", top=max(40, 4 * wanted),
+                          leave=judge.model)
+    include = list(static[:min(wanted, SEARCHED // 2)]) if phase == "endgame" else []
+    return judge.verdict(board, budget, include=include, static=static, progress=progress)
+
+
 def hint(board: Board, lexicon: Lexicon, model: Any, top: int, *,
          seconds: float = HINT_SECONDS) -> Any:
     """The judge's verdict (`rackety.search.judge.Verdict`) for a player's

@@ -20,6 +20,7 @@ from typing_extensions import TypedDict
 
 from rackety.frontends.common import board_json, inference_json, move_json
 from rackety.game.move import format_leave
+from rackety.search.judge import ValuationShape, VerdictShape
 
 if TYPE_CHECKING:
     from rackety.frontends.analysis import RecordAnalysis, TurnAnalysis
@@ -30,11 +31,30 @@ if TYPE_CHECKING:
     from rackety.search.simulation import Candidate, SimResult
 
 __all__ = [
-    "EndgameShape", "InferenceShape", "LeaveShape", "MoveShape", "MovesShape", "PlacedShape",
-    "PreEndgameMoveShape", "PreEndgameShape", "RecordAnalysisShape", "SimMoveShape",
-    "SimulationShape", "SummaryShape", "TileShape", "TurnMoveShape", "TurnShape",
-    "endgame_json", "moves_json", "preendgame_json", "record_analysis_json", "sim_move_json",
-    "simulation_json", "turn_json",
+    "EndgameShape",
+    "InferenceShape",
+    "LeaveShape",
+    "MoveShape",
+    "MovesShape",
+    "PlacedShape",
+    "PreEndgameMoveShape",
+    "PreEndgameShape",
+    "RecordAnalysisShape",
+    "SimMoveShape",
+    "SimulationShape",
+    "SummaryShape",
+    "TileShape",
+    "TurnMoveShape",
+    "TurnShape",
+    "ValuationShape",
+    "VerdictShape",
+    "endgame_json",
+    "moves_json",
+    "preendgame_json",
+    "record_analysis_json",
+    "sim_move_json",
+    "simulation_json",
+    "turn_json",
 ]
 
 
@@ -83,7 +103,7 @@ class MovesShape(TypedDict):
     leaves: NotRequired[str]
     adjustment: NotRequired[str]
     moves: NotRequired[list[MoveShape]]
-    verdict: NotRequired[dict[str, Any]]  # `rackety.search.judge.Verdict.as_json`
+    verdict: NotRequired[VerdictShape]  # `rackety.search.judge.Verdict.as_json`
     cgp: NotRequired[str]
     lexicon: NotRequired[str]
     board: NotRequired[dict[str, Any]]

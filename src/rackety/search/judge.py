@@ -46,6 +46,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+# pydantic reads a TypedDict's fields on Python 3.11 only from typing_extensions'
+# (the web app declares these shapes as its answers)
+from typing_extensions import TypedDict
+
 from rackety.alphabet import BLANK_FLAG
 from rackety.errors import RacketyError
 from rackety.game.heuristics import leave_model
@@ -194,15 +198,45 @@ class Verdict:
             size = _size(win, MISTAKE_WIN_PCT)
         return Loss(points, win, size)
 
-    def as_json(self, board: Board, top: int | None = None) -> dict[str, Any]:
+    def as_json(self, board: Board, top: int | None = None) -> VerdictShape:
         """The verdict as plain values (the first ``top`` moves; not the
-        seconds, so that the same verdict reads the same)."""
+        seconds, so that the same verdict reads the same): the one JSON form
+        of a verdict, which the web app and ``rackety moves --think`` give."""
         return {"phase": self.phase, "valued_by": self.valued_by, "unit": self.unit,
                 "exact": self.exact, "spread": self.spread, "note": self.note or None,
                 "moves": [valuation_json(board, v) for v in self.ranked[:top]]}
 
 
-def valuation_json(board: Board, v: Valuation) -> dict[str, Any]:
+class ValuationShape(TypedDict):
+    """One move valued by the judge (`valuation_json`): ``value`` in the
+    verdict's unit, ``win_pct``, whether exact, the standard error and
+    rollouts of a simulation, and its static equity."""
+
+    move: str
+    score: int
+    value: float
+    win_pct: float
+    exact: bool
+    stderr: float | None
+    rollouts: int
+    static: float | None
+
+
+class VerdictShape(TypedDict):
+    """A verdict (`Verdict.as_json`): the phase, what valued the moves, their
+    unit (``spread`` or ``equity``), whether exact, the spread before the
+    move, a note when a search fell back, and the moves best first."""
+
+    phase: str
+    valued_by: str
+    unit: str
+    exact: bool
+    spread: int
+    note: str | None
+    moves: list[ValuationShape]
+
+
+def valuation_json(board: Board, v: Valuation) -> ValuationShape:
     """One valuation as plain values."""
     return {"move": board.notation(v.move), "score": int(v.move.score or 0),
             "value": round(float(v.value), 3), "win_pct": round(float(v.win_pct), 2),

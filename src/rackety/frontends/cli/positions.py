@@ -91,19 +91,19 @@ def _think(board: Any, lexicon: Any, leaves: str, seconds: float, top: int, as_j
     """``rackety moves --think``: the judge's verdict within ``seconds``."""
     from rich.table import Table
 
-    from rackety.search.judge import Budget, Judge
+    from rackety.frontends.common import position_verdict
+    from rackety.search.judge import Budget
 
     if not board.rack:
         raise RacketyError("cgp: the player to move has no rack")
-    judge = Judge(lexicon, leave=leaves, candidates=max(1, min(top, 15)), source=source)
     with progress_bar(counted=False) as bar:
         task = bar.add_task(f"thinking for {seconds:g} s", total=None)
-        verdict = judge.verdict(board, Budget.clock(seconds), progress=lambda what, done, total:
-                                bar.update(task, description=what, completed=done,
-                                           total=total))
-    if as_json:
-        emit_json({"cgp": board.cgp(), **verdict.as_json(board, top),
-                    "seconds": round(verdict.seconds, 3)})
+        verdict = position_verdict(
+            board, lexicon, leaves, top, Budget.clock(seconds), source=source,
+            progress=lambda what, done, total: bar.update(task, description=what,
+                                                         completed=done, total=total))
+    if as_json:  # the verdict's one shape, as the web app gives it
+        emit_json({"cgp": board.cgp(), **verdict.as_json(board, top)})
         return
     console = out_console()
     console.print(board)

@@ -462,7 +462,7 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         """Lexicons, board layouts, computer levels and challenge rules on offer."""
         return service.options()
 
-    @app.post("/api/analyze", response_model=MovesShape, response_model_exclude_none=True,
+    @app.post("/api/analyze", response_model=MovesShape,
               responses=ERRORS, tags=["scripts"])
     def analyze(body: AnalyzeRequest) -> MovesShape:
         """The moves of the player to move: ``count`` tile placements (as

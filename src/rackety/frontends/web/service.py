@@ -33,6 +33,7 @@ from rackety.frontends.common import (
     hint,
     move_json,
     position_json,
+    position_verdict,
     resolve_leave,
     tile_code,
     tile_json,
@@ -96,8 +97,6 @@ MAX_INFER_RACKS = 100_000  # racks an inference may consider (seconds of work, n
 #: seconds of each endgame or pre-endgame search the judge makes for a request
 #: (by default: ``rackety serve --search-seconds``)
 EXACT_SECONDS = 3.0
-#: the most moves a request's endgame or pre-endgame searches
-SEARCHED = 8
 DEFAULT_LEVEL = "static"
 
 
@@ -775,7 +774,7 @@ class Service:
         exact endgame and with one or two tiles in it by the pre-endgame, each
         search within ``search_seconds``; its best moves, their values and how
         they were valued)."""
-        from rackety.search.judge import Budget, Judge, phase_of
+        from rackety.search.judge import Budget
 
         board, shape = self.position(cgp)
         lex = self.lexicons.for_board(board, lexicon)
@@ -783,13 +782,8 @@ class Service:
             raise RacketyError("cgp: the player to move has no rack to analyse")
         model = resolve_leave(leave, lex, named=self.leaves, files=False)
         moves = generate(board, lex, leave=model)
-        budget = Budget(exact=self.search_seconds)
-        phase = phase_of(board, budget)
-        wanted = max(1, top)
-        judge = Judge(lex, leave=model, candidates=wanted if phase == "static"
-                      else min(wanted, SEARCHED))
-        include = list(moves[:min(wanted, SEARCHED // 2)]) if phase == "endgame" else []
-        verdict = judge.verdict(board, budget, include=include, static=moves)
+        verdict = position_verdict(board, lex, model, top, Budget(exact=self.search_seconds),
+                                   static=moves)
         note = static_note(board) if model is not None and verdict.phase == "static" else None
         out = moves_json(board, moves, top=top, leaves=leave_label(model, lex),
                          adjustment=note, detail=detail)
