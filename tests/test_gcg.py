@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from rackety import Board, Move, RacketyError
 from rackety.alphabet import BLANK_FLAG
+from rackety.frontends import shapes
 from rackety.frontends.cli import main
 from rackety.game.gcg import (
     KINDS,
@@ -585,9 +586,14 @@ def test_cli_show_turn_and_cgp(capsys):
     code, out, _ = run(capsys, "gcg", "show", path, "--turn", 2, "--json")
     result = json.loads(out)
     assert result["cgp"] == game.positions[1].cgp() and result["turn"] == 2
-    assert result["events"][1] == {"event": 2, "nickname": "bob", "rack": "EFGOQVX",
-                                   "kind": "exchange", "move": "-FQV", "score": 0,
-                                   "total": 0}
+    # a game's event in the one form the web app's game state lists too
+    assert result["events"][1] == {"index": 1, "seat": 1, "player": "bob", "rack": "EFGOQVX",
+                                   "kind": "exchange", "move": "exch FQV", "score": 0,
+                                   "total": 0, "squares": [], "notes": []}
+    first = game.moves[0]
+    assert first is not None
+    assert result["events"][0]["squares"] == [list(sq) for sq in first.placed_squares()]
+    assert set(result["events"][0]) == set(shapes.GameEventShape.__annotations__)
 
 
 @pytest.mark.parametrize("name", OWN)

@@ -274,3 +274,25 @@ def test_board_aliases_are_the_layout_s(capsys: Any) -> None:
     code = main(["analyze", str(DATA / "gcg" / "phony_stood.gcg"), "--board", "nowhere"])
     _, err = capsys.readouterr()
     assert code == 2 and err.count("\n") == 1 and "unknown board layout 'nowhere'" in err
+
+
+# ------------------------------------------------------------------- games
+@pytest.mark.parametrize("name", ["double_challenge.gcg", "five_point.gcg"])
+def test_a_game_s_events_read_the_same_in_the_cli_and_the_web(capsys: Any,
+                                                              client: TestClient,
+                                                              name: str) -> None:
+    path = DATA / "gcg" / name
+    cli = _cli(capsys, "gcg", "show", str(path))["events"]
+    imported = client.post("/api/gcg/import", json={"gcg": path.read_text(encoding="utf-8")})
+    assert imported.status_code == 201, imported.text
+    web = client.get(f"/api/games/{imported.json()['id']}").json()["events"]
+    fields = _fields(shapes.GameEventShape)
+    assert all(set(e) == fields for e in cli + web)
+    # the web game names players by the record's full names, the CLI by nickname;
+    # the CLI shows a rack as the record writes it, the web the rack the game held
+    # (five_point.gcg writes one that lacks a tile its play uses)
+    same = [k for k in sorted(fields) if k not in ("player", "rack")]
+    assert [{k: e[k] for k in same} for e in cli] == [{k: e[k] for k in same} for e in web]
+    assert any(e["squares"] for e in cli) and any(e["kind"] == "end_points" for e in cli)
+    if name == "double_challenge.gcg":  # a phony taken back: its play named, as the web does
+        assert any(e["kind"] == "withdrawn" and e["move"] and e["squares"] for e in cli)

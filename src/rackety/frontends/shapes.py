@@ -1,7 +1,8 @@
 """The JSON form of each result, declared once and produced in one place.
 
-Every result a front end answers (a simulation, an endgame, a pre-endgame, a
-record's analysis, an inference, a move) has one JSON form: a `TypedDict`
+Every result a front end answers (a position's moves, a simulation, an
+endgame, a pre-endgame, a record's analysis, an inference, a game's events)
+has one JSON form: a `TypedDict`
 here and the one function that makes it (beside it, or in
 `rackety.frontends.common` for the tiles, boards and moves the others are made
 of). ``rackety ... --json`` prints it, the web app answers it (its routes
@@ -12,14 +13,14 @@ that differs between two runs of the same search."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, NotRequired
 
 # pydantic reads a TypedDict's fields on Python 3.11 only from typing_extensions'
 from typing_extensions import TypedDict
 
 from rackety.frontends.common import board_json, inference_json, move_json
-from rackety.game.move import format_leave
+from rackety.game.move import Move, format_leave
 from rackety.search.judge import ValuationShape, VerdictShape
 
 if TYPE_CHECKING:
@@ -306,6 +307,39 @@ class InferenceShape(TypedDict):
     leave_model: str
     letters: dict[str, float]
     seconds: float
+
+
+# ------------------------------------------------------------------- games
+class GameEventShape(TypedDict):
+    """One event of a game, in order (``index`` from 0): the seat and player,
+    the kind (``play``, ``exchange``, ``pass``, ``withdrawn``, ``challenge_bonus``
+    ...), the move in notation (None for the events that are not moves), its
+    points and the player's total after it, the rack before it (empty where
+    it is hidden or unknown), the squares its tiles went to, and the notes.
+    The web app's game state and ``rackety gcg show --json`` list these."""
+
+    index: int
+    seat: int
+    player: str
+    kind: str
+    move: str | None
+    score: int
+    total: int
+    rack: str
+    squares: list[list[int]]
+    notes: list[str]
+
+
+def game_event_json(index: int, seat: int, player: str, kind: str, move: Move | None,
+                    text: str | None, score: int, total: int, rack: str,
+                    notes: Sequence[str]) -> GameEventShape:
+    """An event as `GameEventShape` says: ``move`` the placement or exchange
+    the event made, when known, and ``text`` its notation."""
+    squares = [list(sq) for sq in move.placed_squares()] \
+        if move is not None and move.kind == "place" else []
+    return {"index": index, "seat": seat, "player": player, "kind": kind,
+            "move": text or None, "score": int(score), "total": int(total), "rack": rack,
+            "squares": squares, "notes": list(notes)}
 
 
 # -------------------------------------------------------- record analysis

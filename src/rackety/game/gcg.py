@@ -1350,6 +1350,13 @@ _GAME_KINDS = {"challenge_bonus": "challenge_bonus", "end_rack_points": "end_poi
                "end_rack_penalty": "end_penalty", "time_penalty": "time_penalty"}
 
 
+def game_kind(kind: str) -> str:
+    """A record event's kind (`KINDS`) as a game names its event
+    (`rackety.game.referee.Event`): ``end_rack_points`` is ``end_points``,
+    ``end_rack_penalty`` ``end_penalty``; the others are the same."""
+    return _GAME_KINDS.get(kind, kind)
+
+
 def _apply(game: Game, step: Step, ev: Event, made: list[GameEvent]) -> GameEvent:
     """Play one step of a replayed record on ``game``; ``made`` the game's events
     of the steps before. The game ends by its rules, with the end-of-game events

@@ -250,10 +250,28 @@ def _gcg_replay(path: str, alphabet: str | None, board_name: str | None) -> Any:
     return replay(read_gcg(path), alphabet=alphabet, layout=board_name)
 
 
-def _gcg_event_json(number: int, event: Any) -> dict[str, Any]:
-    return {"event": number, "nickname": event.nickname, "rack": event.rack,
-            "kind": event.kind, "move": event.move, "score": event.score,
-            "total": event.total}
+def _gcg_event_json(game: Any, step: Any) -> Any:
+    """A record's event as its replay reads it, in the one form of a game's
+    event (as the web app lists a game's): the player by nickname, the move in
+    notation (a play's tiles on the board in parentheses, ``exch ABC``,
+    ``pass``), the rack in alphabet order."""
+    from rackety.frontends.shapes import game_event_json
+    from rackety.game.gcg import game_kind
+    from rackety.game.move import Move, format_leave
+
+    alphabet = game.alphabet
+    move = step.move
+    if step.kind == "withdrawn" and step.takes is not None:  # the play taken back
+        move = game.steps[step.takes].move
+    if step.kind == "exchange":
+        move = Move("exchange", tiles=step.tiles, alphabet=alphabet) if step.tiles else None
+    text = move.notation(alphabet) if move is not None else \
+        {"exchange": f"exch {step.count}", "pass": "pass"}.get(step.kind)
+    event = game.record.events[step.index]
+    return game_event_json(step.index, step.seat, game.record.players[step.seat].nickname,
+                           game_kind(step.kind), move, text, step.score, step.total,
+                           "" if step.rack is None else format_leave(alphabet, step.rack),
+                           event.notes)
 
 
 @gcg.command("show")
@@ -291,7 +309,7 @@ def gcg_show(path: str, turn: int | None, as_cgp: bool, alphabet: str | None,
                     "players": [{"nickname": p.nickname, "name": p.name, "score": s}
                                 for p, s in zip(game.record.players, game.scores,
                                                 strict=False)],
-                    "events": [_gcg_event_json(i, e) for i, e in enumerate(events, 1)],
+                    "events": [_gcg_event_json(game, step) for step in game.steps],
                     "discrepancies": len(game.discrepancies)})
         return
     title = game.record.title or game.record.description or path

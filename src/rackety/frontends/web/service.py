@@ -47,6 +47,7 @@ from rackety.frontends.shapes import (
     RecordAnalysisShape,
     SimulationShape,
     endgame_json,
+    game_event_json,
     moves_json,
     preendgame_json,
     record_analysis_json,
@@ -649,15 +650,11 @@ class Service:
         last = None
         hide = self._hides_racks(live)
         for i, e in enumerate(game.events):
-            squares = [list(sq) for sq in e.move.placed_squares()] \
-                if e.move is not None and e.move.kind == "place" else []
-            events.append({"index": i, "seat": e.seat, "player": game.players[e.seat],
-                           "kind": e.kind,
-                           "move": e.move.notation(alphabet) if e.move is not None else None,
-                           "score": e.score, "total": e.total,
-                           "rack": "" if hide and e.seat != live.human
-                           else format_leave(alphabet, e.rack), "squares": squares,
-                           "notes": list(e.notes)})
+            events.append(game_event_json(
+                i, e.seat, game.players[e.seat], e.kind, e.move,
+                e.move.notation(alphabet) if e.move is not None else None, e.score, e.total,
+                "" if hide and e.seat != live.human else format_leave(alphabet, e.rack),
+                e.notes))
         # the latest play still on the board
         for i in range(len(game.events) - 1, -1, -1):
             e = game.events[i]
