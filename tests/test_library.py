@@ -204,3 +204,13 @@ def test_importing_rackety_stays_light() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "[]"
+
+
+def test_the_players_are_described_in_one_place(twl06: Lexicon) -> None:
+    from rackety.frontends.web.service import LEVELS
+    from rackety.players.registry import PLAYER_LABELS, PLAYER_SPECS
+
+    assert LEVELS is PLAYER_LABELS  # the web app's menu is the registry's
+    for spec in PLAYER_LABELS:
+        assert spec in PLAYER_SPECS
+        assert rackety.make_player(spec, twl06) is not None

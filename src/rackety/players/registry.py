@@ -40,6 +40,18 @@ PLAYER_KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
                           "is empty, e.g. static+endgame"),
 )
 PLAYER_SPECS = tuple(spec for specs, _ in PLAYER_KINDS for spec in specs)
+#: the computer players a person picks from a menu (the web app's levels), with
+#: a short label each: the same players as `PLAYER_KINDS` says them in help
+PLAYER_LABELS: dict[str, str] = {
+    "static": "Static equity: the trained leave table (H3 where there is none)",
+    "greedy": "Greedy: the highest score",
+    "h1": "Gordon H1: score and rack balance",
+    "h2": "Gordon H2: H1 with duplicate and Q penalties",
+    "h3": "Gordon H3: H2 with vowel balance",
+    "sim": "Simulation (static candidates, 2 plies) within a time budget",
+    "best": "Championship: simulation with inference, pre-endgame and exact endgame, "
+            "within a time budget",
+}
 
 
 def describe_players(without: tuple[str, ...] = ()) -> str:

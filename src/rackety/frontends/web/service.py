@@ -79,19 +79,11 @@ from rackety.game.rules import (
     Variant,
 )
 from rackety.players import BestPlayer, make_player
+from rackety.players.registry import PLAYER_LABELS
 from rackety.players.sim import SimPlayer
 from rackety.search.simulation import simulate
 
-LEVELS = {
-    "static": "Static equity: the trained leave table (H3 where there is none)",
-    "greedy": "Greedy: the highest score",
-    "h1": "Gordon H1: score and rack balance",
-    "h2": "Gordon H2: H1 with duplicate and Q penalties",
-    "h3": "Gordon H3: H2 with vowel balance",
-    "sim": "Simulation (static candidates, 2 plies) within a time budget",
-    "best": "Championship: simulation with inference, pre-endgame and exact endgame, "
-            "within a time budget",
-}
+LEVELS = PLAYER_LABELS  # the players' menu labels are the registry's
 TIMED = ("sim", "best")  # the levels that take a time budget a move
 MAX_SIM_SECONDS = 30.0
 MAX_INFER_RACKS = 100_000  # racks an inference may consider (seconds of work, not minutes)
