@@ -108,7 +108,7 @@ class Move:
             leave = leave_codes
         if isinstance(leave, str):
             leave = (alphabet or Alphabet.load("english")).rack(leave, what="leave")
-        elif leave is not None:
+        elif leave is not None and type(leave) is not tuple:  # the generator's are tuples
             leave = tuple(int(c) for c in leave)
         if kind not in KINDS and isinstance(kind, str) and _notation_like(kind):
             if row or col or down or tuple(tiles) or tuple(through):
