@@ -781,7 +781,7 @@ class Engine:
                 job.said.add("searchmoves: none is legal; simulating the best moves")
             wanted = []
             candidates = list(board.moves(lexicon, mode="top", top=player.candidates,
-                                          leave=model))[:player.candidates]
+                                          leave=model))
         if also:
             known = {move_key(m) for m in candidates}
             candidates += [m for m in self._legal(job, model, also, "alsosearchmoves")

@@ -341,8 +341,7 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
                            "unknown): give it first among the racks")
     model = leave_model(leave, lexicon)
     if moves is None:
-        found = board.moves(lexicon, mode="top", top=candidates, leave=model)
-        moves = [m for m in found][:candidates]
+        moves = list(board.moves(lexicon, mode="top", top=candidates, leave=model))
     if not moves:
         raise RacketyError("no move to simulate")
     cands = [Candidate(m, float(m.equity or 0.0)) for m in moves]
