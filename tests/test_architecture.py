@@ -19,7 +19,7 @@ PACKAGE = SRC / "rackety"
 #: the layers in order; a module may import its own layer and those before it
 LAYERS = ["base", "kernels", "lexicon", "game", "search", "players", "experiments",
           "facade", "frontends", "entry"]
-BASE = {"rackety.errors", "rackety.files", "rackety.alphabet", "rackety.backends",
+BASE = {"rackety.errors", "rackety.files", "rackety.reprs", "rackety.alphabet", "rackety.backends",
         "rackety.jitcache"}
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import fields, is_dataclass
+from itertools import combinations_with_replacement, islice
 from pathlib import Path
 
 import pytest
@@ -125,13 +126,17 @@ def test_counts_do_not_depend_on_the_mode(twl06: Lexicon, seed: int, n: int,
 
 
 # -------------------------------------------------------------------- reprs
+GCG = "#player1 a A\n#player2 b B\n>a: ?DEIQSU 8H QI +22 22\n#note well played\n"
+
+
 def _values(twl06: Lexicon) -> list[object]:
-    """One or more of every public type that is a value (made from text or a
-    name), in the forms a user meets them."""
+    """One or more of every public type, in the forms a user meets them: made
+    from names, text, files, calls, or small data in memory."""
     board = Board.from_cgp(MIDGAME)
     moves = board.moves(twl06, mode="top", top=12)
     game = rackety.Game(twl06, seed=1)
     event = game.play(game.position.moves(twl06).best(), check=False)
+    catalan = Lexicon.from_words(["L·LA", "AL", "CASA"], "catalan")
     return [
         Alphabet.load("english"), Alphabet.load("catalan"), Alphabet.load("english_super"),
         Layout.load("standard15"), Layout.load("super21"),
@@ -143,10 +148,28 @@ def _values(twl06: Lexicon) -> list[object]:
         twl06.hooks("QI"), Lexicon.load("TWL06"), Leaves.load("TWL06"),
         Leaves.load("CATALAN"), event,
         rackety.make_player("static", twl06).decide(game.view(), twl06),
+        # handles: lists, games, records, players, what is made in memory
+        moves, board.moves(twl06), board.moves(twl06, leave=None, mode="best"),
+        board.moves(twl06, leave="h3", mode="count"),
+        Board.empty().moves(twl06, leave=Leaves.load("TWL06"), mode="top", top=3),
+        rackety.Game(twl06, seed=2), game, rackety.Game(twl06, ["ann", "bob", "cy"], seed=4,
+                                                        rules=Rules(challenge="single")),
+        rackety.read_gcg(GCG), rackety.GcgRecord(),
+        rackety.GcgRecord(pragmata=[rackety.Pragma("title", "x")]),
+        *(rackety.make_player(spec, twl06) for spec in
+          ("static", "greedy", "h2", "best:1", "sim:20", "h3+endgame", "human")),
+        rackety.make_player("static", twl06, name="me"), rackety.GreedyPlayer(),
+        rackety.SimPlayer("h3", iterations=7), rackety.BestPlayer(0.5, plies=3),
+        rackety.StaticPlayer(Leaves.load("TWL06"), "mine"),
+        Lexicon.from_words(["QI", "ZA"]), Lexicon.from_words(["QI"], gaddag=False, name="q"),
+        catalan, Board.from_cgp(f"{EMPTY} ALL·L/ 0/0 0", alphabet="catalan").moves(
+            catalan, leave=None),
+        Leaves.from_values(Alphabet.load("english"), {"S": 8.0, "?": 25.5, "QU": -1.25}),
+        Leaves.from_values("catalan", {"L·L": 1.5}),
     ]
 
 
-def test_every_public_value_repr_evaluates_back(twl06: Lexicon) -> None:
+def test_every_public_repr_evaluates_back(twl06: Lexicon) -> None:
     namespace = {name: getattr(rackety, name) for name in rackety.__all__}
     for value in _values(twl06):
         text = repr(value)
@@ -156,23 +179,60 @@ def test_every_public_value_repr_evaluates_back(twl06: Lexicon) -> None:
         assert type(again) is type(value)
 
 
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**63 - 1), turns=st.integers(0, 30))
+def test_a_game_evaluated_back_goes_on_as_the_game(twl06: Lexicon, seed: int,
+                                                    turns: int) -> None:
+    namespace = {name: getattr(rackety, name) for name in rackety.__all__}
+    game = rackety.Game(twl06, seed=seed)
+    for _ in range(turns):
+        if game.over:
+            break
+        if game.events and game.events[-1].kind == "play" and seed % 3 == 0:
+            game.challenge()  # a challenge in vain: a bonus event
+        game.play(game.position.moves(twl06, mode="best").best(), check=False)
+    again = eval(repr(game), namespace)
+    assert again == game and repr(again) == repr(game)
+    for _ in range(3):  # the same bag in the same order, the same shuffle
+        if game.over:
+            break
+        move = game.position.moves(twl06, mode="best").best()
+        game.play(move, check=False)
+        again.play(move, check=False)
+        assert again == game and again.racks == game.racks
+
+
+def test_equal_handles_are_made_by_equal_calls(twl06: Lexicon) -> None:
+    board = Board.from_cgp(MIDGAME)
+    assert board.moves(twl06, mode="top", top=3) != board.moves(twl06, mode="top", top=4)
+    assert rackety.make_player("h2", twl06) != rackety.make_player("h3", twl06)
+    assert rackety.make_player("h2", twl06) == rackety.make_player("h2", twl06)
+    one, two = rackety.Game(twl06, seed=5), rackety.Game(twl06, seed=5)
+    assert one == two
+    two.play(two.position.moves(twl06).best(), check=False)
+    assert one != two
+    assert rackety.Game(twl06, seed=5) != rackety.Game(twl06, seed=6)
+
+
+def test_what_has_no_expression_says_so_in_angle_brackets(twl06: Lexicon) -> None:
+    # a function, and what is made in memory from more than numpy's 1,000 entries
+    words = [a + b + c for a in "ABCDEFGHIJ" for b in "AEIOU" for c in "BCDFGHJKLMNPQRSTVWXYZ"]
+    big = Lexicon.from_words(words)
+    things = [Board.from_cgp(MIDGAME).moves(twl06, leave=lambda leave: 0.0), big,
+              rackety.Game(big, seed=1), rackety.make_player("static", big),
+              Leaves.from_values("english", {"".join(leave): 1.0 for leave in islice(
+                  combinations_with_replacement("ABCDEFGHIJKLMNOPQRSTUVWXYZ?", 3), 1001)})]
+    for thing in things:
+        assert repr(thing).startswith("<") and repr(thing).endswith(">"), repr(thing)
+        assert thing == thing
+    assert "moves" in repr(things[0]) and "1,050 words" in repr(big)
+
+
 def test_equities_are_rounded_in_reprs(twl06: Lexicon) -> None:
     moves = Board.from_cgp(MIDGAME).moves(twl06, mode="top", top=12)
     for move in moves:
         shown = repr(move).split("equity=")[1].rstrip(")")
         assert len(shown.split(".")[1]) <= 2, repr(move)
-
-
-def test_what_has_no_literal_form_says_so_in_angle_brackets(twl06: Lexicon) -> None:
-    # made in memory or holding a history: no expression rebuilds them
-    things = [Lexicon.from_words(["QI", "ZA"]), rackety.Game(twl06, seed=2),
-              Board.from_cgp(MIDGAME).moves(twl06, mode="top", top=3),
-              Leaves.from_values(Alphabet.load("english"), {"S": 8.0}),
-              rackety.read_gcg("#player1 a A\n#player2 b B\n>a: QI 8H QI +22 22\n"),
-              rackety.make_player("static", twl06)]
-    for thing in things:
-        assert repr(thing).startswith("<") and repr(thing).endswith(">"), repr(thing)
-    assert "3 moves" in repr(things[2])
 
 
 def test_exports_are_what_users_hold() -> None:

@@ -24,7 +24,7 @@ from rackety.game.rules import Rules
 from rackety.lexicon import Hooks, Lexicon
 
 if TYPE_CHECKING:
-    from rackety.game.gcg import GcgRecord, read_gcg, save_gcg, write_gcg
+    from rackety.game.gcg import GcgRecord, Pragma, read_gcg, save_gcg, write_gcg
     from rackety.game.movegen import MoveList
     from rackety.players import (
         BestPlayer,
@@ -42,12 +42,13 @@ _LAZY = {"MoveList": "rackety.game.movegen", "make_player": "rackety.players",
          "GreedyPlayer": "rackety.players", "StaticPlayer": "rackety.players",
          "SimPlayer": "rackety.players", "BestPlayer": "rackety.players",
          "GcgRecord": "rackety.game.gcg", "read_gcg": "rackety.game.gcg",
-         "write_gcg": "rackety.game.gcg", "save_gcg": "rackety.game.gcg"}
+         "write_gcg": "rackety.game.gcg", "save_gcg": "rackety.game.gcg",
+         "Pragma": "rackety.game.gcg"}
 
 __all__ = ["Alphabet", "BestPlayer", "Board", "Decision", "Event", "Game", "GcgRecord",
            "GreedyPlayer", "Hooks", "IllegalMoveError", "Layout", "Leaves", "Lexicon", "Move",
-           "MoveList", "Player", "RacketyError", "Rules", "SimPlayer", "StaticPlayer", "Tile",
-           "make_player", "read_gcg", "save_gcg", "write_gcg"]
+           "MoveList", "Player", "Pragma", "RacketyError", "Rules", "SimPlayer", "StaticPlayer",
+           "Tile", "make_player", "read_gcg", "save_gcg", "write_gcg"]
 __version__ = "0.1.0"
 
 

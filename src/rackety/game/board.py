@@ -471,6 +471,10 @@ class Board:
         text or a mapping. With a leave, ``static`` counts full static equity:
         the empty bag's rack points and the opening's vowel placement.
         ``variant``: classic or wordsmog, by default the position's rules'."""
+        given = {"mode": (mode, "all"), "top": (top, 10), "leave": (leave, "static"),
+                 "generator": (generator, "gaddag"), "exchanges": (exchanges, True),
+                 "exact_best_score": (exact_best_score, False), "static": (static, True),
+                 "variant": (variant, None)}
         if isinstance(leave, str):
             from rackety.game.heuristics import leave_model
 
@@ -479,6 +483,10 @@ class Board:
             self, lexicon, mode=mode, top=top, leave=leave, generator=generator,
             exchanges=exchanges, exact_best_score=exact_best_score, static=static,
             variant=variant)
+        if mode != "top":
+            del given["top"]
+        moves.made = (self, lexicon, {k: v for k, (v, default) in given.items()
+                                      if v is not default and v != default})
         return moves
 
     def check_shape(self, move: Move) -> None:

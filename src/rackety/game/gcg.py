@@ -237,9 +237,12 @@ class GcgRecord:
     source: str = field(default="<gcg>", compare=False)
 
     def __repr__(self) -> str:
-        """A summary in angle brackets: `write_gcg` gives the record's text."""
-        names = " vs ".join(p.nickname for p in self.players) or "no players"
-        return f"<GcgRecord {self.source}: {names}, {len(self.events)} events>"
+        """``read_gcg('...')`` of the record's text (`write_gcg`): it evaluates
+        back to an equal record (``GcgRecord(...)`` for one with no player and
+        no event, which is no GCG file)."""
+        if not self.players and not self.events:
+            return f"GcgRecord(pragmata={self.pragmata!r})" if self.pragmata else "GcgRecord()"
+        return f"read_gcg({write_gcg(self)!r})"
 
     def pragma(self, name: str) -> str | None:
         """The value of the first pragma called ``name`` (case-insensitive), or None."""

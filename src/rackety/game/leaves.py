@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rackety import reprs
 from rackety.errors import RacketyError, clip
 from rackety.files import exists, write_atomic
 from rackety.kernels.bits import arc_of, with_arc
@@ -82,7 +83,9 @@ class Leaves(Klv):
     def __repr__(self) -> str:
         """``Leaves.load('TWL06')`` for a shipped table, ``Leaves.load(PATH)`` for
         a file (``alphabet=`` when it is not English): both evaluate back to an
-        equal table; one made in memory shows its source in angle brackets."""
+        equal table; one made in memory is ``Leaves.from_values`` of its leaves
+        and values, up to 1,000 of them (`rackety.reprs.LITERAL_LIMIT`), else a
+        summary in angle brackets."""
         shipped = Path(self.source)
         if shipped.parent == _leaves_folder() and shipped.stem in shipped_names() \
                 and _own_alphabet(shipped.stem).identity == self.alphabet.identity:
@@ -91,6 +94,10 @@ class Leaves(Klv):
             extra = "" if self.alphabet.name == "english" else \
                 f", alphabet={self.alphabet.name!r}"
             return f"Leaves.load({self.source!r}{extra})"
+        if len(self) <= reprs.LITERAL_LIMIT:  # numpy's limit for writing out an array
+            values = {self.alphabet.format(leave, brackets=True): float(value)
+                      for leave, value in self.items()}
+            return f"Leaves.from_values({self.alphabet.name!r}, {values!r})"
         return f"<Leaves {self.source}: {len(self):,} leaves>"
 
     @classmethod

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args, overload, ru
 
 import numpy as np
 
+from rackety import reprs
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError
 from rackety.game.move import Move, format_leave
@@ -342,6 +343,9 @@ class MoveList(Sequence[Move]):
         self._limit = limit
         self._stats = stats
         self._merged: list[tuple[int, int]] | None = None
+        # the call that made the list (`Board.moves` sets it: the board, the
+        # lexicon and the arguments given), for `repr`; else None
+        self.made: tuple[Position, Lexicon, dict[str, Any]] | None = None
 
     @property
     def count(self) -> int:  # type: ignore[override]  # a count, not `Sequence.count`
@@ -572,10 +576,35 @@ class MoveList(Sequence[Move]):
         hits = np.flatnonzero(self.meta[:, _f.M_SCORE] == self.best_score)
         return [self.placement(int(i)) for i in hits]
 
+    def __eq__(self, other: object) -> bool:
+        """The same moves (with their scores and equities) of the same position,
+        and the same count of placements."""
+        if not isinstance(other, MoveList):
+            return NotImplemented
+        return self is other or (self.board == other.board and len(self) == len(other)
+                                 and self.count == other.count and list(self) == list(other)
+                                 and [m.equity for m in self] == [m.equity for m in other])
+
+    __hash__ = None  # type: ignore[assignment]  # equal lists need not be one list
+
     def __repr__(self) -> str:
+        """The `Board.moves` call that makes the list again (it evaluates back to
+        an equal list), else a summary in angle brackets: a list from
+        `generate`, or of a leave function that has no expression."""
+        if self.made is not None:
+            board, lexicon, given = self.made
+            head = reprs.pasteable(board)
+            text = None if head is None else reprs.call(f"{head}.moves", lexicon, **given)
+            if text is not None:
+                return text
+        return f"<MoveList of {self}>"
+
+    def __str__(self) -> str:
+        """How many moves, and the first three: ``5284 moves: J5 TRE(N)DIlY, 9G
+        YID, 9G DEY, ... 5281 more``."""
         shown = ", ".join(m.notation(self.board.alphabet) for m in self[:3])
         more = f", ... {len(self) - 3} more" if len(self) > 3 else ""
-        return f"<MoveList of {len(self)} moves: {shown}{more}>"
+        return f"{len(self)} moves: {shown}{more}"
 
 
 # --------------------------------------------------------------- generation

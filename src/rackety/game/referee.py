@@ -33,8 +33,8 @@ tile Z is not on the rack AGILOPT
 the first play must cover the start square 8H
 TAIO is not in words
 8H TAIL
->>> game
-<Game Ann 8, Ben 0; 82 in the bag; Ben to move>
+>>> print(game)
+Ann 8, Ben 0; 82 in the bag; Ben to move
 >>> game.position.cgp()
 '15/15/15/15/15/15/15/7TAIL4/15/15/15/15/15/15/15 UELJUEH/POGNORD 0/8 0 cr void;'
 """
@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rackety import reprs
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError
 from rackety.game.board import Board, Layout
@@ -63,6 +64,7 @@ from rackety.game.state import (
     rack_of,
     set_bag,
     set_rack,
+    state_of,
     write_row,
 )
 from rackety.kernels.bits import DAWG_ROOT
@@ -164,6 +166,51 @@ class Game:
         self._word = np.zeros((1, empty.size), np.uint8)
         rules_kernels().start(lexicon.nodes, lexicon.graph, self._consts, self._state,
                               tiles, np.uint64(rng))
+
+    @classmethod
+    def resume(cls, lexicon: Lexicon, position: Board, *,
+               players: Sequence[str] = ("player1", "player2"), turn: int = 0,
+               bag: Sequence[int] | str = (), rng: int = 0, over: int = 0,
+               rules: Rules | None = None, events: Sequence[Event] = (),
+               pragmata: Sequence[Any] = ()) -> Game:
+        """The game at ``position`` (racks and scores from the player to move,
+        as in CGP; its board, layout and tile set), ``turn`` the seat to move,
+        ``bag`` the tiles in the bag (drawn from the end), ``rng`` the state of
+        its shuffle (`rng_state`), ``over`` how it ended (0: not yet, 1: played
+        out, 2: by scoreless turns),
+        ``events`` and ``pragmata`` its history: what `repr` of a game writes.
+        The tiles must be the tile set's, every one on the board, a rack or in
+        the bag. The turns before cannot be undone."""
+        n = len(position.racks)
+        if len(players) != n:
+            raise RacketyError(f"the position has {n} racks, the game {len(players)} players")
+        if not 0 <= turn < n:
+            raise RacketyError(f"turn {turn}: a seat from 0 to {n - 1}")
+        if over not in (0, END_OUT, END_SCORELESS):
+            raise RacketyError(f"over {over}: 0 (going on), {END_OUT} (played out) or "
+                               f"{END_SCORELESS} (scoreless turns)")
+        game = cls(lexicon, players, alphabet=position.alphabet, layout=position.layout,
+                   rules=rules if rules is not None else position.rules, seed=0)
+        codes = game.alphabet.tokenize(bag, what="bag") if isinstance(bag, str) else \
+            [int(t) for t in bag]
+        order = [(seat - turn) % n for seat in range(n)]  # each seat's place in the CGP
+        seated = position.copy(racks=[position.racks[k] for k in order])
+        seated.scores = [position.scores[k] if k < len(position.scores) else 0 for k in order]
+        used = Counter(t if not t & BLANK_FLAG else 0 for t in seated.grid.ravel().tolist()
+                       if t)
+        used.update(t for rack in seated.racks for t in rack)
+        used.update(codes)
+        if used != Counter({t.code: t.count for t in game.alphabet.tiles}):
+            raise RacketyError("resume: the board, the racks and the bag are not the tile set")
+        state = state_of(seated, game._generator().cross_sets(seated), bag=codes)
+        state.ints[GS_TURN] = turn
+        state.ints[GS_OVER] = int(over)
+        state.rng[0] = np.uint64(int(rng) & MASK64)
+        game._state.load(state)
+        game.events = list(events)
+        game.pragmata = list(pragmata)
+        game._sync()
+        return game
 
     @staticmethod
     def shuffled_bag(alphabet: Alphabet, seed: int) -> tuple[np.ndarray, int]:
@@ -685,10 +732,49 @@ class Game:
         nxt = index + 1
         return nxt < len(self.events) and self.events[nxt].kind == "withdrawn"
 
+    def __eq__(self, other: object) -> bool:
+        """The same lexicon, players, rules, position, bag (in its order, with
+        the shuffle's state) and history; the turns that can be undone aside."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self is other or (
+            self.players == other.players and self.rules == other.rules
+            and self.lexicon == other.lexicon and self._seen() == other._seen()
+            and self.racks == other.racks and self.bag == other.bag
+            and self.turn == other.turn and self.rng_state == other.rng_state
+            and int(self._state.ints[GS_OVER]) == int(other._state.ints[GS_OVER])
+            and self.events == other.events and self.pragmata == other.pragmata)
+
+    __hash__ = None  # type: ignore[assignment]  # a game changes as it is played
+
     def __repr__(self) -> str:
+        """``Game.resume(...)`` of the game's lexicon, position, bag and history:
+        it evaluates back to an equal game (which goes on as this one would).
+        A game of a lexicon made in memory shows a summary in angle brackets."""
+        position = self._seen().copy()
+        position.rules = Rules() if self.rules == Rules().of(self.alphabet) else self.rules
+        extra: dict[str, object] = {}
+        if self.players != ["player1", "player2"]:
+            extra["players"] = self.players
+        if self.turn:
+            extra["turn"] = self.turn
+        extra["bag"] = self.alphabet.format(self.bag, brackets=True) if self.bag else ""
+        extra["rng"] = self.rng_state
+        if self._state.ints[GS_OVER]:
+            extra["over"] = int(self._state.ints[GS_OVER])
+        if self.events:
+            extra["events"] = self.events
+        if self.pragmata:
+            extra["pragmata"] = self.pragmata
+        text = reprs.call("Game.resume", self.lexicon, position, **extra)
+        return text if text is not None else f"<Game {self}>"
+
+    def __str__(self) -> str:
+        """The scores, the bag and who is to move: ``Ann 8, Ben 0; 82 in the
+        bag; Ben to move``."""
         state = "over" if self.over else f"{self.players[self.turn]} to move"
         scores = ", ".join(f"{p} {s}" for p, s in zip(self.players, self.scores, strict=True))
-        return f"<Game {scores}; {len(self.bag)} in the bag; {state}>"
+        return f"{scores}; {len(self.bag)} in the bag; {state}"
 
 
 MASK64 = (1 << 64) - 1

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rackety import reprs
 from rackety.alphabet import BLANK_FLAG, Alphabet
 from rackety.errors import RacketyError, clip
 from rackety.files import exists, read_bytes
@@ -300,11 +301,21 @@ class Lexicon:
     # ------------------------------------------------------------- properties
     def __repr__(self) -> str:
         """``Lexicon.load('TWL06')`` for a lexicon `load` read (evaluating back
-        to an equal lexicon); one built in memory shows its size in angle
-        brackets."""
+        to an equal lexicon); one built in memory is ``Lexicon.from_words`` of
+        its words, up to 1,000 of them (`rackety.reprs.LITERAL_LIMIT`), else a
+        summary in angle brackets."""
         loaded = self._loaded
         if loaded is None:
-            return f"<Lexicon {self.name}: {len(self):,} words, {self.node_count:,} nodes>"
+            if len(self) > reprs.LITERAL_LIMIT:  # numpy's limit for writing out an array
+                return f"<Lexicon {self.name}: {len(self):,} words, {self.node_count:,} nodes>"
+            made: dict[str, object] = {} if self.alphabet.name == "english" else \
+                {"alphabet": self.alphabet.name}
+            if self.name != "words":
+                made["name"] = self.name
+            if not self.has_gaddag:
+                made["gaddag"] = False
+            return reprs.call("Lexicon.from_words", self.words(), **made) or \
+                f"<Lexicon {self.name}: {len(self):,} words>"
         source, alphabet, skip = loaded
         extra = ("" if alphabet is None else f", {alphabet!r}") + \
             (", skip_invalid=True" if skip else "")

@@ -76,6 +76,8 @@ class PlayerBase(ABC):
 
     name: str
     controlled: bool = False
+    # the `make_player` call that made the player (it sets it), else None
+    made: str | None = None
 
     @abstractmethod
     def decide(self, board: Board, lexicon: Lexicon) -> Decision:
@@ -85,8 +87,31 @@ class PlayerBase(ABC):
         """The move of `decide`."""
         return self.decide(board, lexicon).move
 
+    def _call(self) -> str | None:
+        """The constructor call that makes an equal player (None: none does)."""
+        return None
+
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name}>"
+        """The call that made the player: ``make_player('static',
+        Lexicon.load('TWL06'))``, or its constructor's
+        (``GreedyPlayer('greedy')``); evaluated, it makes an equal player. One
+        whose parts have no expression (a leave function, a lexicon made in
+        memory) shows its name in angle brackets."""
+        text = self.made or self._call()
+        return text if text is not None else f"<{type(self).__name__} {self.name}>"
+
+    def __eq__(self, other: object) -> bool:
+        """Made by the same call (the same repr), as no state of a game in
+        progress takes part; one without an expression is equal to itself only."""
+        if not isinstance(other, PlayerBase):
+            return NotImplemented
+        if self is other:
+            return True
+        mine = repr(self)
+        return type(self) is type(other) and not mine.startswith("<") and mine == repr(other)
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.name))
 
 
 def is_controlled(player: Player) -> bool:

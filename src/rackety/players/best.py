@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rackety import reprs
 from rackety.errors import RacketyError
 from rackety.game.heuristics import leave_model
 from rackety.game.move import Move
@@ -74,6 +75,11 @@ class BestPlayer(PlayerBase):
         self._control: Control | None = None  # the control of the decision under way
         self.last_phase = ""  # what decided the last move (for reports and tests)
         self.last_verdict: Any = None  # the judge's verdict on the last move
+
+    def _call(self) -> str | None:
+        return reprs.call("BestPlayer", self.seconds, leave=self.leave,
+                          candidates=self.candidates, plies=self.plies, seed=self.seed,
+                          infer=self.infer, name=self.name)
 
     def decide(self, board: Board, lexicon: Lexicon, *, control: Control | None = None
                ) -> Decision:

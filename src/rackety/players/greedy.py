@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rackety import reprs
 from rackety.game.movegen import Generator, generate
 from rackety.players.base import Decision, PlayerBase, whole_rack_or_pass
 
@@ -20,6 +21,9 @@ class GreedyPlayer(PlayerBase):
     def __init__(self, name: str = "greedy", *, generator: Generator = "gaddag") -> None:
         self.name = name
         self.generator = generator
+
+    def _call(self) -> str | None:
+        return reprs.call("GreedyPlayer", self.name, generator=self.generator)
 
     controlled = True  # one move generation: done before any deadline matters
 

@@ -8,9 +8,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rackety import reprs
 from rackety.errors import RacketyError, clip, parse_float, parse_int
 from rackety.game.heuristics import HEURISTICS, leave_model
-from rackety.players.base import Player
+from rackety.players.base import Player, PlayerBase
 from rackety.players.best import BestPlayer
 from rackety.players.endgame import ENDGAME_SUFFIX, EndgamePlayer
 from rackety.players.greedy import GreedyPlayer
@@ -82,6 +83,19 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None,
     leave spec is read by `rackety.game.heuristics.leave_model`, with ``named``
     (``leaves:NAME``, the web app's tables) and ``files`` (whether a spec may
     name a file) as it takes them."""
+    player = _make(spec, lexicon, name=name, named=named, files=files)
+    if isinstance(player, PlayerBase):
+        extra: dict[str, object] = {} if name is None else {"name": name}
+        if named is not None:
+            extra["named"] = dict(named)
+        if not files:
+            extra["files"] = False
+        player.made = reprs.call("make_player", spec, lexicon, **extra)
+    return player
+
+
+def _make(spec: str, lexicon: Lexicon, *, name: str | None,
+          named: Mapping[str, str] | None, files: bool) -> Player:
     key = spec.strip().lower()
     if key.startswith(UCGI_PREFIX):
         return UcgiPlayer(spec.strip()[len(UCGI_PREFIX):], name=name or "ucgi")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rackety import reprs
 from rackety.game.heuristics import leave_model
 from rackety.players.base import Decision, PlayerBase
 from rackety.players.static import static_decision
@@ -35,6 +36,11 @@ class SimPlayer(PlayerBase):
         self.seed = seed
         self.name = name
         self._turn = 0
+
+    def _call(self) -> str | None:
+        return reprs.call("SimPlayer", self.leave, candidates=self.candidates,
+                          plies=self.plies, iterations=self.iterations,
+                          seconds=self.seconds, seed=self.seed, name=self.name)
 
     def decide(self, board: Board, lexicon: Lexicon, *, control: Control | None = None
                ) -> Decision:

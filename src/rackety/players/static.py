@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rackety import reprs
 from rackety.errors import RacketyError
 from rackety.game.move import Move
 from rackety.game.movegen import Generator, LeaveModel, generate
@@ -63,6 +64,10 @@ class StaticPlayer(PlayerBase):
         self.leave_model = leave_model
         self.name = name
         self.generator = generator
+
+    def _call(self) -> str | None:
+        return reprs.call("StaticPlayer", self.leave_model, self.name,
+                          generator=self.generator)
 
     controlled = True  # one move generation: done before any deadline matters
 
