@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from rackety import Game, Lexicon, RacketyError
 from rackety.players import BestPlayer, make_player
+from rackety.search.judge import CLOCK_RESERVE, ENDGAME_SHARE, TURN_SHARE, clock_seconds
 
 
 @settings(max_examples=4, deadline=None)
@@ -86,3 +87,59 @@ def test_the_spec(twl06: Lexicon) -> None:
     for bad in ("best:abc", "best:-1", "best:0", "best:1e9"):
         with pytest.raises(RacketyError, match="best"):
             make_player(bad, twl06)
+    clocked = make_player("best:clock=30", twl06)
+    assert isinstance(clocked, BestPlayer) and clocked.clock == 30.0
+    assert clocked.name == "best:clock=30" and clocked.clock_left == 30.0
+    for bad in ("best:clock=", "best:clock=0", "best:clock=x", "best:clock=-5"):
+        with pytest.raises(RacketyError, match="best"):
+            make_player(bad, twl06)
+
+
+# ------------------------------------------------------------ a game clock
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**31), turns=st.integers(0, 40),
+       left=st.floats(0.0, 3600.0), increment=st.floats(0.0, 5.0))
+def test_a_turn_takes_a_share_of_the_clock(twl06: Lexicon, seed: int, turns: int,
+                                           left: float, increment: float) -> None:
+    game = Game(twl06, ["a", "b"], seed=seed)
+    static = make_player("static", twl06)
+    for _ in range(turns):
+        if game.over:
+            break
+        game.play(static.choose(game.view(), twl06), check=False)
+    view = game.view()
+    seconds = clock_seconds(view, left)
+    # a reserve kept: never the whole clock, and never more than its share
+    assert 0.0 <= seconds <= max(0.0, left - min(0.5 * left, CLOCK_RESERVE[0]))
+    assert seconds <= max(TURN_SHARE, ENDGAME_SHARE) * left
+    # more time, not less; and the increment adds to it
+    assert clock_seconds(view, left + 10.0) >= seconds
+    assert clock_seconds(view, left, increment=increment) >= seconds
+
+
+def test_the_clock_goes_further_where_the_game_is_decided(twl06: Lexicon) -> None:
+    from rackety import Board
+
+    close = Board.from_cgp("15/15/15/15/15/15/7CAT5/15/15/15/15/15/15/15/15 AEINRST/ 200/190 0")
+    far = close.copy()
+    far.scores = [400, 100]
+    assert clock_seconds(far, 20.0) < clock_seconds(close, 20.0)
+
+
+def test_a_clocked_player_keeps_inside_its_clock(twl06: Lexicon) -> None:
+    """Issue 38: ``best:clock=SECONDS`` splits one clock over the game and
+    never runs out; its count starts again with a new game."""
+    players = [make_player("best:clock=4", twl06), make_player("best:clock=4", twl06)]
+    for seed in (3, 4):
+        game = Game(twl06, ["a", "b"], seed=seed)
+        used = [0.0, 0.0]
+        while not game.over:
+            seat = game.turn
+            started = time.perf_counter()
+            move = players[seat].choose(game.view(), twl06)
+            used[seat] += time.perf_counter() - started
+            game.play(move)
+        assert max(used) < 4.0, used
+        for player, spent in zip(players, used, strict=True):
+            assert isinstance(player, BestPlayer) and player.clock_left is not None
+            assert abs((4.0 - player.clock_left) - spent) < 0.5  # its own count

@@ -348,3 +348,18 @@ def test_a_board_with_l_l_fits_80_columns(catalan: Lexicon) -> None:
         label = alphabet.tiles[code & ~BLANK_FLAG].label
         assert _cell(screen, r, c).strip() == (label.lower() if code & BLANK_FLAG else label)
     assert "L·L" in screen and "[L·L]" in screen  # on the board bare; in the last moves
+
+
+def test_a_game_clock_shows_and_costs_points_past_it(twl06: Lexicon) -> None:
+    """Issue 38: ``rackety play --clock``: each player's clock in the panel,
+    the computer's player told its time left, 10 points a minute past it."""
+    session, _, out = _run(twl06, ["8H TOLA", "quit"], opponent="best:clock=3", clock=3.0)
+    screens = _screens(out)
+    assert all("clock 0:0" in s for s in screens), screens[-1]
+    assert 0 < session.used[1] < 3.0  # the computer kept inside its clock
+    scores = list(session.game.scores)
+    session.used = [3.0 + 61.0, 1.0]  # the person: a minute and a second over
+    session.overtime()
+    assert session.game.scores == [scores[0] - 20, scores[1]]
+    assert session.game.events[-1].kind == "time_penalty"
+    assert "went over the clock: -20" in str(session.screen())

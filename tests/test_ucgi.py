@@ -264,6 +264,28 @@ def test_every_player_keeps_to_movetime_and_stop(player: str, positions: list[st
     assert code == 0 and err == ""
 
 
+def test_a_game_clock_sets_the_time_of_a_go() -> None:
+    """Issue 38: ``1time`` (UCI's ``wtime``) is the mover's game clock; the
+    turn takes the judge's share of it, well inside the clock."""
+    from rackety.search.judge import clock_seconds
+
+    pipe = Pipe("--player", "best:clock=60")
+    try:
+        _ready(pipe, [MIDGAME, ENDGAME])
+        for cgp, ms in ((MIDGAME, 6000), (ENDGAME, 3000), (MIDGAME, 400)):
+            share = clock_seconds(Board.from_cgp(cgp), ms / 1000)
+            assert 0 < share < ms / 1000
+            pipe.send(f"position cgp {cgp}")
+            said, took = _timed(pipe, f"go wtime {ms} btime 60000")
+            assert took < share + 0.5 and took < ms / 1000, (cgp, ms, share, took)
+            assert said[-1] != "bestmove pass"
+        pipe.send("quit")
+        assert pipe.process.wait(timeout=GONE_WITHIN) == 0
+    finally:
+        code, err = pipe.close()
+    assert code == 0 and err == ""
+
+
 @pytest.mark.parametrize("player, cgp, go", [
     ("sim:1000000000", MIDGAME, "go movetime 1000000000"),
     ("best:86400", ENDGAME, "go"),
@@ -452,10 +474,13 @@ def test_the_move_format_reads_back_every_move(twl06: Lexicon) -> None:
 
 
 def test_go_parameters() -> None:
-    line = "infinite 1time 300 threads x searchmoves pass ex.A alsosearchmoves 8h.AB depth"
+    line = "infinite 2time 300 threads x searchmoves pass ex.A alsosearchmoves 8h.AB depth"
     go, problems = parse_go(line.split())
     assert go.infinite and go.searchmoves == ["pass", "ex.A"] and go.alsosearchmoves == ["8h.AB"]
-    assert go.ignored == ["1time 300"] and len(problems) == 2
+    assert go.ignored == ["2time 300"] and len(problems) == 2
+    for words in (["1time", "9000", "1inc", "50"], ["wtime", "9000", "winc", "50", "btime", "3"]):
+        go, problems = parse_go(words)
+        assert (go.clock, go.increment, problems) == (9000, 50, [])
     assert parse_go(["movetime", "1000000000000"])[0].movetime is None
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +39,9 @@ from rackety.game.heuristics import leave_label
 from rackety.game.move import format_leave
 from rackety.game.referee import Event, Game, IllegalMoveError, describe
 from rackety.game.render import unseen_groups, unseen_text
-from rackety.game.rules import Rules
+from rackety.game.rules import Rules, overtime_penalty
+from rackety.players.base import decide_under, is_controlled
+from rackety.search.control import Control
 
 if TYPE_CHECKING:
     from rackety.alphabet import Alphabet
@@ -72,7 +75,8 @@ class TerminalGame:
                  read_line: Callable[[str], str] = input,
                  write: Callable[[Any], None] = print,
                  clear: Callable[[], None] | None = None,
-                 size: Callable[[], tuple[int, int]] | None = None) -> None:
+                 size: Callable[[], tuple[int, int]] | None = None,
+                 clock: float | None = None) -> None:
         self.lexicon = lexicon
         self.opponents = list(opponents)
         names = [human_name] + [getattr(p, "name", f"computer{i + 1}")
@@ -89,6 +93,9 @@ class TerminalGame:
         self.messages: list[str | Text] = []  # what to say below the next board
         self._leave: Any = False  # the hints' leave model (None: none), made on the first hint
         self.help = HELP + tiles_help(self.game.alphabet)
+        # a game clock of ``clock`` seconds a player (None: none), and each one's time used
+        self.clock = clock
+        self.used = [0.0] * len(names)
 
     def say(self, message: str | Text) -> None:
         """Say something below the next board."""
@@ -151,6 +158,9 @@ class TerminalGame:
             row.pad_right(width - 5 - row.cell_len)
             row.append(f"{score:>5}", style="bold")
             lines.append(row)
+            if self.clock is not None:
+                lines.append(Text(f"    clock {self.clock_text(seat)}",
+                                  style="red" if self.used[seat] > self.clock else "dim"))
         lines.append(Text(f"  bag {len(game.bag)}   unseen by you "
                           f"{game.view(self.human).unseen_count}"))
         if not game.over:
@@ -191,10 +201,18 @@ class TerminalGame:
         for seat, (name, score) in enumerate(zip(game.players, game.scores, strict=True)):
             scores.append(("» " if seat == game.turn and not game.over else "  ") + name)
             scores.append(f" {score}   ", style="bold")
+            if self.clock is not None:
+                scores.append(f"({self.clock_text(seat)})   ", style="dim")
         bag = Text(f"  bag {len(game.bag)}   unseen by you {game.view(self.human).unseen_count}")
         if not game.over:
             bag += Text("   your rack ", style="bold") + self._rack()
         return [scores, bag]
+
+    def clock_text(self, seat: int) -> str:
+        """What is left on ``seat``'s clock, ``m:ss`` (``-m:ss`` past it)."""
+        left = (self.clock or 0.0) - self.used[seat]
+        whole = int(abs(left))
+        return f"{'-' if left < 0 else ''}{whole // 60}:{whole % 60:02d}"
 
     def _rack(self) -> Text:
         """The person's rack as tiles: in alphabet order, blanks (``?``) last."""
@@ -229,18 +247,33 @@ class TerminalGame:
         while not self.game.over:
             if self.game.turn == self.human:
                 self.show()
+                started = time.perf_counter()
                 try:
                     line = self.read_line(PROMPT).strip()
                 except EOFError:
                     self.write("bye")
                     return self.game
+                finally:
+                    self.used[self.human] += time.perf_counter() - started
                 if not self.command(line):
                     return self.game
             else:
                 self.computer_turn()
+        self.overtime()
         self.say(self.result())
         self.show()
         return self.game
+
+    def overtime(self) -> None:
+        """At the end, the rules' points off each player past the clock
+        (`rackety.game.rules.overtime_penalty`), as time-penalty events."""
+        if self.clock is None:
+            return
+        for seat, used in enumerate(self.used):
+            points = overtime_penalty(used, self.clock)
+            if points:
+                self.game.add_event(seat, "time_penalty", -points)
+                self.say(f"{self.game.players[seat]} went over the clock: -{points}")
 
     def result(self) -> str:
         game = self.game
@@ -259,7 +292,13 @@ class TerminalGame:
             assert event is not None  # a phony comes off the board under every rule
             self.say(f"{game.players[seat]} challenges: {describe(game, event)}")
             return
-        move = player.choose(game.view(), self.lexicon)
+        started = time.perf_counter()
+        if self.clock is not None and is_controlled(player):
+            control = Control(game_clock=self.clock - self.used[seat])
+            move = decide_under(player, game.view(), self.lexicon, control).move
+        else:
+            move = player.choose(game.view(), self.lexicon)
+        self.used[seat] += time.perf_counter() - started
         event = game.play(move, check=False)
         self.say(describe(game, event))
 

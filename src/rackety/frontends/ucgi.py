@@ -37,9 +37,12 @@ standard output, a line at a time, flushed:
   whichever ends first (``depth`` is the simulation's). ``infinite`` searches until ``stop``
   (an answer found sooner is held until then, as the protocol asks).
   ``searchmoves`` restricts the candidates, ``alsosearchmoves`` adds to the
-  simulated ones (the first `MAX_LISTED` of each are read). The clocks
-  (``1time`` ...), ``threads``, ``firstwin`` and ``stopcondition`` are read
-  and not used;
+  simulated ones (the first `MAX_LISTED` of each are read). Without
+  ``movetime``, the player to move's game clock (``1time``, or UCI's
+  ``wtime``; its increment ``1inc`` or ``winc``) sets the search's time, its
+  share by `rackety.search.judge.clock_seconds` (``best:clock=...`` is the
+  player made for it); the other clock, ``threads``, ``firstwin`` and
+  ``stopcondition`` are read and not used;
 - ``stop``: ends the running search, and those of the ``go`` lines received
   before it that still wait (each answers at once); ``quit``: the running
   search stopped (its ``bestmove`` said), the lines waiting dropped, the end.
@@ -113,7 +116,11 @@ AT_ONCE = frozenset(("isready", "stop", "quit"))
 MAX_MS = 1_000_000_000  # about eleven days
 GO_VALUES = {"movetime": (0, MAX_MS), "depth": (0, 20), "1time": (-MAX_MS, MAX_MS),
              "2time": (-MAX_MS, MAX_MS), "1inc": (0, MAX_MS), "2inc": (0, MAX_MS),
-             "stopcondition": (0, 100), "threads": (1, 4096)}
+             "wtime": (-MAX_MS, MAX_MS), "btime": (-MAX_MS, MAX_MS), "winc": (0, MAX_MS),
+             "binc": (0, MAX_MS), "stopcondition": (0, 100), "threads": (1, 4096)}
+#: the clocks of ``go``: the player to move's (the CGP's first rack) and its
+#: increment, under UCGI's names and UCI's
+MOVER_CLOCK = {"1time": "clock", "wtime": "clock", "1inc": "increment", "winc": "increment"}
 GO_FLAGS = ("infinite", "firstwin")
 GO_LISTS = ("searchmoves", "alsosearchmoves")
 GO_WORDS = frozenset((*GO_VALUES, *GO_FLAGS, *GO_LISTS))
@@ -130,11 +137,16 @@ AUTHOR = "the rackety authors"
 @dataclass
 class Go:
     """The parameters of one ``go``: ``movetime`` in milliseconds, ``depth`` in
-    plies, ``infinite``, the moves of ``searchmoves`` and ``alsosearchmoves`` as
-    written, and what was read but is not used (``ignored``)."""
+    plies, ``clock`` and ``increment`` the player to move's game clock and what
+    it gains a move in milliseconds (``1time``/``wtime``, ``1inc``/``winc``),
+    ``infinite``, the moves of ``searchmoves`` and ``alsosearchmoves`` as
+    written, and what was read but is not used (``ignored``: the other
+    player's clock among them)."""
 
     movetime: int | None = None
     depth: int | None = None
+    clock: int | None = None
+    increment: int = 0
     infinite: bool = False
     searchmoves: list[str] = field(default_factory=list)
     alsosearchmoves: list[str] = field(default_factory=list)
@@ -181,6 +193,8 @@ alsosearchmoves=[], ignored=[]), ["go: depth 'x' is not a whole number (0 to 20)
                 go.movetime = value
             elif word == "depth":
                 go.depth = value
+            elif word in MOVER_CLOCK:
+                setattr(go, MOVER_CLOCK[word], value)
             else:
                 go.ignored.append(f"{word} {value}")
         else:
@@ -660,15 +674,23 @@ class Engine:
         stop = threading.Event()
         t0 = clock()
         deadline = None
+        game_clock = None
         if go.movetime is not None and not go.infinite:
             deadline = t0 + max(0.0, 0.95 * go.movetime / 1000 - 0.02)
+        elif go.clock is not None and not go.infinite:
+            # a game clock: the judge's share of it for this turn (`clock_seconds`)
+            from rackety.search.judge import clock_seconds
+
+            game_clock = max(0.0, go.clock / 1000)
+            deadline = t0 + clock_seconds(board, game_clock, increment=go.increment / 1000)
         with self._lock:
             ending = self._ending
             if ending is not None:  # after the end of the input: nothing is held
                 deadline = ending if deadline is None else min(deadline, ending)
             if number <= self._stopped_gos or self._ended:
                 stop.set()
-            job = _Job(number, go, board, lexicon, player, Control(deadline, stop), said,
+            control = Control(deadline, stop, game_clock, go.increment / 1000)
+            job = _Job(number, go, board, lexicon, player, control, said,
                        self._turn, go.infinite and ending is None, t0)
             job.thread = threading.Thread(target=self._search, args=(job,), name="ucgi-search",
                                           daemon=True)

@@ -35,6 +35,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Literal, TypeGuard, get_args
@@ -71,6 +72,18 @@ CGP_OPCODES = {"cr": "challenge", "bb": "bingo_bonus", "etl": "exchange_min_bag"
                "mcnz": "max_scoreless", "var": "variant"}
 _CGP_VARIANTS = {"classic": "classic", "wordsmog": "wordsmog"}  # read without case
 MAX_SCORELESS = 1000
+#: a game clock's overtime: points lost for each period of seconds, or part of
+#: one, past the clock (NASPA's rule; MAGPIE's autoplay counts it so too)
+OVERTIME_POINTS = 10
+OVERTIME_PERIOD = 60.0
+
+
+def overtime_penalty(used: float, clock: float) -> int:
+    """The points a player loses for ``used`` seconds on a game clock of
+    ``clock`` seconds (0 within it)."""
+    over = used - clock
+    return 0 if not over > 0 else OVERTIME_POINTS * math.ceil(over / OVERTIME_PERIOD)
+
 _LIMITS = {"bingo_bonus": (0, MAX_BINGO_BONUS), "exchange_min_bag": (0, 1000),
            "max_scoreless": (1, MAX_SCORELESS)}
 

@@ -52,24 +52,32 @@ INFER_SHARE = 0.25
 
 
 class BestPlayer(PlayerBase):
-    """The championship player (module docstring): ``seconds`` a move,
-    ``leave`` the static evaluation's leave model (``static``: the lexicon's
-    trained table), ``candidates`` simulated for ``plies`` plies."""
+    """The championship player (module docstring): ``seconds`` a move, or on a
+    game clock of ``clock`` seconds (a game's, split over its turns by
+    `rackety.search.judge.clock_seconds`; a control's ``game_clock``, when the
+    caller keeps the clock, wins over the player's own count); ``leave`` the
+    static evaluation's leave model (``static``: the lexicon's trained table),
+    ``candidates`` simulated for ``plies`` plies."""
 
     controlled = True
 
-    def __init__(self, seconds: float = 2.0, *, leave: str = "static", candidates: int = 10,
-                 plies: int = 2, seed: int = 0, infer: bool = True,
-                 name: str | None = None) -> None:
+    def __init__(self, seconds: float = 2.0, *, clock: float | None = None,
+                 leave: str = "static", candidates: int = 10, plies: int = 2, seed: int = 0,
+                 infer: bool = True, name: str | None = None) -> None:
         if not seconds > 0:
             raise RacketyError(f"best: seconds {seconds}: expected more than 0")
+        if clock is not None and not clock > 0:
+            raise RacketyError(f"best: clock {clock}: expected more than 0 seconds")
         self.seconds = float(seconds)
+        self.clock = None if clock is None else float(clock)
+        self.clock_left = self.clock  # the game clock as this player counts it
+        self._budget = self.seconds  # this move's seconds
         self.leave = leave
         self.candidates = candidates
         self.plies = plies
         self.seed = seed
         self.infer = infer
-        self.name = name or f"best:{seconds:g}"
+        self.name = name or (f"best:{seconds:g}" if clock is None else f"best:clock={clock:g}")
         self._after: Board | None = None  # the board after this player's last move
         self._turn = 0
         self._control: Control | None = None  # the control of the decision under way
@@ -77,7 +85,8 @@ class BestPlayer(PlayerBase):
         self.last_verdict: Any = None  # the judge's verdict on the last move
 
     def _call(self) -> str | None:
-        return reprs.call("BestPlayer", self.seconds, leave=self.leave,
+        timing: dict[str, object] = {} if self.clock is None else {"clock": self.clock}
+        return reprs.call("BestPlayer", self.seconds, **timing, leave=self.leave,
                           candidates=self.candidates, plies=self.plies, seed=self.seed,
                           infer=self.infer, name=self.name)
 
@@ -88,6 +97,9 @@ class BestPlayer(PlayerBase):
         started = clock()
         self._turn += 1
         self._control = control
+        if self.clock is not None and self._new_game(board):
+            self.clock_left = self.clock
+        self._budget = self.move_seconds(board, control)
         model = leave_model(self.leave, lexicon)
         static = static_decision(board, lexicon, model)
         decision = static
@@ -100,7 +112,29 @@ class BestPlayer(PlayerBase):
             self._after = board.play(decision.move)
         else:
             self._after = board.copy()
+        if self.clock_left is not None:
+            self.clock_left -= clock() - started
         return decision
+
+    def move_seconds(self, board: Board, control: Control | None = None) -> float:
+        """The seconds this player gives the turn of ``board``: its ``seconds``,
+        or on a game clock the share `clock_seconds` gives of the time left
+        (the control's ``game_clock`` when it has one, else the player's count)."""
+        from rackety.search.judge import clock_seconds
+
+        if control is not None and control.game_clock is not None:
+            return clock_seconds(board, control.game_clock, increment=control.increment)
+        if self.clock_left is not None:
+            return clock_seconds(board, self.clock_left)
+        return self.seconds
+
+    def _new_game(self, board: Board) -> bool:
+        """Whether ``board`` is not the game this player last moved in: a tile
+        it left on the board is gone (a new game, whoever starts it)."""
+        if self._after is None:
+            return False
+        old, grid = np.asarray(self._after.grid), np.asarray(board.grid)
+        return old.shape != grid.shape or bool(np.any((old != 0) & (old != grid)))
 
     def _decide(self, board: Board, lexicon: Lexicon, static: Decision,
                 started: float) -> Decision:
@@ -136,7 +170,7 @@ class BestPlayer(PlayerBase):
     def _left(self, started: float) -> float:
         """What is left of the move's budget, and of the control's time (a
         sliver at least)."""
-        left = self.seconds - (clock() - started)
+        left = self._budget - (clock() - started)
         if self._control is not None:
             left = self._control.left(left) or 0.0
         return max(0.05, left)
@@ -217,12 +251,12 @@ class BestPlayer(PlayerBase):
         try:
             result = infer(position, lexicon, move, leave=self.leave, jobs=1,
                            max_racks=_max_racks(INFER_SHARE * (
-                               self.seconds if control is None else self._left(started)),
+                               self._budget if control is None else self._left(started)),
                                board.rules.variant),
                            progress=check)
         except RacketyError:  # too many racks, or stopped (`Control.check`)
             return []
-        if clock() - started > self.seconds * 0.5:
+        if clock() - started > self._budget * 0.5:
             return []
         return list(result.kept)
 

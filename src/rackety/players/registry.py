@@ -32,8 +32,9 @@ PLAYER_KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
                          "other than English"),
     (("leaves:FILE.klv2",), "a leave table"),
     (("sim", "sim:N"), "simulation, N rollouts a candidate, default 100"),
-    (("best", "best:SECONDS"), "the championship player: simulation with inference, "
-                               "pre-endgame and exact endgame, SECONDS a move, default 2"),
+    (("best", "best:SECONDS", "best:clock=SECONDS"),
+     "the championship player: simulation with inference, pre-endgame and exact endgame, "
+     "SECONDS a move (default 2) or a game clock of SECONDS for the whole game"),
     (("human",), "asks on the terminal"),
     (("ucgi:COMMAND",), "a UCGI engine started with COMMAND, no commas, e.g. "
                         "'ucgi:rackety ucgi --player sim'"),
@@ -74,7 +75,9 @@ def make_player(spec: str, lexicon: Lexicon, *, name: str | None = None,
     lexicon, `rackety.Leaves.builtin`, else H3), ``greedy``, ``h1``, ``h2``,
     ``h3`` (Gordon's heuristics, in any alphabet: `rackety.game.heuristics`),
     ``leaves:FILE.klv2`` (static with a KLV2 file), ``sim`` or ``sim:N`` (Monte
-    Carlo simulation over H3, N rollouts a candidate, 100 by default),
+    Carlo simulation over H3, N rollouts a candidate, 100 by default), ``best``,
+    ``best:SECONDS`` or ``best:clock=SECONDS`` (the championship player,
+    `BestPlayer`: SECONDS a move, 2 by default, or a game clock of SECONDS),
     ``human`` (standard input and output) or ``ucgi:COMMAND`` (a UCGI engine
     started with COMMAND, `rackety.players.ucgi.UcgiPlayer`; all of COMMAND is
     the engine's, so no suffix follows it). The name defaults to the spec (the
@@ -113,6 +116,10 @@ def _make(spec: str, lexicon: Lexicon, *, name: str | None,
         return GreedyPlayer(name or "greedy")
     if key == "human":
         return HumanPlayer(input, _write_stdout, name=name or "human")
+    if key.startswith("best:clock="):
+        total = parse_float(key[11:], f"player {clip(spec.strip())!r}: clock seconds", 0.1,
+                            864_000.0)
+        return BestPlayer(clock=total, name=name or key)
     if key == "best" or key.startswith("best:"):
         seconds = parse_float(key[5:] or "2", f"player {clip(spec.strip())!r}: seconds",
                               0.01, 86_400.0)

@@ -55,16 +55,23 @@ class StoppedError(RacketyError):
 @dataclass(frozen=True)
 class Control:
     """A ``deadline`` (a `clock` instant; None: none) and a
-    ``stop`` signal (an event another thread sets; None: none)."""
+    ``stop`` signal (an event another thread sets; None: none). In a game
+    played on a clock, ``game_clock`` is what the mover's clock showed when
+    the search began and ``increment`` what it gains a move (seconds; None: no
+    game clock): a player that manages a clock (``best:clock=...``) splits it
+    by `rackety.search.judge.clock_seconds`."""
 
     deadline: float | None = None
     stop: threading.Event | None = None
+    game_clock: float | None = None
+    increment: float = 0.0
 
     @classmethod
-    def within(cls, seconds: float | None, stop: threading.Event | None = None) -> Control:
+    def within(cls, seconds: float | None, stop: threading.Event | None = None, *,
+               game_clock: float | None = None, increment: float = 0.0) -> Control:
         """A control whose deadline is ``seconds`` from now (None: no deadline)."""
         deadline = None if seconds is None else clock() + max(0.0, seconds)
-        return cls(deadline, stop)
+        return cls(deadline, stop, game_clock, increment)
 
     @property
     def stoppable(self) -> bool:

@@ -82,6 +82,63 @@ STATIC_TOP = 40
 
 PHASES = ("endgame", "pre-endgame", "simulation", "static")
 
+# ------------------------------------------------------------- a game clock
+#: what a game clock keeps back: seconds, and a share of the time left
+CLOCK_RESERVE = (0.2, 0.03)
+#: tiles drawn between two turns of the mover, both players' (about four a play)
+TILES_PER_ROUND = 8
+#: a turn's weight in the split of a game clock, by the bag: the opening, the
+#: middle game, the last simulated turns (up to a rack of tiles in the bag), the
+#: pre-endgame and the endgame (its first turn: the later ones are quick)
+CLOCK_WEIGHTS = {"opening": 0.6, "middle": 1.0, "late": 1.6, "pre-endgame": 2.5,
+                 "endgame": 0.8}
+#: a position whose mover's win % is outside this band is decided: its turn
+#: gets `DECIDED_SHARE` of its weight
+DECIDED_BAND = (2.0, 98.0)
+DECIDED_SHARE = 0.25
+#: the most of the usable time one turn takes (the endgame's first turn: `ENDGAME_SHARE`)
+TURN_SHARE = 0.4
+ENDGAME_SHARE = 0.75
+
+
+def clock_seconds(board: Board, left: float, *, increment: float = 0.0) -> float:
+    """The seconds to spend on the mover's turn of ``board`` with ``left``
+    seconds on their game clock (and ``increment`` gained a move).
+
+    A reserve is kept (`CLOCK_RESERVE`); the rest is split over the mover's
+    turns still to come, about one per `TILES_PER_ROUND` tiles in the bag and
+    the endgame, each weighted by `CLOCK_WEIGHTS`: more where a search decides
+    most (the pre-endgame, the last turns before it, the endgame), less on
+    the opening and in a decided game (`DECIDED_BAND`, by the win % table); no
+    turn takes more than `TURN_SHARE` of it (`ENDGAME_SHARE` in the endgame).
+    docs/SEARCH.md, "A game clock", says why."""
+    left = max(0.0, float(left))
+    reserve = min(0.5 * left, CLOCK_RESERVE[0] + CLOCK_RESERVE[1] * left)
+    usable = left - reserve
+    rack = board.alphabet.rack_size
+
+    def weight(bag: int) -> float:
+        if bag == 0:
+            return CLOCK_WEIGHTS["endgame"]
+        if bag <= PEG_TILES:
+            return CLOCK_WEIGHTS["pre-endgame"]
+        return CLOCK_WEIGHTS["late" if bag <= rack else "middle"]
+
+    bag = board.bag_count
+    now = CLOCK_WEIGHTS["opening"] if board.tiles_on_board == 0 else weight(bag)
+    if len(board.racks) == 2:
+        unseen = bag + (len(board.racks[1]) or min(rack, board.unseen_count))
+        spread = board.scores[0] - board.scores[1] if len(board.scores) == 2 else 0
+        win = WinTable.for_alphabet(board.alphabet).pct(spread, unseen)
+        if not DECIDED_BAND[0] <= win <= DECIDED_BAND[1]:
+            now *= DECIDED_SHARE
+    later = sum(weight(b) for b in range(bag - TILES_PER_ROUND, 0, -TILES_PER_ROUND))
+    if bag > 0:
+        later += CLOCK_WEIGHTS["endgame"]
+    share = now / (now + later)
+    most = ENDGAME_SHARE if bag == 0 else TURN_SHARE
+    return max(0.0, min(share, most) * usable + 0.9 * max(0.0, increment))
+
 
 @dataclass(frozen=True)
 class Budget:

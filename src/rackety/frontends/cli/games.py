@@ -52,9 +52,14 @@ def _opponent(spec: str, lexicon: Any) -> tuple[Any, str]:
 @VARIANT_OPTION
 @click.option("--seed", type=SEED, default=None, help="Seed of the bag.")
 @click.option("--name", default="you", show_default=True, help="Your name in the game.")
+@click.option("--clock", type=click.FloatRange(1, 86_400), default=None, metavar="SECONDS",
+              help="A game clock of SECONDS for each player (25 minutes: 1500): the "
+                   "computer splits its own over its turns (best:clock=SECONDS is the "
+                   "player made for it), and each minute or part of one past it costs "
+                   "10 points at the end.")
 def play_command(source: str, opponent: str, players: int, board_name: str | None,
                  alphabet: str | None, challenge: ChallengeRule, variant: Variant,
-                 seed: int | None, name: str) -> None:
+                 seed: int | None, name: str, clock: float | None) -> None:
     """Play against the computer in the terminal.
 
     One screen a turn, for a terminal of 80x24 or more: the board, the scores,
@@ -81,6 +86,6 @@ def play_command(source: str, opponent: str, players: int, board_name: str | Non
                            layout=layout_name(board_name), alphabet=alphabet,
                            rules=Rules(challenge=challenge, variant=variant), read_line=read,
                            write=console.print, clear=console.clear,
-                           size=lambda: (console.width, console.height))
+                           size=lambda: (console.width, console.height), clock=clock)
     session.say(made[0][1])
     session.run()
