@@ -54,6 +54,14 @@ OPTIONS = ("-lex TWL06 -leaves TWL06rk -wmp false -savesettings false -threads 1
            "-threshold none -minplayiterations 1 -sinfer false -cutoff 0 -uwin 1 "
            "-uspread 0.5 -maxnumdplays 1 -pegnested false -pegoutcomes false -eplies 25 "
            "-ttfraction 0.05")
+#: an endgame and a pre-endgame run once at start, before any clock: MAGPIE
+#: allocates their transposition tables on first use (seconds), once a process
+WARM = (("11Q2K/1C5C3U1TI/1O5OX1LI1UP/WO5NU1ET1R1/HE5F2VEIN1/ID5O1BY2O1/N6c1A3N1/"
+         "E3D2AEROBES1/REGIONAL1E5/1MUDRA3G5/2A1R3ZEE4/2V4WASTE2J/2A3HAP5I/MOSTLY1I6G/"
+         "7FEDeRALS I/INTT 365/477 0", "endgame -etlim 1"),
+        ("15/3Q7U3/3U2TAURINE2/1CHANSONS2W3/2AI6JO3/DIRL1PO3IN3/E1D2EF3V4/F1I2p1TRAIK3/"
+         "O1L2T4E4/ABy1PIT2BRIG2/ME1MOZELLE5/1GRADE1O1NOH3/WE3R1V7/AT5E7/G6D7 ENOSTXY/ "
+         "356/378 0", "peg -pegtlim 1"))
 TILES_PER_ROUND = 8  # the chooser's tiles a pair of plays
 FLOOR = 0.05  # the chooser's least seconds a move
 PEG_MOST = 4  # the chooser's pre-endgame: 1 to 4 tiles in the bag
@@ -72,6 +80,9 @@ class Magpie:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, bufsize=1)
         self.ask([])
+        if mode == "chooser":  # the tables its endgame and pre-endgame allocate once
+            for cgp, command in WARM:
+                self.ask([f"cgp {cgp}", command])
 
     def ask(self, lines: list[str]) -> list[str]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -164,7 +175,7 @@ def play(index: int) -> dict[str, Any]:
     game = rackety.Game(lexicon, ["magpie", "rackety"] if mseat == 0 else
                         ["rackety", "magpie"], seed=seed)
     used = [0.0, 0.0]
-    phases: dict[str, int] = {}
+    phases: dict[str, list[float]] = {}  # each side's phase: [turns, seconds]
     findings: list[dict[str, Any]] = []
     while not game.over:
         seat = game.turn
@@ -172,8 +183,9 @@ def play(index: int) -> dict[str, Any]:
         started = time.perf_counter()
         if seat == mseat:
             text, phase = magpie.choose(game.view(), left)
-            used[seat] += time.perf_counter() - started
-            phases[f"magpie {phase}"] = phases.get(f"magpie {phase}", 0) + 1
+            took = time.perf_counter() - started
+            used[seat] += took
+            _count(phases, f"magpie {phase}", took)
             try:
                 game.play(game.parse_move(text), check=True)
                 continue
@@ -184,9 +196,9 @@ def play(index: int) -> dict[str, Any]:
         else:
             control = Control(game_clock=left)
             move = decide_under(player, game.view(), lexicon, control).move
-            used[seat] += time.perf_counter() - started
-            phase = getattr(player, "last_phase", "") or "static"
-            phases[f"rackety {phase}"] = phases.get(f"rackety {phase}", 0) + 1
+            took = time.perf_counter() - started
+            used[seat] += took
+            _count(phases, f"rackety {getattr(player, 'last_phase', '') or 'static'}", took)
         try:
             game.play(move, check=True)
         except rackety.RacketyError as exc:
@@ -201,6 +213,11 @@ def play(index: int) -> dict[str, Any]:
             "rackety_seconds": round(used[1 - mseat], 3),
             "magpie_seconds": round(used[mseat], 3), "clock": args.clock,
             "turns": len(game.events), "phases": phases, "findings": findings}
+
+
+def _count(phases: dict[str, list[float]], key: str, seconds: float) -> None:
+    turns, total = phases.get(key, [0, 0.0])
+    phases[key] = [turns + 1, round(total + seconds, 3)]
 
 
 # ---------------------------------------------------------------- summary
@@ -232,6 +249,15 @@ def summary(rows: list[dict[str, Any]]) -> str:
         f"over the clock: rackety {over['rackety']} games, magpie {over['magpie']} games",
         f"findings (moves refused, records that do not add up): {found}",
     ]
+    phases: dict[str, list[float]] = {}
+    for r in rows:
+        for key, value in r["phases"].items():
+            turns, seconds = value if isinstance(value, list) else (value, 0.0)
+            phases.setdefault(key, [0, 0.0])
+            phases[key][0] += turns
+            phases[key][1] += seconds
+    lines += [f"  {key}: {int(turns)} turns, {seconds / max(turns, 1):.2f} s a turn"
+              for key, (turns, seconds) in sorted(phases.items())]
     return "\n".join(lines)
 
 

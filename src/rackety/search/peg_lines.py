@@ -38,7 +38,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rackety.game.state import points_of, rows_of
+from rackety.game.state import points_of
+from rackety.kernels.fields import (
+    M_DIR,
+    M_FIRST,
+    M_LANE,
+    M_LEN,
+    M_PLACED,
+    M_SCORE,
+    M_THROUGH,
+    META,
+)
 from rackety.search.peg_draws import sequences, shuffled
 
 if TYPE_CHECKING:
@@ -270,7 +280,8 @@ def reply_line(index: int, move: Move, row: Row, board: Board, lexicon: Lexicon,
                unseen: Counter[int], opponent: Sequence[int]) -> ReplyLine:
     """The `ReplyLine` of ``move`` (a placement drawing one of the two bag tiles)
     on ``board``: ``unseen`` the tiles the mover does not see (the bag, and
-    the opponent's rack unless ``opponent`` gives it)."""
+    the opponent's rack unless ``opponent`` gives it). The replies are the
+    generator's rows, never `Move` objects: a world has thousands of them."""
     after = board.play(move)
     leave = list(after.racks[-1])  # the mover's rack after the move, before the draw
     # the mover's draw a, then the tile t left in the bag, of the unseen tiles (with the
@@ -284,20 +295,45 @@ def reply_line(index: int, move: Move, row: Row, board: Board, lexicon: Lexicon,
     draws = {}
     for a, ws in worlds.items():
         mine = tuple(leave + [a])
-        legal: dict[Move, set[int]] = {}
-        for t, _, rack in ws:
-            view = after.copy(racks=[rack, mine])
-            for m in view.moves(lexicon, mode="all", exchanges=False, leave=None):
-                if m.kind == "place":
-                    legal.setdefault(m, set()).add(t)
-        replies = sorted(legal, key=lambda m: (-(m.score or 0), m.notation(board.alphabet)))
-        answers = [m for m in after.copy(racks=[mine, ws[0][2]]).moves(
-            lexicon, mode="all", exchanges=False, leave=None) if m.kind == "place"]
-        answers.sort(key=lambda m: (-(m.score or 0), m.notation(board.alphabet)))
-        draws[a] = _Draw(ws, [(m.score or 0, frozenset(legal[m])) for m in replies],
-                         rows_of(replies, board.size), [m.score or 0 for m in answers],
-                         rows_of(answers, board.size), mine)
+        # the opponent's placements in each world, each placement once, with the
+        # bag tiles t it is legal with
+        found = [(t, _plain_rows(after.copy(racks=[rack, mine]), lexicon)) for t, _, rack in ws]
+        metas = np.concatenate([m for _, (m, _w) in found])
+        words = np.concatenate([w for _, (_m, w) in found])
+        tiles_left = np.concatenate([np.full(len(m), t, np.int64) for t, (m, _w) in found])
+        key = np.ascontiguousarray(np.concatenate(
+            [metas.view(np.uint8).reshape(len(metas), 4 * META), words], axis=1))
+        _, first, inverse = np.unique(key.view(np.dtype((np.void, key.shape[1]))).ravel(),
+                                      return_index=True, return_inverse=True)
+        legal: list[set[int]] = [set() for _ in first]
+        for u, tile in zip(inverse.ravel().tolist(), tiles_left.tolist(), strict=True):
+            legal[u].add(tile)
+        order = np.lexsort((np.arange(len(first)), -metas[first, M_SCORE]))
+        reply_meta, reply_words = metas[first[order]], words[first[order]]
+        replies = [(int(s), frozenset(legal[u]))
+                   for u, s in zip(order.tolist(), reply_meta[:, M_SCORE].tolist(), strict=True)]
+        answer_meta, answer_words = _plain_rows(after.copy(racks=[mine, ws[0][2]]), lexicon)
+        draws[a] = _Draw(ws, replies, (reply_meta, reply_words),
+                         answer_meta[:, M_SCORE].tolist(), (answer_meta, answer_words), mine)
     return ReplyLine(index, move, row, draws, points_of(board.alphabet))
+
+
+#: the columns of a placement's row that say which placement it is and its score
+#: (`rackety.game.state.write_row`'s); the others (the leave's index) are 0
+_PLAIN = (M_DIR, M_LANE, M_FIRST, M_LEN, M_PLACED, M_SCORE, M_THROUGH)
+
+
+def _plain_rows(board: Board, lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray]:
+    """The placements of ``board``'s player to move as plain rows (the
+    columns `rows_of` writes, the words' squares past their length 0), the
+    best score first, in a fixed order among equal scores."""
+    moves = board.moves(lexicon, mode="all", exchanges=False, leave=None)
+    meta = np.zeros((len(moves.meta), META), np.int32)
+    meta[:, _PLAIN] = moves.meta[:, _PLAIN]
+    words = np.array(moves.tiles, np.uint8)
+    words[np.arange(words.shape[1])[None, :] >= meta[:, M_LEN][:, None]] = 0
+    order = np.lexsort((meta[:, M_FIRST], meta[:, M_LANE], meta[:, M_DIR], -meta[:, M_SCORE]))
+    return meta[order], words[order]
 
 
 __all__ = ["EmptyingLine", "Line", "ReplyLine", "reply_line"]
