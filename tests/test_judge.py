@@ -245,3 +245,20 @@ def test_moves_think_asks_the_judge(capsys: Any, twl06: Any) -> None:
     assert keys == sorted(keys, reverse=True) and all(m["rollouts"] > 0 for m in body["moves"])
     code = main(["moves", "--cgp", opening, "--think", "1", "--best"])
     assert code == 2 and "--think" in capsys.readouterr().err
+
+
+def test_a_verdict_says_why_in_one_line() -> None:
+    """`Verdict.summary`: how the moves were valued, the move's win % and the
+    next best's; in the endgame the spread each leads to."""
+    board = Board.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AADNPUY/ 0/0 0")
+    pandy, panda = board.parse_move("8H PANDY"), board.parse_move("8D PANDA")
+    ranked = [Valuation(pandy, 35.2, 61.25, rollouts=900), Valuation(panda, 30.0, 58.0)]
+    verdict = Verdict("simulation", "simulation, 1,800 rollouts", ranked, 0)
+    assert verdict.summary(board) == ("simulation, 1,800 rollouts: 8H PANDY 61.2% to win, "
+                                      "next best 8D PANDA 58.0%")
+    assert verdict.summary(board, panda) == ("simulation, 1,800 rollouts: 8D PANDA 58.0% to "
+                                             "win, next best 8H PANDY 61.2%")
+    assert verdict.summary(board, board.parse_move("8H YUP")).endswith("8H YUP not valued")
+    endgame = Verdict("endgame", "exact endgame", ranked[:1], 0, exact=True)
+    assert endgame.summary(board) == "exact endgame: 8H PANDY 61.2% to win (+35.2 spread)"
+    assert Verdict("static", "static", [], 0).summary(board) == "static: no move valued"

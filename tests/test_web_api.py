@@ -1306,3 +1306,139 @@ def test_a_wordsmog_game_plays_by_its_rules(client: TestClient) -> None:
     assert client.get(f"/api/games/{state['id']}").json()["variant"] == "wordsmog"
     _error(client.post("/api/games", json={"opponents": [{"level": "greedy"}],
                                            "variant": "jumble"}), 422)
+
+
+# ------------------------------------------------------------- game clocks
+class _Clock:
+    """The service's time (`service.now`), moved by hand."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from rackety.frontends.web import service
+
+        self.t = 1_800_000_000.0
+        monkeypatch.setattr(service, "now", lambda: self.t)
+
+
+def test_a_person_s_slow_moves_cost_points_at_the_end(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a 5-minute clock the person takes 400 s over their first move: their
+    clock shows -1:40, and at the end the rules take 10 points a minute or part
+    past it (20), once, as a time-penalty event; the computer, whose moves take
+    no time on this clock, loses nothing. A restart shows the same game."""
+    clock = _Clock(monkeypatch)
+    db = tmp_path / "clock.sqlite"
+    with _client(db) as client:
+        state = _new(client, clock=300)
+        assert state["clock"] == {"seconds": 300.0, "left": [300.0, 300.0], "running": 0}
+        clock.t += 400
+        assert client.get(f"/api/games/{state['id']}").json()["clock"]["left"] == [-100, 300]
+        state = _finish(client, state)
+        assert state["status"] == "over"
+        assert state["clock"] == {"seconds": 300.0, "left": [-100.0, 300.0], "running": None}
+        penalties = [e for e in state["events"] if e["kind"] == "time_penalty"]
+        assert [(e["seat"], e["score"]) for e in penalties] == [(0, -20)]
+        assert penalties[0]["total"] == state["players"][0]["score"]
+        assert "you: time penalty -20" in state["messages"]
+        standings = {s["seat"]: s["score"] for s in state["result"]["standings"]}
+        assert standings == {p["seat"]: p["score"] for p in state["players"]}  # rated so
+        before = client.get(f"/api/games/{state['id']}").json()
+    with _client(db) as client:  # a new server on the same file: the penalty once
+        assert client.get(f"/api/games/{state['id']}").json() == before
+
+
+def test_a_clock_survives_a_restart_and_a_refused_move(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store keeps the clock (the game's setting, each action's time and
+    the time used): a new server, or the game rebuilt after a refused move,
+    counts the person's turn from when it began."""
+    clock = _Clock(monkeypatch)
+    db = tmp_path / "restart.sqlite"
+    with _client(db) as client:
+        state = _new(client, clock=600)
+        game_id = state["id"]
+        clock.t += 30
+        tiles = _hint_tiles(client, game_id)
+        state = client.post(f"/api/games/{game_id}/play", json={"tiles": tiles}).json()
+        assert state["clock"]["left"] == [570.0, 600.0] and state["clock"]["running"] == 0
+        clock.t += 12
+    with _client(db) as client:
+        state = client.get(f"/api/games/{game_id}").json()
+        assert state["clock"] == {"seconds": 600.0, "left": [558.0, 600.0], "running": 0}
+        clock.t += 5
+        _error(client.post(f"/api/games/{game_id}/play", json={"move": "A1 ZZZZZZZ"}), 400)
+        clock.t += 5
+        state = client.post(f"/api/games/{game_id}/pass").json()
+        assert state["clock"]["left"] == [548.0, 600.0]
+        actions = client.app.state.service.store.actions(game_id)
+        assert [a["used"] for a in actions] == [[30.0, 0.0]] * 2 + [[52.0, 0.0]] * 2
+        assert actions[-1]["at"] == clock.t
+
+
+def test_the_championship_player_plays_on_the_game_s_clock(client: TestClient) -> None:
+    """With a clock the level best is the clock player (best:clock=SECONDS): it
+    takes its share of what is left and the state says what it used; the state's
+    messages say why it chose its move."""
+    from rackety.players import BestPlayer
+
+    state = _new(client, opponents=[{"level": "best", "seconds": 5}], clock=60)
+    assert state["players"][1]["name"] == "best clock 60s"
+    player = client.app.state.service.live(state["id"]).players[1]
+    assert isinstance(player, BestPlayer) and player.clock == 60
+    tiles = _hint_tiles(client, state["id"])
+    state = client.post(f"/api/games/{state['id']}/play", json={"tiles": tiles}).json()
+    left = state["clock"]["left"][1]
+    assert 0 < left < 60 and state["clock"]["running"] == 0
+    why = state["messages"][-1]
+    assert why.startswith("best clock 60s chose by simulation, "), state["messages"]
+    assert "rollouts: " in why and "% to win, next best " in why
+    move = state["events"][-1]["move"]
+    assert f": {move} " in why
+
+
+def test_the_championship_player_says_why_it_moved(client: TestClient) -> None:
+    state = _new(client, opponents=[{"level": "best", "seconds": 0.3}])
+    tiles = _hint_tiles(client, state["id"])
+    state = client.post(f"/api/games/{state['id']}/play", json={"tiles": tiles}).json()
+    assert "clock" not in state
+    lines = state["messages"]
+    assert lines[1].startswith("best 0.3s plays ")
+    assert re.fullmatch(r"best 0\.3s chose by simulation, [0-9,]+ rollouts: .+ [0-9.]+% to "
+                        r"win, next best .+ [0-9.]+%(, the opponent's leave inferred from "
+                        r"their last play)?", lines[2]), lines
+
+
+@pytest.mark.parametrize("clock", [5, 59, 100_000, -300, "ten", [300], True])
+def test_a_bad_clock_is_a_one_line_422(client: TestClient, clock: Any) -> None:
+    detail = _error(client.post("/api/games", json={"clock": clock}), 422)
+    assert detail.startswith("clock: ")
+
+
+def test_a_bad_clock_called_in_python_is_refused(client: TestClient) -> None:
+    from rackety.errors import RacketyError
+
+    with pytest.raises(RacketyError, match="clock: 60 to 7200 seconds a player, not 30"):
+        client.app.state.service.create_game(
+            lexicon=None, layout=None, human="you", opponents=[("greedy", None)],
+            challenge="double", seed=1, human_first=True, clock=30)
+
+
+def test_a_game_without_a_clock_is_as_it_was(client: TestClient) -> None:
+    """No clock: no clock in the state, the settings or the actions."""
+    state = _new(client)
+    tiles = _hint_tiles(client, state["id"])
+    state = client.post(f"/api/games/{state['id']}/play", json={"tiles": tiles}).json()
+    assert "clock" not in state
+    store = client.app.state.service.store
+    row = store.game(state["id"])
+    assert row is not None and not {"clock", "began"} & set(row.config)
+    assert all(set(a) <= {"kind", "seat", "move"} for a in store.actions(state["id"]))
+
+
+def test_the_schema_describes_the_clock(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["NewGame"]
+    clock = schema["properties"]["clock"]
+    bounds = next(b for b in clock["anyOf"] if b.get("type") == "number")
+    assert (bounds["minimum"], bounds["maximum"]) == (60, 7200)
+    assert "clock" in clock["description"]
+    # the clock player's name is a computer's: no person takes it
+    _error(client.post("/api/games", json={"human": "Best Clock 300s"}), 400)

@@ -271,6 +271,34 @@ def test_play_a_full_game_by_clicking(page: Any, server: ServerHandle) -> None:
     assert time.monotonic() - started < 120
 
 
+def test_a_game_on_a_clock_shows_the_clocks_counting_down(page: Any,
+                                                          server: ServerHandle) -> None:
+    """The form's game clock (5 minutes): the championship level says it plays
+    on the clock; each player's time left shows as m:ss, the person's counting
+    down between states, the computer's as the server says after its move."""
+    page.goto(f"{server.url}/#play")
+    page.wait_for_selector('[data-testid="opp-level-0"] option', state="attached")
+    page.select_option('[data-testid="opp-level-0"]', "best")
+    page.select_option('[data-testid="opt-clock"]', "300")
+    assert "plays on the game clock" in page.inner_text('[data-testid="opponent"]')
+    assert page.locator('[data-testid="opp-seconds-0"]').count() == 0
+    game_id = new_game(page, server, "greedy", seed=3)  # the clock stays chosen
+    state = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(state, dict) and state["clock"]["seconds"] == 300
+    first = page.inner_text('[data-testid="clock-0"]')
+    assert re.fullmatch(r"[45]:[0-5][0-9]", first), first
+    page.wait_for_function("() => document.querySelector('[data-testid=\"clock-0\"]')"
+                           ".textContent !== " + json.dumps(first))
+    assert page.inner_text('[data-testid="clock-1"]') == "5:00"
+    play_top_hint(page)
+    state = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(state, dict)
+    shown = page.inner_text('[data-testid="clock-1"]')
+    left = state["clock"]["left"][1]
+    assert shown == f"{int(left) // 60}:{int(left) % 60:02d}"
+    assert "over" not in (page.get_attribute('[data-testid="clock-0"]', "class") or "")
+
+
 def test_analyse_a_pasted_cgp_shows_the_top_move(page: Any, server: ServerHandle) -> None:
     page.goto(f"{server.url}/#analyse")
     page.wait_for_selector('[data-testid="analysis-board"] [data-testid="sq-7-7"]')

@@ -83,6 +83,7 @@ class BestPlayer(PlayerBase):
         self._control: Control | None = None  # the control of the decision under way
         self.last_phase = ""  # what decided the last move (for reports and tests)
         self.last_verdict: Any = None  # the judge's verdict on the last move
+        self.last_move: Move | None = None  # the last move this player chose
 
     def _call(self) -> str | None:
         timing: dict[str, object] = {} if self.clock is None else {"clock": self.clock}
@@ -97,6 +98,7 @@ class BestPlayer(PlayerBase):
         started = clock()
         self._turn += 1
         self._control = control
+        self.last_verdict = None
         if self.clock is not None and self._new_game(board):
             self.clock_left = self.clock
         self._budget = self.move_seconds(board, control)
@@ -114,7 +116,25 @@ class BestPlayer(PlayerBase):
             self._after = board.copy()
         if self.clock_left is not None:
             self.clock_left -= clock() - started
+        self.last_move = decision.move
         return decision
+
+    def explain(self, board: Board) -> str:
+        """Why the last move, in one line, for ``board``, the position it was
+        chosen in: what valued it (the phase, the rollouts of a simulation and
+        whether the opponent's leave was inferred), its win % and the next best
+        move's (`rackety.search.judge.Verdict.summary`). The web app shows it
+        under a computer's move."""
+        verdict = self.last_verdict
+        if verdict is None or self.last_move is None:
+            return f"{self.name} chose by static equity"
+        if self.last_phase == "static" and verdict.phase != "static":
+            return (f"{self.name} chose by static equity ({verdict.valued_by} found no "
+                    "better move)")
+        line = f"{self.name} chose by {verdict.summary(board, self.last_move)}"
+        if self.last_phase.endswith("inferred"):
+            line += ", the opponent's leave inferred from their last play"
+        return line
 
     def move_seconds(self, board: Board, control: Control | None = None) -> float:
         """The seconds this player gives the turn of ``board``: its ``seconds``,

@@ -255,6 +255,32 @@ class Verdict:
             size = _size(win, MISTAKE_WIN_PCT)
         return Loss(points, win, size)
 
+    def summary(self, board: Board, move: Move | None = None) -> str:
+        """Why ``move`` (the best by default) in one line: how the moves were
+        valued (the rollouts of a simulation), the move's win % and the next
+        best with its own, and in the endgame and pre-endgame the spread each
+        leads to. The one line the web app shows for a computer's move
+        (`rackety.players.best.BestPlayer.explain`)."""
+        chosen = self.best if move is None else self.of(move)
+        if chosen is None and move is not None:  # a move the verdict did not value
+            return f"{self.valued_by}: {board.notation(move)} not valued"
+        if chosen is None:
+            return f"{self.valued_by}: no move valued"
+        runner = next((v for v in self.ranked if v.move != chosen.move), None)
+
+        def said(v: Valuation, what: str = "") -> str:
+            text = f"{board.notation(v.move)} {v.win_pct:.1f}%{what}"
+            if self.unit == "spread":
+                text += f" ({v.value:+.1f} spread)"
+            return text
+
+        line = f"{self.valued_by}: {said(chosen, ' to win')}"
+        if runner is not None:
+            line += f", next best {said(runner)}"
+        if self.note:
+            line += f" ({self.note})"
+        return line
+
     def as_json(self, board: Board, top: int | None = None) -> VerdictShape:
         """The verdict as plain values (the first ``top`` moves; not the
         seconds, so that the same verdict reads the same): the one JSON form

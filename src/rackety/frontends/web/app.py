@@ -47,7 +47,9 @@ from rackety.frontends.shapes import (
 )
 from rackety.frontends.web.searches import ID_PATTERN, SearchesBusyError, SearchNotFoundError
 from rackety.frontends.web.service import (
+    MAX_CLOCK,
     MAX_SEARCH_SECONDS,
+    MIN_CLOCK,
     MIN_SEARCH_SECONDS,
     ConflictError,
     NotFoundError,
@@ -186,6 +188,12 @@ class NewGame(Strict):
     variant: Variant = "classic"
     seed: int | None = Field(None, ge=0, le=2**62)
     human_first: bool = True
+    clock: float | None = Field(None, ge=MIN_CLOCK, le=MAX_CLOCK,
+                                description="A game clock: the seconds each player has for "
+                                            "the game (300, 600, 1500), 10 points off per "
+                                            "minute or part past it at the end; the "
+                                            "championship level (best) then plays on it. "
+                                            "Default: no clock.")
 
 
 class PlayRequest(Strict):
@@ -576,12 +584,15 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
 
     @app.post("/api/games", status_code=201, responses=ERRORS, tags=["games"])
     def new_game(body: NewGame) -> dict[str, Any]:
-        """Start a game against one to three computer players."""
+        """Start a game against one to three computer players, on a game clock
+        when ``clock`` is given (the state's ``clock``: the ``seconds`` each
+        player had, the seconds ``left`` by seat, negative past it, and the seat
+        whose clock is ``running``)."""
         return service.create_game(
             lexicon=body.lexicon, layout=body.layout, human=body.human,
             opponents=[(o.level, o.seconds) for o in body.opponents],
             challenge=body.challenge, seed=body.seed, human_first=body.human_first,
-            variant=body.variant)
+            variant=body.variant, clock=body.clock)
 
     @app.post("/api/gcg/import", status_code=201, responses=ERRORS, tags=["games"])
     def import_game(body: ImportRequest) -> dict[str, Any]:

@@ -7,6 +7,16 @@ challenges, undos), one transaction each. The bag is shuffled from the seed
 a game resumes after a restart or a crash. A killed server loses at most the
 action in flight.
 
+A game may be played on a game clock (``clock`` seconds a player): each
+seat's time used is counted, the person's from when their turn began (when
+the state that made it their turn was produced) to when their action
+arrives, a computer's over its decision (the championship player then plays
+on the clock, `BestPlayer` with ``clock``, told the time left by a
+`Control`). Each stored action carries the time it was made (``at``, wall
+time, so a turn's start survives a restart) and every seat's time used after
+it (``used``); a finished game loses the rules' points past the clock
+(`rackety.game.rules.overtime_penalty`) as time-penalty events.
+
 Everything a request names is looked up in what the server offers (lexicon
 names, board layouts, player levels); nothing from a request becomes a file
 path.
@@ -17,6 +27,7 @@ from __future__ import annotations
 import random
 import re
 import threading
+import time
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -77,10 +88,13 @@ from rackety.game.rules import (
     ChallengeRule,
     Rules,
     Variant,
+    overtime_penalty,
 )
 from rackety.players import BestPlayer, make_player
+from rackety.players.base import decide_under, is_controlled
 from rackety.players.registry import PLAYER_LABELS
 from rackety.players.sim import SimPlayer
+from rackety.search.control import Control
 from rackety.search.simulation import simulate
 
 LEVELS = PLAYER_LABELS  # the players' menu labels are the registry's
@@ -91,6 +105,13 @@ MAX_INFER_RACKS = 100_000  # racks an inference may consider (seconds of work, n
 #: (by default: ``rackety serve --search-seconds``)
 EXACT_SECONDS = 3.0
 DEFAULT_LEVEL = "static"
+#: the seconds a game clock may give each player (1 minute to 2 hours)
+MIN_CLOCK = 60.0
+MAX_CLOCK = 7200.0
+
+#: the time of the game clocks: wall time, so that the start of a person's turn,
+#: stored with the action before it, holds across a restart (tests replace it)
+now = time.time
 
 
 class NotFoundError(RacketyError):
@@ -123,9 +144,11 @@ class Seat:
 
 
 # What the computer seats are called (`Service._opponent`): a level, a time
-# budget ("sim 2s", "best 0.5s"), a leave table's name, a number for a second seat.
-_LEVEL_NAME = re.compile(r"(?:static|greedy|h[1-3]|sim|best)(?: ?[0-9.][0-9.e+-]* ?s"
-                         r"(?:ec|ecs|econds?)?)?(?: ?#[0-9]+)?|leaves ?:.*")
+# budget or a clock ("sim 2s", "best 0.5s", "best clock 300s"), a leave table's
+# name, a number for a second seat.
+_LEVEL_NAME = re.compile(r"(?:static|greedy|h[1-3]|sim|best)(?: ?clock)?"
+                         r"(?: ?[0-9.][0-9.e+-]* ?s(?:ec|ecs|econds?)?)?(?: ?#[0-9]+)?"
+                         r"|leaves ?:.*")
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
@@ -176,6 +199,9 @@ class Live:
     players: dict[int, Any] = field(default_factory=dict)  # seat -> computer player
     lock: threading.Lock = field(default_factory=threading.Lock)
     actions: int = 0
+    clock: float | None = None  # seconds a player on the game clock, None: no clock
+    used: list[float] = field(default_factory=list)  # by seat, on the clock
+    since: float = 0.0  # (`now`) when the last action was made: the turn to move began
 
 
 class Service:
@@ -218,40 +244,52 @@ class Service:
                 "default_challenge": DEFAULT_CHALLENGE}
 
     # ---------------------------------------------------------- players
-    def _computer(self, seat: Seat, lexicon: Any, seed: int) -> Any:
+    def _computer(self, seat: Seat, lexicon: Any, seed: int, clock: float | None = None
+                  ) -> Any:
+        """The player of a computer seat; the championship player on a game's
+        ``clock`` when it has one (``best:clock=SECONDS``)."""
         level = seat.level or DEFAULT_LEVEL
         if level == "sim":  # a time budget, which make_player's sim:N does not take
 
             return SimPlayer("static", seconds=seat.seconds or 2.0, iterations=100_000,
                              seed=seed, name=seat.name)
         if level == "best":
+            if clock is not None:
+                return BestPlayer(clock=clock, seed=seed, name=seat.name)
             return BestPlayer(seat.seconds or 2.0, seed=seed, name=seat.name)
         if level in LEVELS or (level.startswith("leaves:") and level[7:] in self.leaves):
             return make_player(level, lexicon, name=seat.name, named=self.leaves, files=False)
         raise RacketyError(f"level {level!r}: expected one of "
                            f"{', '.join([*LEVELS, *(f'leaves:{n}' for n in self.leaves)])}")
 
-    def _level_name(self, level: str, seconds: float | None) -> str:
+    def _level_name(self, level: str, seconds: float | None,
+                    clock: float | None = None) -> str:
+        if level == "best" and clock is not None:
+            return f"best clock {clock:g}s"
         if level in TIMED:
             return f"{level} {seconds:g}s"
         return level
 
     # ------------------------------------------------------------ games
     def _opponent(self, level: str, seconds: float | None, lexicon: Any,
-                  name: str | None, taken: set[str]) -> Seat:
+                  name: str | None, taken: set[str], clock: float | None = None) -> Seat:
         """A computer seat of ``level`` (checked), named ``name`` or after the
-        level (``greedy #2`` for a second greedy: distinct seats, one rated player)."""
+        level (``greedy #2`` for a second greedy: distinct seats, one rated
+        player); on a game ``clock`` the championship player plays on it, its
+        ``seconds`` unused."""
         level = level.strip().lower()
-        if level in TIMED:
+        if level == "best" and clock is not None:
+            seconds = None
+        elif level in TIMED:
             seconds = 2.0 if seconds is None else float(seconds)
             if not 0.1 <= seconds <= MAX_SIM_SECONDS:
                 raise RacketyError(f"opponents: {level} seconds must be 0.1 to "
                                    f"{MAX_SIM_SECONDS:g}, not {seconds:g}")
         else:
             seconds = None
-        base = self._level_name(level, seconds)
+        base = self._level_name(level, seconds, clock)
         try:
-            self._computer(Seat(base, "computer", level, seconds), lexicon, 0)  # checks it
+            self._computer(Seat(base, "computer", level, seconds), lexicon, 0, clock)  # checks it
             if level in TIMED:  # they play by static equity: now, not at their first move
                 leave_model(DEFAULT_LEVEL, lexicon)
         except RacketyError as exc:
@@ -273,6 +311,7 @@ class Service:
         game_id = self.store.create_game(config, ids, gcg=gcg_of(game),
                                          scores=list(game.scores), turn=game.turn)
         live = Live(game_id, game, seats, config["human"], "playing", config)
+        self._set_clock(live, [])
         self._attach_players(live, lexicon)
         with self._lock:
             self._live[game_id] = live
@@ -298,9 +337,17 @@ class Service:
     def create_game(self, *, lexicon: str | None, layout: str | None, human: str,
                     opponents: Sequence[tuple[str, float | None]], challenge: ChallengeRule,
                     seed: int | None, human_first: bool,
-                    variant: Variant = "classic") -> dict[str, Any]:
-        """Start a game: the person against 1 to 3 computer levels."""
+                    variant: Variant = "classic", clock: float | None = None
+                    ) -> dict[str, Any]:
+        """Start a game: the person against 1 to 3 computer levels, on a game
+        clock of ``clock`` seconds a player when given (`MIN_CLOCK` to
+        `MAX_CLOCK`)."""
         human = _person(human)
+        if clock is not None:
+            clock = float(clock)
+            if not MIN_CLOCK <= clock <= MAX_CLOCK:
+                raise RacketyError(f"clock: {MIN_CLOCK:g} to {MAX_CLOCK:g} seconds a player, "
+                                   f"not {clock:g}")
         if not 1 <= len(opponents) <= 3:
             raise RacketyError(f"opponents: 1 to 3, not {len(opponents)}")
         name = self.lexicons.name_for(lexicon)
@@ -309,13 +356,16 @@ class Service:
         Rules(challenge=challenge, variant=variant)  # refuses an unknown rule now
         seats: list[Seat] = []
         for level, seconds in opponents:
-            seats.append(self._opponent(level, seconds, lex, None, {s.name for s in seats}))
+            seats.append(self._opponent(level, seconds, lex, None, {s.name for s in seats},
+                                        clock))
         human_seat = 0 if human_first else 1
         seats.insert(human_seat, Seat(human, "human"))
         seed = random.SystemRandom().getrandbits(62) if seed is None else int(seed)
         config = {"lexicon": name, "layout": lay.name, "alphabet": lex.alphabet.name,
                   "seed": seed, "challenge": challenge, "variant": variant, "human": human_seat,
                   "seats": [s.__dict__ for s in seats]}
+        if clock is not None:  # a game without a clock keeps the settings it always had
+            config.update({"clock": clock, "began": round(now(), 3)})
         return self._start(config, seats, lex, self._new_game(config, lex))
 
     def _new_game(self, config: dict[str, Any], lexicon: Any) -> Game:
@@ -333,7 +383,26 @@ class Service:
     def _attach_players(self, live: Live, lexicon: Any) -> None:
         for seat, s in enumerate(live.seats):
             if s.kind == "computer":
-                live.players[seat] = self._computer(s, lexicon, live.config["seed"] + seat)
+                live.players[seat] = self._computer(s, lexicon, live.config["seed"] + seat,
+                                                    live.clock)
+
+    @staticmethod
+    def _set_clock(live: Live, actions: list[dict[str, Any]]) -> None:
+        """The game clock as the store has it: the clock of the game's settings,
+        each seat's time used and the time of the last action (the game's start
+        before any), from the last action that carries them."""
+        clock = live.config.get("clock")
+        if clock is None:
+            return
+        live.clock = float(clock)
+        live.used = [0.0] * len(live.seats)
+        live.since = float(live.config.get("began", 0.0))
+        for action in reversed(actions):
+            used = action.get("used")
+            if isinstance(used, list) and len(used) == len(live.seats):
+                live.used = [float(u) for u in used]
+                live.since = float(action.get("at", live.since))
+                break
 
     def live(self, game_id: int) -> Live:
         """The game in memory, rebuilt from the store on first use."""
@@ -358,6 +427,9 @@ class Service:
             for action in actions:
                 self._apply(game, action)
             live.actions = len(actions)
+            self._set_clock(live, actions)
+            if game.over:
+                self._overtime(live)  # the penalties, which no action replays
             self._attach_players(live, lexicon)
         with self._lock:
             live = self._live.setdefault(game_id, live)
@@ -380,13 +452,39 @@ class Service:
         else:
             raise RacketyError(f"stored action {kind!r} is not known")
 
-    def _record(self, live: Live, action: dict[str, Any]) -> None:
+    def _record(self, live: Live, action: dict[str, Any], seat: int | None,
+                spent: float | None = None) -> None:
+        """Store an action of ``seat``; on a game clock with the seat's time
+        ``spent`` on it (a person's: since their turn began), the time and every
+        seat's time used, and at the end of the game the overtime penalties."""
         game = live.game
+        if live.clock is not None:
+            at = round(now(), 3)
+            if spent is None:
+                spent = at - live.since
+            if seat is not None:
+                live.used[seat] = round(live.used[seat] + max(0.0, spent), 3)
+            live.since = at
+            action = {**action, "at": at, "used": list(live.used)}
+            if game.over:
+                self._overtime(live)
         self.store.add_action(live.id, live.actions, action, gcg=gcg_of(game),
                               scores=list(game.scores), turn=game.turn, over=game.over)
         live.actions += 1
         if game.over:
             live.status = "over"
+
+    @staticmethod
+    def _overtime(live: Live) -> None:
+        """At the end of a game on a clock, the rules' points off each seat past
+        it (`overtime_penalty`), as time-penalty events, once."""
+        game = live.game
+        if live.clock is None or any(e.kind == "time_penalty" for e in game.events):
+            return
+        for seat, used in enumerate(live.used):
+            points = overtime_penalty(used, live.clock)
+            if points:
+                game.add_event(seat, "time_penalty", -points)
 
     def _computer_turns(self, live: Live) -> list[str]:
         game = live.game
@@ -396,15 +494,28 @@ class Service:
             before = len(game.events)
             if game.rules.challenge != "void" and game.last_play_phonies():
                 game.challenge()
-                self._record(live, {"kind": "challenge", "seat": seat})
+                self._record(live, {"kind": "challenge", "seat": seat}, seat, 0.0)
                 messages += [f"{game.players[seat]} challenges"] + [
                     describe(game, e) for e in game.events[before:]]
                 continue
-            move = live.players[seat].choose(game.view(), game.lexicon)
+            player = live.players[seat]
+            view = game.view()
+            started = now()
+            if live.clock is not None and is_controlled(player):
+                control = Control(game_clock=live.clock - live.used[seat])
+                move = decide_under(player, view, game.lexicon, control).move
+            else:
+                move = player.choose(view, game.lexicon)
+            spent = now() - started
             text = move.notation(game.alphabet)
             game.play(move, check=False)
-            self._record(live, {"kind": "move", "seat": seat, "move": text})
-            messages += [describe(game, e) for e in game.events[before:]]
+            self._record(live, {"kind": "move", "seat": seat, "move": text}, seat, spent)
+            messages += [describe(game, e) for e in game.events[before:]
+                         if e.kind != "time_penalty"]
+            if isinstance(player, BestPlayer):  # why this move, under it
+                messages.append(player.explain(view))
+            messages += [describe(game, e) for e in game.events[before:]
+                         if e.kind == "time_penalty"]
         return messages
 
     def _human_action(self, game_id: int, act: Callable[[Live], list[str]]) -> dict[str, Any]:
@@ -439,7 +550,7 @@ class Service:
         before = len(game.events)
         game.play(move)  # checks: raises IllegalMoveError with the reason
         self._record(live, {"kind": "move", "seat": live.human,
-                            "move": move.notation(game.alphabet)})
+                            "move": move.notation(game.alphabet)}, live.human)
         return [describe(game, e) for e in game.events[before:]]
 
     def play(self, game_id: int, *, move: str | None = None,
@@ -490,7 +601,7 @@ class Service:
                 raise ConflictError("it is not your turn")
             before = len(game.events)
             event = game.challenge()
-            self._record(live, {"kind": "challenge", "seat": live.human})
+            self._record(live, {"kind": "challenge", "seat": live.human}, live.human)
             if event is None:
                 return ["the play stands: no penalty under the single rule"]
             return [describe(game, e) for e in game.events[before:]]
@@ -512,7 +623,7 @@ class Service:
             while game.can_undo and (count == 0 or game.turn != human):
                 game.undo()
                 count += 1
-            self._record(live, {"kind": "undo", "count": count})
+            self._record(live, {"kind": "undo", "count": count}, human)
             return self.state(live, [f"took back {count} turn(s)"])
 
     def hint(self, game_id: int, top: int) -> dict[str, Any]:
@@ -668,6 +779,7 @@ class Service:
             result = {"winners": [n for n, s in zip(game.players, game.scores, strict=True)
                                   if s == best],
                       "standings": [s.__dict__ for s in row.standings] if row else []}
+        clock = {} if live.clock is None else {"clock": self._clock_json(live)}
         return {
             "id": live.id, "status": live.status, "lexicon": live.config.get("lexicon"),
             "layout": board.layout.name,
@@ -686,7 +798,23 @@ class Service:
             "alphabet": alphabet_json(alphabet), "alphabet_name": alphabet.name,
             "keys": tile_keys(alphabet), "unseen": self._unseen(live),
             "events": events, "last": last, "messages": messages, "result": result,
+            **clock,
         }
+
+    @staticmethod
+    def _clock_json(live: Live) -> dict[str, Any]:
+        """A game's clock in its state: the ``seconds`` each player had, the
+        seconds ``left`` on each seat's clock now (negative past it) and the seat
+        whose clock runs (None once the game is over)."""
+        assert live.clock is not None
+        game = live.game
+        running = None if game.over or live.status != "playing" else game.turn
+        left = []
+        for seat, used in enumerate(live.used):
+            if seat == running:
+                used += max(0.0, now() - live.since)
+            left.append(round(live.clock - used, 1))
+        return {"seconds": live.clock, "left": left, "running": running}
 
     @staticmethod
     def _unseen(live: Live) -> dict[str, Any]:

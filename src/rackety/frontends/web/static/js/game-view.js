@@ -3,6 +3,7 @@
 import { key, marksOf, moveOverlay, moveSquares, renderBoard, tileNode } from "./board.js";
 import { $, clear, h } from "./dom.js";
 import { fmt, ratingChange, signed } from "./format.js";
+import { clockLeft, clockText, drawClocks } from "./game-clock.js";
 import { canAct, game, gameTable, isPlaced, isRecord } from "./game-state.js";
 import { rackText, rackTiles, typedTile } from "./tiles.js";
 
@@ -170,8 +171,12 @@ function renderScores() {
     h("td", { class: "turn-dot" }, toMove ? "●" : ""),
     h("td", { class: "name" }, p.name,
       p.kind === "computer" && p.level ? h("span", { class: "level" }, p.level) : null),
-    h("td", { class: "score", "data-testid": `score-${p.seat}` }, p.score)));
+    h("td", { class: "score", "data-testid": `score-${p.seat}` }, p.score),
+    g.clock ? h("td", { class: "clock", "data-testid": `clock-${p.seat}`,
+                        "data-clock-seat": p.seat, title: "Time left on the game clock" },
+                clockText(clockLeft(g, p.seat))) : null));
   }
+  drawClocks();
 }
 
 // The tiles the person has not seen, by letter (the game's "unseen": their own

@@ -6,6 +6,7 @@ import { key } from "./board.js";
 import {
   dragStartBoard, dragStartRack, dropOnRack, dropOnSquare, onGameSquare, onRackTile, shuffle,
 } from "./game-input.js";
+import { clockReceived } from "./game-clock.js";
 import { canAct, game, rackOrder, recall } from "./game-state.js";
 import { bindGameView, renderControls, renderGame } from "./game-view.js";
 import { analyseGcg } from "./record.js";
@@ -18,6 +19,7 @@ export function setGame(g, { fresh = false } = {}) {
   const same = old && old.id === g.id && !fresh;
   game.order = rackOrder(same ? old : null, same ? game.order : [], g.rack || []);
   game.data = g;
+  clockReceived(g);
   game.placed = [];
   game.selected = null;
   game.exchange = null;

@@ -39,7 +39,9 @@ function renderOpponents() {
     fillSelect(level, setup.levels.map((l) => ({ value: l.id, label: l.label || l.id })),
                opp.level);
     const info = levelInfo(opp.level);
-    const seconds = info.seconds ? h("label", { class: "inline" },
+    const clocked = opp.level === "best" && $("opt-clock").value !== "";
+    const seconds = clocked ? h("span", { class: "muted" }, " plays on the game clock")
+      : info.seconds ? h("label", { class: "inline" },
       h("input", {
         type: "number", min: "0.2", max: "60", step: "0.1", value: opp.seconds ?? 2,
         class: "num", "data-testid": `opp-seconds-${i}`,
@@ -55,6 +57,8 @@ function renderOpponents() {
   });
   $("btn-add-opponent").disabled = setup.opponents.length >= 3;
 }
+
+$("opt-clock").addEventListener("change", renderOpponents);
 
 $("btn-add-opponent").addEventListener("click", () => {
   if (setup.opponents.length < 3) {
@@ -122,6 +126,8 @@ $("new-game-form").addEventListener("submit", async (e) => {
     variant: $("opt-variant").value || "classic",
     human_first: $("opt-first").value !== "computer",
   };
+  const clock = $("opt-clock").value;
+  if (clock !== "") body.clock = Number(clock);
   const seed = $("opt-seed").value.trim();
   if (seed !== "") body.seed = Number(seed);
   const button = $("btn-start");
