@@ -279,6 +279,10 @@ def test_a_game_clock_sets_the_time_of_a_go() -> None:
             said, took = _timed(pipe, f"go wtime {ms} btime 60000")
             assert took < share + 0.5 and took < ms / 1000, (cgp, ms, share, took)
             assert said[-1] != "bestmove pass"
+            why = [line for line in said if line.startswith("info string best:clock=60 chose")]
+            assert len(why) == 1, said  # where the move came from
+            if cgp == MIDGAME and ms > 1000:
+                assert "simulation" in why[0] and "to win" in why[0], why
         pipe.send("quit")
         assert pipe.process.wait(timeout=GONE_WITHIN) == 0
     finally:

@@ -24,7 +24,9 @@ standard output, a line at a time, flushed:
 - ``go [movetime MS] [depth N] [infinite] [searchmoves m ...] [alsosearchmoves
   m ...]``: the search runs in a thread and ends with ``bestmove`` (every
   ``go`` gets exactly one, a ``go`` that cannot search ``bestmove pass``);
-  ``info`` lines say what it found. It keeps to ``movetime`` and ends within
+  ``info`` lines say what it found (the championship player's also why, in
+  an ``info string``: the phase, the rollouts, the move's win % and the
+  runner-up's, `rackety.players.best.BestPlayer.explain`). It keeps to ``movetime`` and ends within
   about a quarter of a second of ``stop`` (`rackety.search.control.Control`,
   which every search looks at between slices of its work), with the best
   move found so far, or the static player's (only a search's first run after
@@ -87,7 +89,7 @@ from rackety.errors import MAX_MESSAGE, RacketyError, clip, one_line, parse_int
 from rackety.game.board import Board
 from rackety.game.heuristics import leave_model
 from rackety.game.move import Move
-from rackety.players import SimPlayer, make_player
+from rackety.players import BestPlayer, SimPlayer, make_player
 from rackety.players.base import decide_under, is_controlled
 from rackety.players.endgame import ENDGAME_SUFFIX
 from rackety.players.static import static_decision
@@ -159,8 +161,9 @@ def parse_go(tokens: list[str]) -> tuple[Go, list[str]]:
     the protocol says).
 
     >>> parse_go("movetime 500 searchmoves 8h.PANDY pass depth x".split())
-    (Go(movetime=500, depth=None, infinite=False, searchmoves=['8h.PANDY', 'pass'], \
-alsosearchmoves=[], ignored=[]), ["go: depth 'x' is not a whole number (0 to 20)"])
+    (Go(movetime=500, depth=None, clock=None, increment=0, infinite=False, \
+searchmoves=['8h.PANDY', 'pass'], alsosearchmoves=[], ignored=[]), \
+["go: depth 'x' is not a whole number (0 to 20)"])
     """
     go = Go()
     problems: list[str] = []
@@ -767,7 +770,14 @@ class Engine:
             job.said.add("searchmoves: none is legal; searching every move")
         job.said.flush()  # before what the search says
         move = decide_under(player, board, job.lexicon, job.control).move
-        self._info(job, 1, move)
+        verdict = getattr(player, "last_verdict", None)
+        win = nodes = None
+        if verdict is not None and verdict.of(move) is not None:
+            win = verdict.of(move).win_pct
+            nodes = sum(v.rollouts for v in verdict.ranked) or None
+        self._info(job, 1, move, win=win, nodes=nodes)
+        if isinstance(player, BestPlayer):  # where the move came from (issue 38)
+            self.send(one_line(f"info string {player.explain(board)}", MAX_MESSAGE))
         return move
 
     def _info(self, job: _Job, depth: int, move: Move, *, win: float | None = None,
