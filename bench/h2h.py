@@ -237,6 +237,10 @@ def summary(rows: list[dict[str, Any]]) -> str:
             ("rackety", "magpie")}
     spread = sum(r["rackety"] - r["magpie"] for r in rows) / n
     found = sum(len(r["findings"]) for r in rows)
+    # the same games with no points off for overtime
+    raw = [(r["rackety"] + overtime_penalty(r["rackety_seconds"], clock),
+            r["magpie"] + overtime_penalty(r["magpie_seconds"], clock)) for r in rows]
+    raw_wins = sum(1.0 if a > b else 0.5 if a == b else 0.0 for a, b in raw)
     lines = [
         f"{n} games ({len(pairs)} full pairs), clock {clock:g} s a side",
         f"rackety wins {100 * wins / n:.1f} % (95 %: paired {lo:.1f}-{hi:.1f}, "
@@ -246,7 +250,8 @@ def summary(rows: list[dict[str, Any]]) -> str:
             max(r["rackety_seconds"] for r in rows),
             sum(r["magpie_seconds"] for r in rows) / n,
             max(r["magpie_seconds"] for r in rows)),
-        f"over the clock: rackety {over['rackety']} games, magpie {over['magpie']} games",
+        f"over the clock: rackety {over['rackety']} games, magpie {over['magpie']} games; "
+        f"without the points off for it rackety wins {100 * raw_wins / n:.1f} %",
         f"findings (moves refused, records that do not add up): {found}",
     ]
     phases: dict[str, list[float]] = {}

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rackety import Board, Lexicon
 from rackety.frontends.cli import main
-from rackety.search.simulation import Candidate, drop_behind, simulate
+from rackety.search.simulation import TOP_TWO_FIRST, Candidate, drop_behind, simulate
 
 # Column A holds A (row 3) and B (row 4). D above them makes DAB (6 points) and
 # lets the opponent, who holds the Q, play QDAB on the triple-word square A1
@@ -124,6 +124,27 @@ def test_no_drop_keeps_every_candidate_to_the_end(small: tuple[Lexicon, str]) ->
     else:
         assert pruned.stopped == "iterations" and all(c.iterations == 400 for c in alive)
     assert pruned.rollouts == sum(c.iterations for c in pruned.candidates) < 1200
+
+
+def test_top_two_sampling_runs_the_leader_and_its_challenger(twl06: Lexicon) -> None:
+    """Issue 38: after a first batch each, only the two closest candidates
+    run; each candidate's k-th rollout is rollout k, whichever round ran it,
+    so its totals are those of a plain run of as many rollouts."""
+    board = Board.from_cgp(POSITION)
+    result = simulate(board, twl06, candidates=8, iterations=400, seed=5, drop=False,
+                      sampling="top-two")
+    counts = sorted((c.iterations for c in result.candidates), reverse=True)
+    assert counts[0] == 400 and all(n >= TOP_TWO_FIRST for n in counts)
+    assert counts[1] > 2 * counts[-1]  # the rounds went to the leaders
+    assert result.best.move == min(result.candidates, key=Candidate.rank).move
+    for c in result.candidates:
+        plain = simulate(board, twl06, moves=[c.move], iterations=c.iterations, seed=5,
+                         drop=False).candidates[0]
+        assert plain.iterations == c.iterations
+        assert plain.mean == pytest.approx(c.mean) and plain.win_mean == pytest.approx(
+            c.win_mean)
+    timed = simulate(board, twl06, candidates=8, seconds=0.3, seed=5, sampling="top-two")
+    assert timed.stopped in ("seconds", "one candidate left") and timed.seconds < 0.3 + 0.25
 
 
 POSITION = ("15/15/15/15/15/11P2D/6CEE2I2I/7FROCK2R/10OI2G/7ThROSTLE/10E4/1ALMA1QAT1E3Z/"

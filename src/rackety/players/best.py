@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from rackety.game.rules import Variant
     from rackety.lexicon import Lexicon
     from rackety.search.control import Control
+    from rackety.search.simulation import Sampling
 
 #: inference only when the opponent kept at most this many tiles (fewer racks
 #: to weigh: a play of three or more tiles from a full rack)
@@ -63,7 +64,8 @@ class BestPlayer(PlayerBase):
 
     def __init__(self, seconds: float = 2.0, *, clock: float | None = None,
                  leave: str = "static", candidates: int = 10, plies: int = 2, seed: int = 0,
-                 infer: bool = True, name: str | None = None) -> None:
+                 infer: bool = True, sampling: Sampling = "racing",
+                 name: str | None = None) -> None:
         if not seconds > 0:
             raise RacketyError(f"best: seconds {seconds}: expected more than 0")
         if clock is not None and not clock > 0:
@@ -77,6 +79,7 @@ class BestPlayer(PlayerBase):
         self.plies = plies
         self.seed = seed
         self.infer = infer
+        self.sampling: Sampling = sampling
         self.name = name or (f"best:{seconds:g}" if clock is None else f"best:clock={clock:g}")
         self._after: Board | None = None  # the board after this player's last move
         self._turn = 0
@@ -89,7 +92,7 @@ class BestPlayer(PlayerBase):
         timing: dict[str, object] = {} if self.clock is None else {"clock": self.clock}
         return reprs.call("BestPlayer", self.seconds, **timing, leave=self.leave,
                           candidates=self.candidates, plies=self.plies, seed=self.seed,
-                          infer=self.infer, name=self.name)
+                          infer=self.infer, sampling=self.sampling, name=self.name)
 
     def decide(self, board: Board, lexicon: Lexicon, *, control: Control | None = None
                ) -> Decision:
@@ -170,7 +173,7 @@ class BestPlayer(PlayerBase):
             # a tenth of the time left to spare: the last batch of rollouts, the move made
             budget = Budget.clock(0.9 * self._left(started))
         judge = Judge(lexicon, leave=self.leave, candidates=self.candidates, plies=self.plies,
-                      seed=self.seed * 7919 + self._turn, jobs=1)
+                      seed=self.seed * 7919 + self._turn, jobs=1, sampling=self.sampling)
         verdict = judge.verdict(board, budget, control=self._control, opponent_leaves=kept)
         self.last_verdict = verdict
         best = verdict.best

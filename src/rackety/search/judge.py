@@ -57,7 +57,7 @@ from rackety.game.movegen import generate
 from rackety.game.rules import END_OUT, END_SCORELESS
 from rackety.game.winpct import WinTable
 from rackety.search.control import EXACT_SECONDS, clock
-from rackety.search.simulation import rank_key
+from rackety.search.simulation import Sampling, rank_key
 
 if TYPE_CHECKING:
     from rackety.game.board import Board
@@ -84,14 +84,14 @@ PHASES = ("endgame", "pre-endgame", "simulation", "static")
 
 # ------------------------------------------------------------- a game clock
 #: what a game clock keeps back: seconds, and a share of the time left
-CLOCK_RESERVE = (0.2, 0.03)
+CLOCK_RESERVE = (0.1, 0.02)
 #: tiles drawn between two turns of the mover, both players' (about four a play)
 TILES_PER_ROUND = 8
 #: a turn's weight in the split of a game clock, by the bag: the opening, the
 #: middle game, the last simulated turns (up to a rack of tiles in the bag), the
 #: pre-endgame and the endgame (its first turn: the later ones are quick)
 CLOCK_WEIGHTS = {"opening": 0.6, "middle": 1.0, "late": 1.6, "pre-endgame": 2.5,
-                 "endgame": 0.8}
+                 "endgame": 0.5}
 #: a position whose mover's win % is outside this band is decided: its turn
 #: gets `DECIDED_SHARE` of its weight
 DECIDED_BAND = (2.0, 98.0)
@@ -367,14 +367,16 @@ class Judge:
     (the simulation needs a spec); ``candidates``: the moves searched besides
     those asked about; ``plies`` of each rollout; ``seed`` of the rollouts;
     ``jobs`` processes for the pre-endgame and the simulation (``source``: the
-    lexicon's name or path for them to load it)."""
+    lexicon's name or path for them to load it); ``sampling``: how the
+    simulation spends its rollouts (`rackety.search.simulation.simulate`)."""
 
     def __init__(self, lexicon: Lexicon, *, leave: Any = "static", candidates: int = 10,
                  plies: int = 2, seed: int = 0, jobs: int | None = 1,
-                 source: str | None = None) -> None:
+                 source: str | None = None, sampling: Sampling = "racing") -> None:
         if candidates < 1:
             raise RacketyError(f"judge: candidates {candidates}: expected 1 or more")
         self.lexicon = lexicon
+        self.sampling: Sampling = sampling
         self.leave = leave
         self.candidates = candidates
         self.plies = plies
@@ -610,7 +612,7 @@ class Judge:
                           seconds=budget.seconds, iterations=budget.iterations,
                           seed=self.seed, jobs=self.jobs, batch=SIM_BATCH,
                           source=self.source, opponent_leaves=opponent_leaves,
-                          control=control, progress=report)
+                          control=control, progress=report, sampling=self.sampling)
         if result.iterations == 0:
             return None
         ranked = [Valuation(c.move, float(c.equity), float(c.win_pct),

@@ -36,7 +36,10 @@ simulation stops when one candidate is left, or at the iteration or time
 limit, and says which (`SimResult.stopped`). Rollout i of a simulation with
 seed S draws from the bag shuffled by splitmix64 from ``S`` and ``i`` only, and
 the batches are fixed by iteration counts, so the result does not depend on
-the number of processes (a time limit, of course, does). Under a time limit
+the number of processes (a time limit, of course, does). That is racing,
+every candidate left running every batch; top-two sampling (``sampling="top-two"``,
+`_top_two`) runs only the leader and its closest challenger after a first
+batch each, so the rollouts go where the choice is decided. Under a time limit
 the batches of a simulation in this process are paced (`_paced`): a first
 rollout measures how long one takes (a WordSmog rollout costs about a
 hundred classic ones), and no batch is longer than the time left holds.
@@ -52,12 +55,12 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 
 from rackety.backends import run_tasks
-from rackety.errors import RacketyError
+from rackety.errors import RacketyError, clip
 from rackety.game.board import Board
 from rackety.game.heuristics import leave_model
 from rackety.game.leaves import Bank, as_table
@@ -77,6 +80,12 @@ if TYPE_CHECKING:
 
 #: win % within this of 0 or 100 cannot tell candidates apart: `drop_behind` takes equity there
 SATURATED = 1.0
+#: how a simulation spends its rollouts (`simulate`)
+Sampling = Literal["racing", "top-two"]
+SAMPLINGS: tuple[Sampling, ...] = get_args(Sampling)
+#: top-two sampling: every candidate's first rollouts, then a round's for each of the two
+TOP_TWO_FIRST = 16
+TOP_TWO_BATCH = 16
 
 #: what the opponent kept: (tile codes, weight) pairs
 OpponentLeaves = Sequence[tuple[Sequence[int], float]]
@@ -313,7 +322,7 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
              progress: Callable[[int, int], None] | None = None,
              source: str | None = None, backend: str = "local",
              address: str | None = None, opponent_leaves: OpponentLeaves = (),
-             control: Control | None = None) -> SimResult:
+             control: Control | None = None, sampling: Sampling = "racing") -> SimResult:
     """Simulate the position's best ``candidates`` static moves (by ``leave``:
     ``static``, the lexicon's shipped table or H3 where there is none, ``h1``,
     ``h2``, ``h3`` or ``leaves:FILE.klv2``, also the players' policy in
@@ -332,10 +341,15 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
     drawing the whole rack at random. ``control`` (a
     `rackety.search.control.Control`): its deadline bounds ``seconds``, and the
     simulation ends between two batches once it is stopped (``stopped``:
-    "stopped"; before any rollout, the candidates keep their static order)."""
+    "stopped"; before any rollout, the candidates keep their static order).
+    ``sampling``: ``racing``, every candidate left runs every batch (the
+    module docstring), or ``top-two``, after a first batch each, only the
+    leader and its closest challenger run (`_top_two`; in this process only)."""
 
     if plies < 0:
         raise RacketyError("plies: 0 or more")
+    if sampling not in SAMPLINGS:
+        raise RacketyError(f"sampling {clip(str(sampling))!r}: {' or '.join(SAMPLINGS)}")
     if not board.rack:
         raise RacketyError("the player to move has no rack to simulate (the CGP leaves it "
                            "unknown): give it first among the racks")
@@ -362,6 +376,11 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
     t0 = clock()
     done = 0
     stopped = "iterations"
+    if sampling == "top-two" and setup is not None:
+        done, stopped = _top_two(setup, cands, plies, seed, limit, seconds, control, z,
+                                 drop, progress)
+        ranked = sorted(cands, key=Candidate.rank)
+        return SimResult(ranked, done, clock() - t0, stopped)
     try:
         if pool is not None and source is not None:
             # each process loads the lexicon and its kernels (a compilation if
@@ -418,6 +437,91 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
     elapsed = clock() - t0
     ranked = sorted(cands, key=Candidate.rank)
     return SimResult(ranked, done, elapsed, stopped)
+
+
+def _top_two(setup: _Setup, cands: list[Candidate], plies: int, seed: int,
+             limit: int | None, seconds: float | None, control: Control | None, z: float,
+             drop: bool, progress: Callable[[int, int], None] | None) -> tuple[int, str]:
+    """Best-arm identification by top-two sampling: every candidate runs a
+    first batch of `TOP_TWO_FIRST` rollouts, then each round only two do,
+    `TOP_TWO_BATCH` more each: the leader (the best by `Candidate.rank`) and
+    the challenger closest to it in standard errors of the difference (win
+    %, or equity where win % is saturated), as in the Top-Two Transportation
+    Cost rule (Shang, de Heide, Kaufmann et al., 2020). Candidate c's k-th
+    rollout draws from rollout k's bag whichever round it runs in, so two
+    candidates' rollouts stay paired on the same draws. The stops are the
+    racing ones: a time or iteration limit, the control, one candidate left
+    (`drop_behind`). The most rollouts of a candidate, and why it stopped."""
+    t0 = clock()
+    spent_rollouts = 0
+
+    def run(group: list[Candidate], count: int) -> None:
+        nonlocal spent_rollouts
+        first = group[0].iterations
+        mask = np.array([any(c is g for g in group) for c in cands])
+        values, wins = setup.run(plies, seed, first, first + count, mask)
+        for row, c in enumerate(c for c, m in zip(cands, mask, strict=True) if m):
+            c.add(values[row], wins[row])
+        spent_rollouts += count * len(group)
+
+    def pace(count: int, width: int) -> int:
+        """``count`` rollouts for ``width`` candidates, or what the time left holds."""
+        if seconds is None or spent_rollouts == 0:
+            return count
+        spent = clock() - t0
+        rate = spent_rollouts / max(spent, 1e-6)
+        return max(1, min(count, int((seconds - spent) * rate / width)))
+
+    stopped = "iterations"
+    # the first batch: one rollout to measure the pace, then the rest, every candidate
+    first = TOP_TWO_FIRST if limit is None else min(TOP_TWO_FIRST, limit)
+    run(cands, 1)
+    if first > 1 and not (control is not None and control.stopped()):
+        run(cands, pace(first - 1, len(cands)))
+    while True:
+        alive = [c for c in cands if not c.dropped]
+        most = max(c.iterations for c in cands)
+        if progress is not None:
+            progress(most, len(alive))
+        if drop:
+            drop_behind(cands, z)
+            alive = [c for c in cands if not c.dropped]
+            if len(alive) <= 1:
+                stopped = "one candidate left"
+                break
+        if limit is not None and most >= limit:
+            break
+        if control is not None and control.stopped():
+            stopped = "seconds" if control.deadline is not None and \
+                clock() >= control.deadline else "stopped"
+            break
+        if seconds is not None and clock() - t0 >= seconds:
+            stopped = "seconds"
+            break
+        leader = min(alive, key=Candidate.rank)
+        others = [c for c in alive if c is not leader]
+        gaps = [_closeness(leader, c) for c in others]
+        challenger = others[gaps.index(min(gaps))]
+        count = pace(TOP_TWO_BATCH, 2)
+        if limit is not None:
+            count = min(count, limit - max(leader.iterations, challenger.iterations))
+        if count <= 0:
+            break
+        for c in (leader, challenger):  # each on its own next rollouts
+            run([c], count)
+    return max(c.iterations for c in cands), stopped
+
+
+def _closeness(leader: Candidate, other: Candidate) -> float:
+    """How many standard errors of their difference ``other`` is behind
+    ``leader``: in win %, or in equity where the leader's win % is saturated
+    (`SATURATED`); 0 while either has one rollout or none."""
+    if leader.win_pct <= SATURATED or leader.win_pct >= 100.0 - SATURATED:
+        gap, spread = leader.equity - other.equity, leader.stderr ** 2 + other.stderr ** 2
+    else:
+        gap = leader.win_pct - other.win_pct
+        spread = leader.win_pct_stderr ** 2 + other.win_pct_stderr ** 2
+    return gap / math.sqrt(spread) if spread > 0 else math.inf
 
 
 def _paced(step: int, done: int, seconds: float, spent: float) -> int:
