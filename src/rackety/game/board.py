@@ -471,10 +471,9 @@ class Board:
         text or a mapping. With a leave, ``static`` counts full static equity:
         the empty bag's rack points and the opening's vowel placement.
         ``variant``: classic or wordsmog, by default the position's rules'."""
-        given = {"mode": (mode, "all"), "top": (top, 10), "leave": (leave, "static"),
-                 "generator": (generator, "gaddag"), "exchanges": (exchanges, True),
-                 "exact_best_score": (exact_best_score, False), "static": (static, True),
-                 "variant": (variant, None)}
+        # the call, for the list's repr (one tuple: this runs for every position)
+        made = (self, lexicon, (mode, top, leave, generator, exchanges, exact_best_score,
+                                static, variant))
         if isinstance(leave, str):
             from rackety.game.heuristics import leave_model
 
@@ -483,10 +482,7 @@ class Board:
             self, lexicon, mode=mode, top=top, leave=leave, generator=generator,
             exchanges=exchanges, exact_best_score=exact_best_score, static=static,
             variant=variant)
-        if mode != "top":
-            del given["top"]
-        moves.made = (self, lexicon, {k: v for k, (v, default) in given.items()
-                                      if v is not default and v != default})
+        moves.made = made
         return moves
 
     def check_shape(self, move: Move) -> None:

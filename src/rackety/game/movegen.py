@@ -309,6 +309,12 @@ class _Buffers(threading.local):
 
 
 # ------------------------------------------------------------------ results
+#: `Board.moves`'s keyword arguments and their defaults, in order (`MoveList.made`)
+MOVES_ARGUMENTS = (("mode", "all"), ("top", 10), ("leave", "static"), ("generator", "gaddag"),
+                   ("exchanges", True), ("exact_best_score", False), ("static", True),
+                   ("variant", None))
+
+
 class MoveList(Sequence[Move]):
     """The moves of a position, best first (equity, then score), tile placements
     followed in equal equity by exchanges and the pass; in the top and best
@@ -344,8 +350,8 @@ class MoveList(Sequence[Move]):
         self._stats = stats
         self._merged: list[tuple[int, int]] | None = None
         # the call that made the list (`Board.moves` sets it: the board, the
-        # lexicon and the arguments given), for `repr`; else None
-        self.made: tuple[Position, Lexicon, dict[str, Any]] | None = None
+        # lexicon and its arguments, in `MOVES_ARGUMENTS` order), for `repr`; else None
+        self.made: tuple[Position, Lexicon, tuple[Any, ...]] | None = None
 
     @property
     def count(self) -> int:  # type: ignore[override]  # a count, not `Sequence.count`
@@ -592,7 +598,11 @@ class MoveList(Sequence[Move]):
         an equal list), else a summary in angle brackets: a list from
         `generate`, or of a leave function that has no expression."""
         if self.made is not None:
-            board, lexicon, given = self.made
+            board, lexicon, values = self.made
+            given = {name: value for (name, default), value
+                     in zip(MOVES_ARGUMENTS, values, strict=True)
+                     if value is not default and value != default
+                     and (name != "top" or values[0] == "top")}
             head = reprs.pasteable(board)
             text = None if head is None else reprs.call(f"{head}.moves", lexicon, **given)
             if text is not None:
