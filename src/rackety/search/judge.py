@@ -84,7 +84,7 @@ PHASES = ("endgame", "pre-endgame", "simulation", "static")
 
 # ------------------------------------------------------------- a game clock
 #: what a game clock keeps back: seconds, and a share of the time left
-CLOCK_RESERVE = (0.1, 0.02)
+CLOCK_RESERVE = (0.25, 0.02)
 #: tiles drawn between two turns of the mover, both players' (about four a play)
 TILES_PER_ROUND = 8
 #: a turn's weight in the split of a game clock, by the bag: the opening, the
