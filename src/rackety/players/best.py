@@ -36,13 +36,12 @@ from rackety.game.heuristics import leave_model
 from rackety.game.move import Move
 from rackety.players.base import Decision, PlayerBase
 from rackety.players.static import static_decision
-from rackety.search.control import clock
+from rackety.search.control import Control, clock
 
 if TYPE_CHECKING:
     from rackety.game.board import Board
     from rackety.game.rules import Variant
     from rackety.lexicon import Lexicon
-    from rackety.search.control import Control
     from rackety.search.simulation import Sampling
 
 #: inference only when the opponent kept at most this many tiles (fewer racks
@@ -100,11 +99,20 @@ class BestPlayer(PlayerBase):
         the budget and ``control``."""
         started = clock()
         self._turn += 1
-        self._control = control
         self.last_verdict = None
         if self.clock is not None and self._new_game(board):
             self.clock_left = self.clock
         self._budget = self.move_seconds(board, control)
+        if self.clock_left is not None or (control is not None
+                                           and control.game_clock is not None):
+            # on a game clock the turn's share is a deadline, which the inference and
+            # every search look at, not only a budget they plan by
+            hard = started + self._budget
+            if control is None or control.deadline is None or control.deadline > hard:
+                control = Control(hard, None if control is None else control.stop,
+                                  None if control is None else control.game_clock,
+                                  0.0 if control is None else control.increment)
+        self._control = control
         model = leave_model(self.leave, lexicon)
         static = static_decision(board, lexicon, model)
         decision = static
