@@ -44,8 +44,7 @@ import rackety
 from rackety.experiments.autoplay import game_seed, paired_interval, wilson
 from rackety.game.rules import overtime_penalty
 from rackety.players import make_player
-from rackety.players.base import decide_under
-from rackety.search.control import Control
+from rackety.players.base import decide_on_clock
 
 SENTINEL = "zzz-end-of-request"
 #: the chooser's settings (MAGPIE's play_chooser.c), each sent once at start
@@ -194,8 +193,7 @@ def play(index: int) -> dict[str, Any]:
                                  "error": str(exc)})
                 move = fallback.choose(game.view(), lexicon)
         else:
-            control = Control(game_clock=left)
-            move = decide_under(player, game.view(), lexicon, control).move
+            move = decide_on_clock(player, game.view(), lexicon, left).move
             took = time.perf_counter() - started
             used[seat] += took
             _count(phases, f"rackety {getattr(player, 'last_phase', '') or 'static'}", took)
@@ -206,8 +204,8 @@ def play(index: int) -> dict[str, Any]:
                              "move": move.notation(game.alphabet), "error": str(exc)})
             game.play(fallback.choose(game.view(), lexicon), check=True)
     findings += [{"who": "referee", "error": p} for p in game.problems()]
-    final = [game.scores[s] - overtime_penalty(used[s], args.clock) for s in (0, 1)]
-    rk, mg = final[1 - mseat], final[mseat]
+    game.charge_overtime(used, args.clock)
+    rk, mg = game.scores[1 - mseat], game.scores[mseat]
     return {"game": index, "seed": seed, "magpie_first": mseat == 0, "rackety": rk,
             "magpie": mg, "rackety_win": 1.0 if rk > mg else 0.5 if rk == mg else 0.0,
             "rackety_seconds": round(used[1 - mseat], 3),

@@ -39,9 +39,8 @@ from rackety.game.heuristics import leave_label
 from rackety.game.move import format_leave
 from rackety.game.referee import Event, Game, IllegalMoveError, describe
 from rackety.game.render import unseen_groups, unseen_text
-from rackety.game.rules import Rules, overtime_penalty
-from rackety.players.base import decide_under, is_controlled
-from rackety.search.control import Control
+from rackety.game.rules import Rules
+from rackety.players.base import decide_on_clock
 
 if TYPE_CHECKING:
     from rackety.alphabet import Alphabet
@@ -266,14 +265,11 @@ class TerminalGame:
 
     def overtime(self) -> None:
         """At the end, the rules' points off each player past the clock
-        (`rackety.game.rules.overtime_penalty`), as time-penalty events."""
+        (`rackety.game.referee.Game.charge_overtime`), as time-penalty events."""
         if self.clock is None:
             return
-        for seat, used in enumerate(self.used):
-            points = overtime_penalty(used, self.clock)
-            if points:
-                self.game.add_event(seat, "time_penalty", -points)
-                self.say(f"{self.game.players[seat]} went over the clock: -{points}")
+        for event in self.game.charge_overtime(self.used, self.clock):
+            self.say(f"{self.game.players[event.seat]} went over the clock: {event.score}")
 
     def result(self) -> str:
         game = self.game
@@ -293,11 +289,8 @@ class TerminalGame:
             self.say(f"{game.players[seat]} challenges: {describe(game, event)}")
             return
         started = time.perf_counter()
-        if self.clock is not None and is_controlled(player):
-            control = Control(game_clock=self.clock - self.used[seat])
-            move = decide_under(player, game.view(), self.lexicon, control).move
-        else:
-            move = player.choose(game.view(), self.lexicon)
+        left = None if self.clock is None else self.clock - self.used[seat]
+        move = decide_on_clock(player, game.view(), self.lexicon, left).move
         self.used[seat] += time.perf_counter() - started
         event = game.play(move, check=False)
         self.say(describe(game, event))

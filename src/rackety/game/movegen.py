@@ -587,9 +587,12 @@ class MoveList(Sequence[Move]):
         and the same count of placements."""
         if not isinstance(other, MoveList):
             return NotImplemented
-        return self is other or (self.board == other.board and len(self) == len(other)
-                                 and self.count == other.count and list(self) == list(other)
-                                 and [m.equity for m in self] == [m.equity for m in other])
+        if self is other:
+            return True
+        if self.board != other.board or len(self) != len(other) or self.count != other.count:
+            return False
+        mine, theirs = list(self), list(other)
+        return mine == theirs and [m.equity for m in mine] == [m.equity for m in theirs]
 
     __hash__ = None  # type: ignore[assignment]  # equal lists need not be one list
 

@@ -56,7 +56,7 @@ from rackety.errors import RacketyError
 from rackety.game.board import Board, Layout
 from rackety.game.layout import square_name
 from rackety.game.move import Move, format_leave
-from rackety.game.rules import Rules, Variant
+from rackety.game.rules import Rules, Variant, overtime_penalty
 from rackety.game.state import (
     CrossSets,
     bag_of,
@@ -727,6 +727,14 @@ class Game:
         if not np.array_equal(board, grid):
             out.append("the board is not what the plays add up to")
         return out
+
+    def charge_overtime(self, used: Sequence[float], clock: float) -> list[Event]:
+        """At the end of a game on a clock of ``clock`` seconds a player, the
+        points each seat past it loses (``used[seat]`` seconds used; the rules'
+        `rackety.game.rules.overtime_penalty`), as ``time_penalty`` events."""
+        return [self.add_event(seat, "time_penalty", -points)
+                for seat, spent in enumerate(used)
+                if (points := overtime_penalty(spent, clock))]
 
     def _withdrawn_after(self, index: int) -> bool:
         nxt = index + 1

@@ -263,6 +263,21 @@ def write_row(move: Move, meta: np.ndarray, word: np.ndarray, i: int = 0,
     word[i, :len(move.tiles)] = move.tiles
 
 
+#: the columns of a placement's row `write_row` writes (which placement, and its
+#: score); the others (the leave's index) are 0 in its rows
+ROW_COLUMNS = (M_DIR, M_LANE, M_FIRST, M_LEN, M_PLACED, M_SCORE, M_THROUGH)
+
+
+def plain_rows(meta: np.ndarray, words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Generator rows as `rows_of` makes them: only `ROW_COLUMNS` kept, each
+    word's squares past its length 0 (new arrays)."""
+    plain = np.zeros((len(meta), META), np.int32)
+    plain[:, ROW_COLUMNS] = meta[:, ROW_COLUMNS]
+    word = np.array(words, np.uint8)
+    word[np.arange(word.shape[1])[None, :] >= plain[:, M_LEN][:, None]] = 0
+    return plain, word
+
+
 def rows_of(moves: Sequence[Move], size: int) -> tuple[np.ndarray, np.ndarray]:
     """Placements as generator rows: (meta int32 [k, META], words uint8 [k, size])."""
     meta = np.zeros((len(moves), META), np.int32)

@@ -129,6 +129,18 @@ def decide_under(player: Player, board: Board, lexicon: Lexicon, control: Contro
     return player.decide(board, lexicon, control=control)  # type: ignore[call-arg]
 
 
+def decide_on_clock(player: Player, board: Board, lexicon: Lexicon, left: float | None
+                    ) -> Decision:
+    """``player``'s decision with ``left`` seconds on its game clock (None: no
+    clock): a player that keeps to a control is told the time left
+    (`Control.game_clock`), another decides as it always does."""
+    if left is not None and is_controlled(player):
+        from rackety.search.control import Control
+
+        return decide_under(player, board, lexicon, Control(game_clock=left))
+    return player.decide(board, lexicon)
+
+
 def whole_rack_or_pass(board: Board) -> Move:
     """Exchange every tile if the bag allows it, else pass."""
     if board.rack and board.rules.may_exchange(board.bag_count, len(board.rack)):

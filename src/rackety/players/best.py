@@ -26,6 +26,7 @@ then, already refilled) and the opponent's unknown.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -108,10 +109,10 @@ class BestPlayer(PlayerBase):
             # on a game clock the turn's share is a deadline, which the inference and
             # every search look at, not only a budget they plan by
             hard = started + self._budget
-            if control is None or control.deadline is None or control.deadline > hard:
-                control = Control(hard, None if control is None else control.stop,
-                                  None if control is None else control.game_clock,
-                                  0.0 if control is None else control.increment)
+            if control is None:
+                control = Control(hard)
+            elif control.deadline is None or control.deadline > hard:
+                control = replace(control, deadline=hard)
         self._control = control
         model = leave_model(self.leave, lexicon)
         static = static_decision(board, lexicon, model)
@@ -219,9 +220,9 @@ class BestPlayer(PlayerBase):
                 return None
             old = np.zeros_like(grid)
         else:
-            old = np.asarray(before.grid)
-            if old.shape != grid.shape or np.any((old != 0) & (old != grid)):
+            if self._new_game(board):
                 return None  # not the game this player last saw
+            old = np.asarray(before.grid)
         new = np.argwhere((grid != 0) & (old == 0))
         if len(new) == 0 or len(new) > board.alphabet.rack_size:
             return None

@@ -38,17 +38,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rackety.game.state import points_of
-from rackety.kernels.fields import (
-    M_DIR,
-    M_FIRST,
-    M_LANE,
-    M_LEN,
-    M_PLACED,
-    M_SCORE,
-    M_THROUGH,
-    META,
-)
+from rackety.game.state import plain_rows, points_of
+from rackety.kernels.fields import M_DIR, M_FIRST, M_LANE, M_SCORE, META
 from rackety.search.peg_draws import sequences, shuffled
 
 if TYPE_CHECKING:
@@ -318,20 +309,12 @@ def reply_line(index: int, move: Move, row: Row, board: Board, lexicon: Lexicon,
     return ReplyLine(index, move, row, draws, points_of(board.alphabet))
 
 
-#: the columns of a placement's row that say which placement it is and its score
-#: (`rackety.game.state.write_row`'s); the others (the leave's index) are 0
-_PLAIN = (M_DIR, M_LANE, M_FIRST, M_LEN, M_PLACED, M_SCORE, M_THROUGH)
-
-
 def _plain_rows(board: Board, lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray]:
     """The placements of ``board``'s player to move as plain rows (the
     columns `rows_of` writes, the words' squares past their length 0), the
     best score first, in a fixed order among equal scores."""
     moves = board.moves(lexicon, mode="all", exchanges=False, leave=None)
-    meta = np.zeros((len(moves.meta), META), np.int32)
-    meta[:, _PLAIN] = moves.meta[:, _PLAIN]
-    words = np.array(moves.tiles, np.uint8)
-    words[np.arange(words.shape[1])[None, :] >= meta[:, M_LEN][:, None]] = 0
+    meta, words = plain_rows(moves.meta, moves.tiles)
     order = np.lexsort((meta[:, M_FIRST], meta[:, M_LANE], meta[:, M_DIR], -meta[:, M_SCORE]))
     return meta[order], words[order]
 

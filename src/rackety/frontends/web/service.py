@@ -88,13 +88,11 @@ from rackety.game.rules import (
     ChallengeRule,
     Rules,
     Variant,
-    overtime_penalty,
 )
 from rackety.players import BestPlayer, make_player
-from rackety.players.base import decide_under, is_controlled
+from rackety.players.base import decide_on_clock
 from rackety.players.registry import PLAYER_LABELS
 from rackety.players.sim import SimPlayer
-from rackety.search.control import Control
 from rackety.search.simulation import simulate
 
 LEVELS = PLAYER_LABELS  # the players' menu labels are the registry's
@@ -477,14 +475,11 @@ class Service:
     @staticmethod
     def _overtime(live: Live) -> None:
         """At the end of a game on a clock, the rules' points off each seat past
-        it (`overtime_penalty`), as time-penalty events, once."""
+        it (`Game.charge_overtime`), as time-penalty events, once."""
         game = live.game
         if live.clock is None or any(e.kind == "time_penalty" for e in game.events):
             return
-        for seat, used in enumerate(live.used):
-            points = overtime_penalty(used, live.clock)
-            if points:
-                game.add_event(seat, "time_penalty", -points)
+        game.charge_overtime(live.used, live.clock)
 
     def _computer_turns(self, live: Live) -> list[str]:
         game = live.game
@@ -501,11 +496,8 @@ class Service:
             player = live.players[seat]
             view = game.view()
             started = now()
-            if live.clock is not None and is_controlled(player):
-                control = Control(game_clock=live.clock - live.used[seat])
-                move = decide_under(player, view, game.lexicon, control).move
-            else:
-                move = player.choose(view, game.lexicon)
+            left = None if live.clock is None else live.clock - live.used[seat]
+            move = decide_on_clock(player, view, game.lexicon, left).move
             spent = now() - started
             text = move.notation(game.alphabet)
             game.play(move, check=False)
