@@ -8,7 +8,10 @@ swapped; the interval is over pairs (`paired_interval`), the independent units.
         --games 200 --jobs 2 --seed 1 --out ab.jsonl
     python bench/ab.py --summary ab.jsonl
 
-A and B are `BestPlayer`'s keyword arguments as JSON. Each player counts its
+A and B are `BestPlayer`'s keyword arguments as JSON; ``--a-set``/``--b-set``
+give a side module constants of its own, set only while that side decides
+(``'{"rackety.search.judge.TURN_SHARE": 0.6}'``), to try a constant before it
+becomes a keyword. Each player counts its
 own game clock (as `rackety autoplay` plays them); each job plays one game at a
 time, so with as many jobs as cores each engine thinks alone on its core.
 """
@@ -28,16 +31,45 @@ from rackety.players import BestPlayer
 _state: dict[str, Any] = {}
 
 
-def _start(a: dict[str, Any], b: dict[str, Any], seed: int) -> None:
+def _with_constants(player: BestPlayer, constants: dict[str, Any]) -> BestPlayer:
+    """``player`` deciding with ``constants`` ("module.NAME": value) set."""
+    if not constants:
+        return player
+    import importlib
+
+    places = []
+    for name, value in constants.items():
+        module, _, attr = name.rpartition(".")
+        places.append((importlib.import_module(module), attr, value))
+    decide = player.decide
+
+    def patched(*args: Any, **kwargs: Any) -> Any:
+        saved = [(m, attr, getattr(m, attr)) for m, attr, _ in places]
+        for m, attr, value in places:
+            setattr(m, attr, value)
+        try:
+            return decide(*args, **kwargs)
+        finally:
+            for m, attr, value in saved:
+                setattr(m, attr, value)
+
+    player.decide = patched  # type: ignore[method-assign]
+    return player
+
+
+def _start(a: dict[str, Any], b: dict[str, Any], seed: int,
+           constants: tuple[dict[str, Any], dict[str, Any]] = ({}, {})) -> None:
     lexicon = rackety.Lexicon.load("TWL06")
-    _state.update(lexicon=lexicon, a=a, b=b, seed=seed)
+    _state.update(lexicon=lexicon, a=a, b=b, seed=seed, constants=constants)
     warm = rackety.Game(lexicon, seed=1)  # the kernels loaded before any clock runs
     BestPlayer(0.2).decide(warm.view(), lexicon)
 
 
 def play(index: int) -> dict[str, Any]:
     lexicon = _state["lexicon"]
-    a, b = BestPlayer(**_state["a"], name="a"), BestPlayer(**_state["b"], name="b")
+    set_a, set_b = _state["constants"]
+    a = _with_constants(BestPlayer(**_state["a"], name="a"), set_a)
+    b = _with_constants(BestPlayer(**_state["b"], name="b"), set_b)
     b_first = index % 2 == 0
     players = [b, a] if b_first else [a, b]
     seed = game_seed(_state["seed"], index)
@@ -69,6 +101,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--a", default="{}", help="BestPlayer keywords (JSON) of A, the old")
     ap.add_argument("--b", default="{}", help="BestPlayer keywords (JSON) of B, the new")
+    ap.add_argument("--a-set", default="{}", help="module constants (JSON) of A alone")
+    ap.add_argument("--b-set", default="{}", help="module constants (JSON) of B alone")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
@@ -80,11 +114,13 @@ def main() -> None:
             print(summary([json.loads(line) for line in f if line.strip()]))
         return
     a, b = json.loads(args.a), json.loads(args.b)
-    print(f"{args.games} games, A {a} against B {b}, {args.jobs} jobs", flush=True)
+    constants = (json.loads(args.a_set), json.loads(args.b_set))
+    print(f"{args.games} games, A {a} {constants[0] or ''} against B {b} {constants[1] or ''}, "
+          f"{args.jobs} jobs", flush=True)
     rows: list[dict[str, Any]] = []
     out = open(args.out, "a") if args.out else None  # noqa: SIM115
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(args.jobs, initializer=_start, initargs=(a, b, args.seed)) as pool:
+    with ctx.Pool(args.jobs, initializer=_start, initargs=(a, b, args.seed, constants)) as pool:
         for row in pool.imap_unordered(play, range(args.games)):
             rows.append(row)
             if out:

@@ -12,8 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackety import Board, Lexicon
+from rackety.errors import RacketyError
 from rackety.frontends.cli import main
-from rackety.search.simulation import TOP_TWO_FIRST, Candidate, drop_behind, simulate
+from rackety.search.simulation import (
+    AUTO_PLIES,
+    TOP_TWO_FIRST,
+    Candidate,
+    deepest_plies,
+    drop_behind,
+    simulate,
+)
 
 # Column A holds A (row 3) and B (row 4). D above them makes DAB (6 points) and
 # lets the opponent, who holds the Q, play QDAB on the triple-word square A1
@@ -226,3 +234,39 @@ def test_candidates_are_dropped_by_win_pct_then_equity_where_it_cannot_tell() ->
     b = _candidate(list(rng.normal(-10, 5, 200)), list(rng.uniform(0.3, 0.7, 200)))
     drop_behind([a, b], 2.576)
     assert not a.dropped and not b.dropped
+
+
+@given(fits=st.floats(0, 1e6), wanted=st.integers(1, 5000))
+def test_auto_plies_the_deepest_that_fits(fits: float, wanted: int) -> None:
+    """Issue 38: ``plies="auto"`` goes deeper only while the time still
+    allows each candidate ``wanted`` rollouts at that depth (a ply costing
+    about as much as another), and never deeper than it may."""
+    chosen = deepest_plies(fits, wanted)
+    low = AUTO_PLIES[0]
+    fitting = [p for p in AUTO_PLIES if fits * low / p >= wanted]  # the rule, spelled out
+    assert chosen == (fitting[-1] if fitting else low)
+    assert deepest_plies(2 * fits, wanted) >= chosen  # more time, never shallower
+
+
+def test_auto_plies_in_a_simulation(twl06: Lexicon) -> None:
+    """With time to spare the rollouts go deepest, and are those of a plain
+    simulation at that depth (the probe that timed them is not counted); with
+    a sliver of time, the shallowest; a bad depth is one line."""
+    board = Board.from_cgp(POSITION)
+    deep = simulate(board, twl06, candidates=4, iterations=30, seconds=60, seed=3,
+                    drop=False, plies="auto")
+    assert deep.plies == AUTO_PLIES[-1] and deep.iterations == 30
+    plain = simulate(board, twl06, candidates=4, iterations=30, seed=3, drop=False,
+                     plies=AUTO_PLIES[-1])
+    assert [c.move for c in deep.candidates] == [c.move for c in plain.candidates]
+    for d, p in zip(deep.candidates, plain.candidates, strict=True):
+        assert d.iterations == p.iterations == 30
+        assert d.mean == pytest.approx(p.mean) and d.win_mean == pytest.approx(p.win_mean)
+    quick = simulate(board, twl06, candidates=4, seconds=0.02, seed=3, plies="auto")
+    assert quick.plies == AUTO_PLIES[0]
+    untimed = simulate(board, twl06, candidates=4, iterations=10, seed=3, plies="auto")
+    assert untimed.plies == AUTO_PLIES[0]  # nothing to size the depth by
+    for bad in (-1, "deep", True, 2.5):
+        with pytest.raises(RacketyError, match="plies") as caught:
+            simulate(board, twl06, candidates=4, iterations=10, plies=bad)
+        assert "\n" not in str(caught.value)

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from rackety.game.board import Board
     from rackety.game.rules import Variant
     from rackety.lexicon import Lexicon
-    from rackety.search.simulation import Sampling
+    from rackety.search.simulation import Plies, Sampling
 
 #: inference only when the opponent kept at most this many tiles (fewer racks
 #: to weigh: a play of three or more tiles from a full rack)
@@ -58,12 +58,13 @@ class BestPlayer(PlayerBase):
     `rackety.search.judge.clock_seconds`; a control's ``game_clock``, when the
     caller keeps the clock, wins over the player's own count); ``leave`` the
     static evaluation's leave model (``static``: the lexicon's trained table),
-    ``candidates`` simulated for ``plies`` plies."""
+    ``candidates`` simulated for ``plies`` plies (``"auto"``: as many, 2 to 4,
+    as the turn's time allows, `rackety.search.simulation.choose_plies`)."""
 
     controlled = True
 
     def __init__(self, seconds: float = 2.0, *, clock: float | None = None,
-                 leave: str = "static", candidates: int = 10, plies: int = 2, seed: int = 0,
+                 leave: str = "static", candidates: int = 10, plies: Plies = 2, seed: int = 0,
                  infer: bool = True, sampling: Sampling = "racing",
                  name: str | None = None) -> None:
         if not seconds > 0:
@@ -76,7 +77,9 @@ class BestPlayer(PlayerBase):
         self._budget = self.seconds  # this move's seconds
         self.leave = leave
         self.candidates = candidates
-        self.plies = plies
+        from rackety.search.simulation import checked_plies
+
+        self.plies: Plies = checked_plies(plies, "best")
         self.seed = seed
         self.infer = infer
         self.sampling: Sampling = sampling

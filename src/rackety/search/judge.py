@@ -57,7 +57,7 @@ from rackety.game.movegen import generate
 from rackety.game.rules import END_OUT, END_SCORELESS
 from rackety.game.winpct import WinTable
 from rackety.search.control import EXACT_SECONDS, clock
-from rackety.search.simulation import Sampling, rank_key
+from rackety.search.simulation import Plies, Sampling, checked_plies, rank_key
 
 if TYPE_CHECKING:
     from rackety.game.board import Board
@@ -365,13 +365,14 @@ class Judge:
     evaluation's leave model, a spec (``static``: the lexicon's trained table;
     ``h1``-``h3``; ``leaves:FILE.klv2``; ``none``: equity = score) or a model
     (the simulation needs a spec); ``candidates``: the moves searched besides
-    those asked about; ``plies`` of each rollout; ``seed`` of the rollouts;
+    those asked about; ``plies`` of each rollout (or ``"auto"``: as the time
+    allows, `rackety.search.simulation.choose_plies`); ``seed`` of the rollouts;
     ``jobs`` processes for the pre-endgame and the simulation (``source``: the
     lexicon's name or path for them to load it); ``sampling``: how the
     simulation spends its rollouts (`rackety.search.simulation.simulate`)."""
 
     def __init__(self, lexicon: Lexicon, *, leave: Any = "static", candidates: int = 10,
-                 plies: int = 2, seed: int = 0, jobs: int | None = 1,
+                 plies: Plies = 2, seed: int = 0, jobs: int | None = 1,
                  source: str | None = None, sampling: Sampling = "racing") -> None:
         if candidates < 1:
             raise RacketyError(f"judge: candidates {candidates}: expected 1 or more")
@@ -379,7 +380,7 @@ class Judge:
         self.sampling: Sampling = sampling
         self.leave = leave
         self.candidates = candidates
-        self.plies = plies
+        self.plies: Plies = checked_plies(plies, "judge")
         self.seed = seed
         self.jobs = jobs
         self.source = source
@@ -620,7 +621,8 @@ class Judge:
                             rollouts=c.iterations, static=float(c.static_equity))
                   for c in result.candidates]
         ranked.sort(key=lambda v: rank_key(v.win_pct, v.value))
-        return Verdict("simulation", f"simulation, {result.rollouts:,} rollouts", ranked,
+        depth = f"{result.plies} plies, " if self.plies == "auto" else ""
+        return Verdict("simulation", f"simulation, {depth}{result.rollouts:,} rollouts", ranked,
                        _spread(board), result=result)
 
     def _spec(self) -> str | None:

@@ -86,6 +86,13 @@ SAMPLINGS: tuple[Sampling, ...] = get_args(Sampling)
 #: top-two sampling: every candidate's first rollouts, then a round's for each of the two
 TOP_TWO_FIRST = 16
 TOP_TWO_BATCH = 16
+#: ``plies="auto"``: the depths it chooses among, shallowest first
+AUTO_PLIES = (2, 3, 4)
+#: ``plies="auto"``: a deeper rollout is chosen only if the time allows each
+#: candidate this many rollouts at that depth
+AUTO_ROLLOUTS = 400
+#: the plies of each rollout, or "auto": chosen by the time (`choose_plies`)
+Plies = int | Literal["auto"]
 
 #: what the opponent kept: (tile codes, weight) pairs
 OpponentLeaves = Sequence[tuple[Sequence[int], float]]
@@ -179,6 +186,7 @@ class SimResult:
     iterations: int  # rollouts run by the candidates that ran longest
     seconds: float
     stopped: str = "iterations"  # why: "iterations", "seconds", "one candidate left" or "stopped"
+    plies: int = 2  # of each rollout (what ``plies="auto"`` chose)
 
     @property
     def rollouts(self) -> int:
@@ -316,7 +324,7 @@ def _scored(board: Board, move: Move) -> Move:
 
 
 def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidates: int = 15,
-             plies: int = 2, iterations: int | None = None, seconds: float | None = None,
+             plies: Plies = 2, iterations: int | None = None, seconds: float | None = None,
              seed: int = 0, jobs: int | None = 1, confidence: float = 0.99,
              drop: bool = True, batch: int = 64, moves: list[Move] | None = None,
              progress: Callable[[int, int], None] | None = None,
@@ -344,10 +352,10 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
     "stopped"; before any rollout, the candidates keep their static order).
     ``sampling``: ``racing``, every candidate left runs every batch (the
     module docstring), or ``top-two``, after a first batch each, only the
-    leader and its closest challenger run (`_top_two`; in this process only)."""
+    leader and its closest challenger run (`_top_two`; in this process only).
+    ``plies="auto"``: the depth the time allows (`choose_plies`)."""
 
-    if plies < 0:
-        raise RacketyError("plies: 0 or more")
+    plies = checked_plies(plies, "simulate")
     if sampling not in SAMPLINGS:
         raise RacketyError(f"sampling {clip(str(sampling))!r}: {' or '.join(SAMPLINGS)}")
     if not board.rack:
@@ -372,15 +380,20 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
     setup = _Setup(board, lexicon, model, [_scored(board, m) for m in moves], opponent_leaves) \
         if jobs == 1 and not ray else None
     z = _z(confidence)
-    pool = ProcessPoolExecutor(jobs) if jobs > 1 and not ray else None
     t0 = clock()
+    if plies == "auto":
+        plies = choose_plies(setup, len(cands), seed, seconds, iterations)
+        if seconds is not None:
+            seconds = max(0.0, seconds - (clock() - t0))
+        t0 = clock()
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 and not ray else None
     done = 0
     stopped = "iterations"
     if sampling == "top-two" and setup is not None:
         done, stopped = _top_two(setup, cands, plies, seed, limit, seconds, control, z,
                                  drop, progress)
         ranked = sorted(cands, key=Candidate.rank)
-        return SimResult(ranked, done, clock() - t0, stopped)
+        return SimResult(ranked, done, clock() - t0, stopped, plies)
     try:
         if pool is not None and source is not None:
             # each process loads the lexicon and its kernels (a compilation if
@@ -436,7 +449,43 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
             pool.shutdown()
     elapsed = clock() - t0
     ranked = sorted(cands, key=Candidate.rank)
-    return SimResult(ranked, done, elapsed, stopped)
+    return SimResult(ranked, done, elapsed, stopped, plies)
+
+
+def checked_plies(plies: Any, where: str) -> Plies:
+    """``plies`` if it is a depth (0 or more) or ``"auto"``, else a one-line error."""
+    if plies == "auto" or (isinstance(plies, int) and not isinstance(plies, bool)
+                           and plies >= 0):
+        return "auto" if plies == "auto" else int(plies)
+    raise RacketyError(f"{where}: plies {clip(str(plies))!r}: expected 0 or more, or auto")
+
+
+def choose_plies(setup: _Setup | None, candidates: int, seed: int, seconds: float | None,
+                 iterations: int | None) -> int:
+    """The plies of ``plies="auto"``: the deepest of `AUTO_PLIES` at which
+    ``seconds`` still allow every candidate `AUTO_ROLLOUTS` rollouts, as one
+    timed rollout of each at the shallowest depth foretells (a ply costs about
+    as much as another: a rollout of p plies, p/2 of one of 2), or all
+    ``iterations`` if fewer. Without a time limit, or out of this
+    process, the shallowest. The probe's rollout is not counted (rollout 0
+    runs again at the depth chosen, on the same draws)."""
+    low = AUTO_PLIES[0]
+    if setup is None or not seconds or candidates < 1:
+        return low
+    started = clock()
+    setup.run(low, seed, 0, 1, np.ones(candidates, dtype=np.bool_))
+    one = max(clock() - started, 1e-9)  # a rollout of every candidate at ``low`` plies
+    fits = (seconds - one) / one  # rollouts a candidate at ``low`` plies
+    return deepest_plies(fits, AUTO_ROLLOUTS if iterations is None
+                         else min(AUTO_ROLLOUTS, iterations))
+
+
+def deepest_plies(fits: float, wanted: int) -> int:
+    """The deepest of `AUTO_PLIES` at which ``wanted`` rollouts a candidate
+    still fit, ``fits`` of them fitting at the shallowest (the shallowest if
+    none does)."""
+    low = AUTO_PLIES[0]
+    return max((p for p in AUTO_PLIES if fits * low / p >= wanted), default=low)
 
 
 def _top_two(setup: _Setup, cands: list[Candidate], plies: int, seed: int,
