@@ -123,9 +123,10 @@ class Magpie:
         out = self.ask([f"cgp {cgp}", f"endgame -etlim {0.9 * seconds:.3f}"])
         for i, line in enumerate(out):
             if line.startswith("Play") and i + 1 < len(out):
+                # "8D WORD 30 ..." or "(Pass) -9 ...": a pass is one word, a placement two
                 words = out[i + 1].split()
-                return _norm(" ".join(words[:2]) if not words[0].startswith("(") else words[0]
-                             ), "endgame"
+                one = words[0].startswith("(") or words[0].lower() == "pass"
+                return _norm(words[0] if one else " ".join(words[:2])), "endgame"
         raise RuntimeError("no endgame move from magpie:\n" + "".join(out[-20:]))
 
     @staticmethod

@@ -266,7 +266,7 @@ def test_auto_plies_in_a_simulation(twl06: Lexicon) -> None:
     assert quick.plies == AUTO_PLIES[0]
     untimed = simulate(board, twl06, candidates=4, iterations=10, seed=3, plies="auto")
     assert untimed.plies == AUTO_PLIES[0]  # nothing to size the depth by
-    for bad in (-1, "deep", True, 2.5):
+    for bad in (-1, "deep", True, 2.5, np.array([2, 4])):
         with pytest.raises(RacketyError, match="plies") as caught:
             simulate(board, twl06, candidates=4, iterations=10, plies=bad)
         assert "\n" not in str(caught.value)

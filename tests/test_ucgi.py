@@ -283,6 +283,9 @@ def test_a_game_clock_sets_the_time_of_a_go() -> None:
             assert len(why) == 1, said  # where the move came from
             if cgp == MIDGAME and ms > 1000:
                 assert "simulation" in why[0] and "to win" in why[0], why
+                # the depth the rollouts searched: the move and its 2 plies
+                assert any(line.startswith("info depth 3 score eq") and " wp " in line
+                           for line in said), said
         pipe.send("quit")
         assert pipe.process.wait(timeout=GONE_WITHIN) == 0
     finally:

@@ -772,10 +772,14 @@ class Engine:
         move = decide_under(player, board, job.lexicon, job.control).move
         verdict = getattr(player, "last_verdict", None)
         win = nodes = None
+        depth = 1
         if verdict is not None and verdict.of(move) is not None:
             win = verdict.of(move).win_pct
             nodes = sum(v.rollouts for v in verdict.ranked) or None
-        self._info(job, 1, move, win=win, nodes=nodes)
+            # the plies searched: the move and its rollouts' plies, or the endgame's depth
+            result = verdict.result
+            depth = int(getattr(result, "depth", 0) or getattr(result, "plies", 0) + 1)
+        self._info(job, depth, move, win=win, nodes=nodes)
         if isinstance(player, BestPlayer):  # where the move came from (issue 38)
             self.send(one_line(f"info string {player.explain(board)}", MAX_MESSAGE))
         return move

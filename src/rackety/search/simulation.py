@@ -454,9 +454,10 @@ def simulate(board: Board, lexicon: Lexicon, *, leave: str = "static", candidate
 
 def checked_plies(plies: Any, where: str) -> Plies:
     """``plies`` if it is a depth (0 or more) or ``"auto"``, else a one-line error."""
-    if plies == "auto" or (isinstance(plies, int) and not isinstance(plies, bool)
-                           and plies >= 0):
-        return "auto" if plies == "auto" else int(plies)
+    if isinstance(plies, str) and plies == "auto":
+        return "auto"
+    if isinstance(plies, int | np.integer) and not isinstance(plies, bool) and plies >= 0:
+        return int(plies)
     raise RacketyError(f"{where}: plies {clip(str(plies))!r}: expected 0 or more, or auto")
 
 
