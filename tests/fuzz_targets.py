@@ -168,11 +168,25 @@ class _Reader:
             if chunk:
                 self.data += chunk
                 continue
-            if self.over.is_set():  # the write is over and what it wrote is read
+            if self.over.is_set():  # the write is over: what it left in the pipe, then done
+                self.data += self._rest()
                 break
             if ready:
                 time.sleep(0.01)  # end of file before any writer came
         os.close(self.fd)
+
+    def _rest(self) -> bytes:
+        """What is still in the pipe, read without waiting (a write that
+        ended between a `select` that found nothing and the end of the drain)."""
+        rest = b""
+        while True:
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                return rest
+            if not chunk:
+                return rest
+            rest += chunk
 
     def result(self) -> bytes:
         """What was read, once the write is over."""

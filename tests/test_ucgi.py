@@ -578,6 +578,7 @@ def test_the_searches_end_at_a_stop_with_what_they_found(twl06: Lexicon) -> None
     # the championship player: under a control stopped at once, the static move
     static = make_player("static", twl06).choose(midgame, twl06)
     for board in (midgame, peg, endgame):
+        BestPlayer(86_400).decide(board, twl06, control=Control(stop=stop))  # loads, untimed
         best = BestPlayer(86_400)
         t0 = time.perf_counter()
         decision = best.decide(board, twl06, control=Control(stop=stop))

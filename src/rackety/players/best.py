@@ -282,6 +282,8 @@ class BestPlayer(PlayerBase):
         from rackety.search.inference import infer
 
         control = self._control
+        if control is not None and control.stopped():
+            return []  # stopped before it began: no time to weigh racks
         check = None if control is None else (lambda _done, _total: control.check())
         try:
             result = infer(position, lexicon, move, leave=self.leave, jobs=1,
