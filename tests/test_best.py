@@ -93,8 +93,10 @@ def test_the_spec(twl06: Lexicon) -> None:
     for bad in ("best:clock=", "best:clock=0", "best:clock=x", "best:clock=-5"):
         with pytest.raises(RacketyError, match="best"):
             make_player(bad, twl06)
-    auto = BestPlayer(1.0, plies="auto")  # the depth the time allows (issue 38)
+    auto = BestPlayer(1.0)  # by default the depth the time allows (issue 38)
     assert auto.plies == "auto" and eval(repr(auto), {"BestPlayer": BestPlayer}) == auto
+    two = BestPlayer(1.0, plies=2)
+    assert two.plies == 2 and eval(repr(two), {"BestPlayer": BestPlayer}) == two != auto
     for plies in (-1, "four", 2.0):
         with pytest.raises(RacketyError, match="best: plies"):
             BestPlayer(1.0, plies=plies)  # type: ignore[arg-type]

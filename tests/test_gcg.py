@@ -589,7 +589,7 @@ def test_cli_show_turn_and_cgp(capsys):
     # a game's event in the one form the web app's game state lists too
     assert result["events"][1] == {"index": 1, "seat": 1, "player": "bob", "rack": "EFGOQVX",
                                    "kind": "exchange", "move": "exch FQV", "score": 0,
-                                   "total": 0, "squares": [], "notes": []}
+                                   "total": 0, "squares": [], "notes": [], "why": None}
     first = game.moves[0]
     assert first is not None
     assert result["events"][0]["squares"] == [list(sq) for sq in first.placed_squares()]

@@ -1395,16 +1395,36 @@ def test_the_championship_player_plays_on_the_game_s_clock(client: TestClient) -
     assert f": {move} " in why
 
 
-def test_the_championship_player_says_why_it_moved(client: TestClient) -> None:
-    state = _new(client, opponents=[{"level": "best", "seconds": 0.3}])
-    tiles = _hint_tiles(client, state["id"])
-    state = client.post(f"/api/games/{state['id']}/play", json={"tiles": tiles}).json()
-    assert "clock" not in state
-    lines = state["messages"]
-    assert lines[1].startswith("best 0.3s plays ")
-    assert re.fullmatch(r"best 0\.3s chose by simulation, [0-9,]+ rollouts: .+ [0-9.]+% to "
-                        r"win, next best .+ [0-9.]+%(, the opponent's leave inferred from "
-                        r"their last play)?", lines[2]), lines
+def test_the_championship_player_says_why_it_moved(tmp_path: Path, twl06: Any) -> None:
+    """The reason line comes with the move, stays on the move's event (also
+    when the game is read back from the store), and goes with an undo."""
+    db = tmp_path / "app.sqlite"
+    with _client(db) as client:
+        state = _new(client, opponents=[{"level": "best", "seconds": 0.3}])
+        game_id = state["id"]
+        tiles = _hint_tiles(client, game_id)
+        state = client.post(f"/api/games/{game_id}/play", json={"tiles": tiles}).json()
+        assert "clock" not in state
+        lines = state["messages"]
+        assert lines[1].startswith("best 0.3s plays ")
+        assert re.fullmatch(r"best 0\.3s chose by simulation, [234] plies, [0-9,]+ "
+                            r"rollouts: .+ [0-9.]+% "
+                            r"to win, next best .+ [0-9.]+%(, the opponent's leave inferred "
+                            r"from their last play)?", lines[2]), lines
+        whys = {e["index"]: e["why"] for e in state["events"]}
+        computer = [e["index"] for e in state["events"] if e["seat"] == 1]
+        assert len(computer) == 1 and whys[computer[0]] == lines[2]
+        assert [i for i, w in whys.items() if w is not None] == computer
+    with _client(db) as client:  # read back from the store
+        again = client.get(f"/api/games/{game_id}").json()
+        assert again["events"] == state["events"] and again["messages"] == []
+        undone = client.post(f"/api/games/{game_id}/undo").json()
+        assert undone["events"] == [] and client.app.state.service.live(game_id).why == {}
+        state = client.post(f"/api/games/{game_id}/pass").json()
+        reasons = [e["why"] for e in state["events"]]
+        assert reasons[0] is None and reasons[1] == state["messages"][-1]
+    with _client(db) as client:
+        assert client.get(f"/api/games/{game_id}").json()["events"] == state["events"]
 
 
 @pytest.mark.parametrize("clock", [5, 59, 100_000, -300, "ten", [300], True])

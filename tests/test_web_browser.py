@@ -299,6 +299,31 @@ def test_a_game_on_a_clock_shows_the_clocks_counting_down(page: Any,
     assert "over" not in (page.get_attribute('[data-testid="clock-0"]', "class") or "")
 
 
+def test_why_the_championship_player_moved_stays_on_a_reload(page: Any,
+                                                           server: ServerHandle) -> None:
+    """The reason line of the best level's move shows under the move in the
+    game's events, and again after the page is loaded anew."""
+    page.goto(f"{server.url}/#play")
+    page.wait_for_selector('[data-testid="opp-level-0"] option', state="attached")
+    page.select_option('[data-testid="opp-level-0"]', "best")
+    page.fill('[data-testid="opp-seconds-0"]', "0.2")
+    page.fill('[data-testid="opt-seed"]', "5")
+    page.click('[data-testid="btn-start"]')
+    page.wait_for_url("**/#game/*")
+    page.wait_for_selector('[data-testid="rack-tile"]')
+    idle(page)
+    game_id = int(page.url.rsplit("/", 1)[1])
+    play_top_hint(page)
+    state = server.get_json(f"/api/games/{game_id}")
+    assert isinstance(state, dict)
+    whys = [e["why"] for e in state["events"] if e["why"]]
+    assert len(whys) == 1 and whys[0].startswith("best 0.2s chose by "), state["events"]
+    assert page.inner_text('[data-testid="event-why"]') == whys[0]
+    page.reload()
+    page.wait_for_selector('[data-testid="event-why"]')
+    assert page.inner_text('[data-testid="event-why"]') == whys[0]
+
+
 def test_analyse_a_pasted_cgp_shows_the_top_move(page: Any, server: ServerHandle) -> None:
     page.goto(f"{server.url}/#analyse")
     page.wait_for_selector('[data-testid="analysis-board"] [data-testid="sq-7-7"]')

@@ -315,7 +315,10 @@ class GameEventShape(TypedDict):
     the kind (``play``, ``exchange``, ``pass``, ``withdrawn``, ``challenge_bonus``
     ...), the move in notation (None for the events that are not moves), its
     points and the player's total after it, the rack before it (empty where
-    it is hidden or unknown), the squares its tiles went to, and the notes.
+    it is hidden or unknown), the squares its tiles went to, the notes, and
+    ``why`` a computer player chose the move where it says (in the web app's
+    game state, the championship player's line, `BestPlayer.explain`; else
+    null).
     The web app's game state and ``rackety gcg show --json`` list these."""
 
     index: int
@@ -328,18 +331,19 @@ class GameEventShape(TypedDict):
     rack: str
     squares: list[list[int]]
     notes: list[str]
+    why: str | None
 
 
 def game_event_json(index: int, seat: int, player: str, kind: str, move: Move | None,
                     text: str | None, score: int, total: int, rack: str,
-                    notes: Sequence[str]) -> GameEventShape:
+                    notes: Sequence[str], why: str | None = None) -> GameEventShape:
     """An event as `GameEventShape` says: ``move`` the placement or exchange
     the event made, when known, and ``text`` its notation."""
     squares = [list(sq) for sq in move.placed_squares()] \
         if move is not None and move.kind == "place" else []
     return {"index": index, "seat": seat, "player": player, "kind": kind,
             "move": text or None, "score": int(score), "total": int(total), "rack": rack,
-            "squares": squares, "notes": list(notes)}
+            "squares": squares, "notes": list(notes), "why": why}
 
 
 # -------------------------------------------------------- record analysis

@@ -58,13 +58,15 @@ class BestPlayer(PlayerBase):
     `rackety.search.judge.clock_seconds`; a control's ``game_clock``, when the
     caller keeps the clock, wins over the player's own count); ``leave`` the
     static evaluation's leave model (``static``: the lexicon's trained table),
-    ``candidates`` simulated for ``plies`` plies (``"auto"``: as many, 2 to 4,
-    as the turn's time allows, `rackety.search.simulation.choose_plies`)."""
+    ``candidates`` simulated for ``plies`` plies (``"auto"``, the default: as
+    many, 2 to 4, as the turn's time allows,
+    `rackety.search.simulation.choose_plies`; it beat 2 plies in paired
+    self-play, docs/SEARCH.md)."""
 
     controlled = True
 
     def __init__(self, seconds: float = 2.0, *, clock: float | None = None,
-                 leave: str = "static", candidates: int = 10, plies: Plies = 2, seed: int = 0,
+                 leave: str = "static", candidates: int = 10, plies: Plies = "auto", seed: int = 0,
                  infer: bool = True, sampling: Sampling = "racing",
                  name: str | None = None) -> None:
         if not seconds > 0:

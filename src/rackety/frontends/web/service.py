@@ -200,6 +200,12 @@ class Live:
     clock: float | None = None  # seconds a player on the game clock, None: no clock
     used: list[float] = field(default_factory=list)  # by seat, on the clock
     since: float = 0.0  # (`now`) when the last action was made: the turn to move began
+    why: dict[int, str] = field(default_factory=dict)  # event index -> why a computer moved
+
+    def forget_undone(self) -> None:
+        """After an undo: no reason for an event that was taken back (its
+        index may go to another event)."""
+        self.why = {i: w for i, w in self.why.items() if i < len(self.game.events)}
 
 
 class Service:
@@ -423,7 +429,11 @@ class Service:
             live = Live(game_id, game, seats, config["human"], row.status, config)
             actions = self.store.actions(game_id)
             for action in actions:
+                if isinstance(action.get("why"), str):  # the move's event is the next one
+                    live.why[len(game.events)] = action["why"]
                 self._apply(game, action)
+                if action["kind"] == "undo":
+                    live.forget_undone()
             live.actions = len(actions)
             self._set_clock(live, actions)
             if game.over:
@@ -500,12 +510,17 @@ class Service:
             move = decide_on_clock(player, view, game.lexicon, left).move
             spent = now() - started
             text = move.notation(game.alphabet)
+            action: dict[str, Any] = {"kind": "move", "seat": seat, "move": text}
+            why = player.explain(view) if isinstance(player, BestPlayer) else None
+            if why is not None:  # kept with the move: the game's events show it on reload
+                action["why"] = why
+                live.why[before] = why
             game.play(move, check=False)
-            self._record(live, {"kind": "move", "seat": seat, "move": text}, seat, spent)
+            self._record(live, action, seat, spent)
             messages += [describe(game, e) for e in game.events[before:]
                          if e.kind != "time_penalty"]
-            if isinstance(player, BestPlayer):  # why this move, under it
-                messages.append(player.explain(view))
+            if why is not None:  # why this move, under it
+                messages.append(why)
             messages += [describe(game, e) for e in game.events[before:]
                          if e.kind == "time_penalty"]
         return messages
@@ -615,6 +630,7 @@ class Service:
             while game.can_undo and (count == 0 or game.turn != human):
                 game.undo()
                 count += 1
+            live.forget_undone()
             self._record(live, {"kind": "undo", "count": count}, human)
             return self.state(live, [f"took back {count} turn(s)"])
 
@@ -749,7 +765,7 @@ class Service:
                 i, e.seat, game.players[e.seat], e.kind, e.move,
                 e.move.notation(alphabet) if e.move is not None else None, e.score, e.total,
                 "" if hide and e.seat != live.human else format_leave(alphabet, e.rack),
-                e.notes))
+                e.notes, live.why.get(i)))
         # the latest play still on the board
         for i in range(len(game.events) - 1, -1, -1):
             e = game.events[i]

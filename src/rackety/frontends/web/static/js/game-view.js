@@ -209,18 +209,26 @@ function renderEvents() {
   const table = clear($("events"));
   const events = g.events || [];
   const over = g.status !== "playing";
+  // why a computer chose its move: on hover for each, written out under the latest
+  const lastWhy = events.map((e) => Boolean(e.why)).lastIndexOf(true);
   events.forEach((e, i) => {
     const text = EVENT_TEXT[e.kind] ? EVENT_TEXT[e.kind](e) : (e.move || e.kind);
     const showRack = over || e.seat === g.human;
-    table.append(h("tr", {
+    const row = {
       class: `ev-${e.kind} ${i === events.length - 1 ? "latest" : ""}`,
       "data-testid": "event-row", "data-kind": e.kind,
-    },
-    h("td", { class: "who" }, e.player),
-    h("td", { class: "rack-text" }, showRack ? (e.rack || "") : ""),
-    h("td", { class: "mv" }, text),
-    h("td", { class: "num" }, e.score === null || e.score === undefined ? "" : signed(e.score)),
-    h("td", { class: "num total" }, e.total ?? "")));
+    };
+    if (e.why) row.title = e.why;
+    table.append(h("tr", row,
+      h("td", { class: "who" }, e.player),
+      h("td", { class: "rack-text" }, showRack ? (e.rack || "") : ""),
+      h("td", { class: "mv" }, text),
+      h("td", { class: "num" }, e.score === null || e.score === undefined ? "" : signed(e.score)),
+      h("td", { class: "num total" }, e.total ?? "")));
+    if (i === lastWhy) {
+      table.append(h("tr", { class: "why", "data-testid": "event-why" },
+        h("td", { colspan: 5 }, e.why)));
+    }
   });
   const scroller = table.parentElement;
   scroller.scrollTop = scroller.scrollHeight;
