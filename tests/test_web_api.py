@@ -1420,6 +1420,8 @@ def test_the_championship_player_says_why_it_moved(tmp_path: Path, twl06: Any) -
         assert again["events"] == state["events"] and again["messages"] == []
         undone = client.post(f"/api/games/{game_id}/undo").json()
         assert undone["events"] == [] and client.app.state.service.live(game_id).why == {}
+    with _client(db) as client:  # the undo read back too
+        assert client.app.state.service.live(game_id).why == {}
         state = client.post(f"/api/games/{game_id}/pass").json()
         reasons = [e["why"] for e in state["events"]]
         assert reasons[0] is None and reasons[1] == state["messages"][-1]
