@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import os
 import queue
+import re
 import resource
 import select
 import shlex
@@ -283,8 +284,12 @@ def test_a_game_clock_sets_the_time_of_a_go() -> None:
             assert len(why) == 1, said  # where the move came from
             if cgp == MIDGAME and ms > 1000:
                 assert "simulation" in why[0] and "to win" in why[0], why
-                # the depth the rollouts searched: the move and its 2 plies
-                assert any(line.startswith("info depth 3 score eq") and " wp " in line
+                # the depth searched: the move and its rollouts' plies (by default as
+                # many as the time allows, which the line says)
+                plies = re.search(r"simulation, ([234]) plies, ", why[0])
+                assert plies is not None, why
+                depth = int(plies.group(1)) + 1
+                assert any(line.startswith(f"info depth {depth} score eq") and " wp " in line
                            for line in said), said
         pipe.send("quit")
         assert pipe.process.wait(timeout=GONE_WITHIN) == 0
