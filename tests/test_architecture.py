@@ -17,7 +17,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "rackety"
 
 #: the layers in order; a module may import its own layer and those before it
-LAYERS = ["base", "kernels", "lexicon", "game", "search", "players", "experiments",
+LAYERS = ["base", "kernels", "lexicon", "game", "search", "players", "experiments", "study",
           "facade", "frontends", "entry"]
 BASE = {"rackety.errors", "rackety.files", "rackety.reprs", "rackety.alphabet", "rackety.backends",
         "rackety.jitcache"}

@@ -26,6 +26,7 @@ from rackety.lexicon import Hooks, Lexicon
 if TYPE_CHECKING:
     from rackety.game.gcg import GcgRecord, Pragma, read_gcg, save_gcg, write_gcg
     from rackety.game.movegen import MoveList
+    from rackety.lexicon.probability import Alphagram, ProbabilityList
     from rackety.players import (
         BestPlayer,
         Decision,
@@ -43,12 +44,14 @@ _LAZY = {"MoveList": "rackety.game.movegen", "make_player": "rackety.players",
          "SimPlayer": "rackety.players", "BestPlayer": "rackety.players",
          "GcgRecord": "rackety.game.gcg", "read_gcg": "rackety.game.gcg",
          "write_gcg": "rackety.game.gcg", "save_gcg": "rackety.game.gcg",
-         "Pragma": "rackety.game.gcg"}
+         "Pragma": "rackety.game.gcg", "ProbabilityList": "rackety.lexicon.probability",
+         "Alphagram": "rackety.lexicon.probability"}
 
-__all__ = ["Alphabet", "BestPlayer", "Board", "Decision", "Event", "Game", "GcgRecord",
-           "GreedyPlayer", "Hooks", "IllegalMoveError", "Layout", "Leaves", "Lexicon", "Move",
-           "MoveList", "Player", "Pragma", "RacketyError", "Rules", "SimPlayer", "StaticPlayer",
-           "Tile", "make_player", "read_gcg", "save_gcg", "write_gcg"]
+__all__ = ["Alphabet", "Alphagram", "BestPlayer", "Board", "Decision", "Event", "Game",
+           "GcgRecord", "GreedyPlayer", "Hooks", "IllegalMoveError", "Layout", "Leaves",
+           "Lexicon", "Move", "MoveList", "Player", "Pragma", "ProbabilityList", "RacketyError",
+           "Rules", "SimPlayer", "StaticPlayer", "Tile", "make_player", "read_gcg", "save_gcg",
+           "write_gcg"]
 __version__ = "0.1.0"
 
 

@@ -56,6 +56,7 @@ EXERCISES: dict[str, list[list[str]]] = {
         ["words", "decode", "XQZZX"],
         ["words", "acrostic", "A STITCH IN TIME", "--length", "5", "--first", "S"],
         ["words", "list"],
+        ["words", "alphagrams", "--length", "7", "--ranks", "1-3"],
         ["lexicon", "build", "{tmp}/words.txt", "--output", "{tmp}/words.kwg"],
     ],
     # the other generator and the other variant: their own kernels, compiled

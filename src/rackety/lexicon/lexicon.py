@@ -32,6 +32,7 @@ from rackety.lexicon import languages as _languages
 from rackety.lexicon.sources import DEFAULT_LEXICON, builtin, builtin_names, builtin_path
 
 if TYPE_CHECKING:
+    from rackety.lexicon.probability import ProbabilityList
     from rackety.lexicon.query import Acrostic, Decoding
 
 Progress = Callable[[str], AbstractContextManager[Any]]
@@ -450,20 +451,21 @@ class Lexicon:
         return self.alphabet.decode_many(flat & np.uint8(0x7F), lens)
 
     def anagrams(self, rack: str, *, subsets: bool = False, min_length: int = 2,
-                 mark_blanks: bool = False) -> list[str]:
+                 mark_blanks: bool = False, brackets: bool = False) -> list[str]:
         """Words that use every tile of ``rack`` (``?`` is a blank); with ``subsets``,
         every word of at least ``min_length`` tiles the rack can spell, longest
         first. Each group is in alphabetical (tile) order. With ``mark_blanks`` the
         letters the blanks stand for are in lower case, as in moves (``CAT?``:
         ``ChAT``): the rack's own tiles are used first, so the blanks are the last
-        letters it is short of."""
+        letters it is short of. With ``brackets`` a tile of several letters is
+        written in brackets (``[CH]E``)."""
         from rackety.lexicon.query import anagram_walk
 
         counts = self._rack(rack)
         flat, lens = anagram_walk(self.nodes, self.root(_kwg.DAWG_ROOT), counts,
                                   max(min_length, 1), not subsets)
-        words = self.alphabet.decode_many(flat, lens) if mark_blanks else \
-            self._decode(flat, lens)
+        words = self.alphabet.decode_many(flat if mark_blanks else flat & np.uint8(0x7F), lens,
+                                          brackets=brackets)
         if subsets:
             order = sorted(range(len(words)), key=lambda i: (-int(lens[i]), i))
             words = [words[i] for i in order]
@@ -549,6 +551,21 @@ class Lexicon:
             return []
         words = from_tiles(flat & np.uint8(0x7F), lens)
         return self.alphabet.decode_many(words.flat(), words.lengths)
+
+    def probability_order(self, length: int, *, blanks: int | None = None
+                          ) -> ProbabilityList:
+        """The alphagrams of the words of ``length`` tiles in probability order,
+        as Zyzzyva ranks them for word study: by the draws of ``length`` tiles
+        from a full bag that hold them, ``blanks`` blanks (the tile set's, by
+        default) standing for any letter (`rackety.lexicon.probability`).
+
+        >>> top = Lexicon.load("TWL06").probability_order(7)
+        >>> top[0].rank, top[0].alphagram, top[0].words
+        (1, 'ADEINOR', ('ANEROID',))
+        """
+        from rackety.lexicon.probability import ranked
+
+        return ranked(self, length, blanks=blanks)
 
     def hooks(self, word: str) -> Hooks:
         """Front and back hooks of ``word`` (read from the GADDAG and the DAWG)."""

@@ -8,7 +8,7 @@ A package of thin commands, each parsing its arguments, calling the library
 and printing (a table, or with ``--json`` the result's one JSON form,
 `rackety.frontends.shapes`): `base` holds the group and what the commands
 share, and one module holds each group of commands (`wordtools`, `positions`,
-`games`, `experiments`, `search`, `analyze`, `serve`).
+`games`, `experiments`, `search`, `analyze`, `serve`, `study`).
 """
 
 from rackety.frontends.cli import (
@@ -18,10 +18,11 @@ from rackety.frontends.cli import (
     positions,
     search,
     serve,
+    study,
     wordtools,
 )
 from rackety.frontends.cli.base import cli, compile_notice, main
 from rackety.frontends.cli.wordtools import words, words_multi
 
 __all__ = ["analyze", "cli", "compile_notice", "experiments", "games", "main", "positions",
-           "search", "serve", "words", "words_multi", "wordtools"]
+           "search", "serve", "study", "words", "words_multi", "wordtools"]

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 import click
 
+from rackety.errors import parse_int
 from rackety.files import writable_file
 from rackety.frontends.cli.base import (
     FILE,
@@ -18,6 +21,22 @@ from rackety.frontends.cli.base import (
     working,
 )
 from rackety.lexicon.sources import DEFAULT_LEXICON
+
+
+def ranks_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--ranks FIRST-LAST``: a range of ranks in probability order (`read_ranks`)."""
+    return click.option("--ranks", default=None, metavar="FIRST-LAST",
+                        help="Only these ranks in probability order (1 the likeliest), "
+                             "as 1-100 (or 50, or 50- to the end).")(func)
+
+
+def read_ranks(text: str | None) -> tuple[int, int | None]:
+    """``--ranks FIRST-LAST`` read (``FIRST``, or ``FIRST-``, to the end; none: all)."""
+    if text is None:
+        return 1, None
+    first, dash, last = text.partition("-")
+    low = parse_int(first, "--ranks: first", 1, 10**9)
+    return low, parse_int(last, "--ranks: last", low, 10**9) if last else (None if dash else low)
 
 
 # ---------------------------------------------------------------- lexicon
@@ -273,6 +292,31 @@ def words_acrostic(source: str, alphabet: str | None, skip_invalid: bool, quotat
     with working("searching"):
         found = lex.acrostic(quotation, used=used).words(length, first)
     _print_words(found, as_json)
+
+
+@words.command("alphagrams")
+@lexicon_options
+@click.option("--length", "length", type=Whole(2, 21), required=True,
+              help="The words' length in tiles.")
+@ranks_option
+@click.option("--blanks", type=Whole(0, 1000), default=None,
+              help="Blanks in the bag (default: the tile set's).")
+@json_option
+def words_alphagrams(source: str, alphabet: str | None, skip_invalid: bool, length: int,
+                     ranks: str | None, blanks: int | None, as_json: bool) -> None:
+    """The alphagrams of the lexicon's words of --length tiles in probability
+    order, as Zyzzyva ranks them: by the draws of that many tiles from a full
+    bag that hold them, blanks standing for any letter; each with its rank,
+    its draws and its words (docs/STUDY.md)."""
+    first, last = read_ranks(ranks)
+    lex = load_lexicon(source, alphabet, skip_invalid)
+    with working("ranking"):
+        found = lex.probability_order(length, blanks=blanks).ranks(first, last)
+    if as_json:
+        emit_json([a.as_dict() for a in found])
+        return
+    click.echo("\n".join(f"{a.rank:>6} {a.alphagram:<{length}} {a.ways:>14,} "
+                          f"{' '.join(a.words)}" for a in found) if found else "")
 
 
 @words.command("list")
