@@ -134,6 +134,10 @@ def test_a_tile_of_several_letters(tmp_path: Path) -> None:
     assert question.grade("CO[L·L]EGI", lexicon).correct
     hooks = hook_questions(lexicon, ["[ny]"])
     assert hooks[0].prompt == "[NY]" and set(hooks[0].answers) == {"A[NY]", "[NY]A"}
+    # Spanish C and H are tiles, and so is CH: a pattern's words keep them apart
+    spanish = Lexicon.from_words(["[CH]E", "CHE", "HEC"], "spanish")
+    by_prompt = {q.prompt: q.answers for q in anagram_questions(spanish, pattern="*E")}
+    assert by_prompt == {"[CH]E": ("[CH]E",), "CEH": ("CHE", "HEC")}
 
 
 def _quiz(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],

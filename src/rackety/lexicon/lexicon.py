@@ -472,13 +472,14 @@ class Lexicon:
         return words
 
     def pattern(self, pattern: str, *, rack: str | None = None,
-                mark_blanks: bool = False) -> list[str]:
+                mark_blanks: bool = False, brackets: bool = False) -> list[str]:
         """Words matching ``pattern``: a letter matches itself, ``?`` exactly one tile,
         ``*`` any run of zero or more tiles (``C?T*``). With ``rack``, the tiles that
         fill ``?`` and ``*`` must come from it (``?`` in the rack is a blank); the
         pattern's own letters are taken as already on the board. With
         ``mark_blanks`` the letters the rack's blanks stand for are in lower case
-        (as few as can be, as late in the word as they can be)."""
+        (as few as can be, as late in the word as they can be). With ``brackets``
+        a tile of several letters is written in brackets (``[CH]E``)."""
         from rackety.lexicon.query import WILD_ANY, fewest_blanks, pattern_set_walk, pattern_walk
         from rackety.lexicon.wordlist import MAX_WORD_LENGTH
 
@@ -498,8 +499,8 @@ class Lexicon:
         else:  # what the wildcards take comes from the rack: each way is walked
             flat, lens = pattern_walk(self.nodes, root, pat, counts, True, max(max_len, 1))
             if mark_blanks:
-                return self.alphabet.decode_many(*fewest_blanks(flat, lens))
-        return self._unique_sorted(flat, lens)
+                return self.alphabet.decode_many(*fewest_blanks(flat, lens), brackets=brackets)
+        return self._unique_sorted(flat, lens, brackets)
 
     def _parse_pattern(self, pattern: str) -> list[int]:
         from rackety.lexicon.query import WILD_ANY, WILD_ONE
@@ -544,13 +545,14 @@ class Lexicon:
             out.append(e)
         return out[:-1]
 
-    def _unique_sorted(self, flat: np.ndarray, lens: np.ndarray) -> list[str]:
+    def _unique_sorted(self, flat: np.ndarray, lens: np.ndarray, brackets: bool = False
+                       ) -> list[str]:
         from rackety.lexicon.wordlist import from_tiles
 
         if len(lens) == 0:
             return []
         words = from_tiles(flat & np.uint8(0x7F), lens)
-        return self.alphabet.decode_many(words.flat(), words.lengths)
+        return self.alphabet.decode_many(words.flat(), words.lengths, brackets=brackets)
 
     def probability_order(self, length: int, *, blanks: int | None = None
                           ) -> ProbabilityList:

@@ -103,6 +103,16 @@ def _blanks(alphabet: Alphabet, blanks: int | None) -> int:
     return blanks
 
 
+def checked_length(length: int) -> int:
+    """``length``, a word's length in tiles (2 to `MAX_WORD_LENGTH`); else a
+    `RacketyError`."""
+    if isinstance(length, bool) or not isinstance(length, int) \
+            or not MIN_WORD_LENGTH <= length <= MAX_WORD_LENGTH:
+        raise RacketyError(f"length {length!r}: expected a whole number from "
+                           f"{MIN_WORD_LENGTH} to {MAX_WORD_LENGTH}")
+    return length
+
+
 def draws(alphabet: Alphabet, length: int) -> int:
     """The distinct draws of ``length`` tiles from a full bag of ``alphabet``."""
     return comb(sum(t.count for t in alphabet.tiles), length)
@@ -212,10 +222,7 @@ def ranked(lexicon: WordTiles, length: int, *, blanks: int | None = None) -> Pro
     order (module docstring), with ``blanks`` blanks in the bag (the tile
     set's, by default; Zyzzyva lets a player choose 0, 1 or 2)."""
     alphabet = lexicon.alphabet
-    if isinstance(length, bool) or not isinstance(length, int) \
-            or not MIN_WORD_LENGTH <= length <= MAX_WORD_LENGTH:
-        raise RacketyError(f"length {length!r}: expected a whole number from "
-                           f"{MIN_WORD_LENGTH} to {MAX_WORD_LENGTH}")
+    length = checked_length(length)
     b = _blanks(alphabet, blanks)
     flat, lens = lexicon.word_tiles()
     ends = np.cumsum(lens)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from rackety.errors import RacketyError, clip
-from rackety.lexicon.wordlist import MAX_WORD_LENGTH, MIN_WORD_LENGTH
+from rackety.lexicon.probability import checked_length
 
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
@@ -100,14 +100,6 @@ class Question:
                      tuple(w for w in given_words if w not in answers), tuple(unreadable))
 
 
-def _length(length: int) -> int:
-    if isinstance(length, bool) or not isinstance(length, int) \
-            or not MIN_WORD_LENGTH <= length <= MAX_WORD_LENGTH:
-        raise RacketyError(f"length {length!r}: expected a whole number from "
-                           f"{MIN_WORD_LENGTH} to {MAX_WORD_LENGTH}")
-    return length
-
-
 def _canonical(lexicon: Lexicon, words: Iterable[str], what: str) -> list[str]:
     """``words`` in the alphabet's spelling, each once, in their order; a word
     not of the alphabet is one line naming ``what``."""
@@ -144,12 +136,13 @@ def anagram_questions(lexicon: Lexicon, *, length: int | None = None,
         raise RacketyError("anagrams: give a length (with its ranks), a pattern or words")
     if words is None:
         if pattern is not None:
-            found = lexicon.pattern(pattern)
+            found = lexicon.pattern(pattern, brackets=True)
             if length is not None:
-                found = [w for w in found if len(lexicon.alphabet.word(w)) == _length(length)]
+                wanted = checked_length(length)
+                found = [w for w in found if len(lexicon.alphabet.word(w)) == wanted]
             words = found
         else:
-            plist = lexicon.probability_order(_length(length or 0), blanks=blanks)
+            plist = lexicon.probability_order(checked_length(length or 0), blanks=blanks)
             return [Question("anagrams", a.alphagram, a.words, a.rank)
                     for a in plist.ranks(*ranks)]
     def fmt(codes: Sequence[int]) -> str:
@@ -185,7 +178,7 @@ def _ask_about(lexicon: Lexicon, text: str, questions: dict[str, Question],
         return
     n = len(codes)
     if n not in lists:
-        lists[n] = lexicon.probability_order(_length(n), blanks=blanks)
+        lists[n] = lexicon.probability_order(checked_length(n), blanks=blanks)
     rank = lists[n].rank_of(alpha)
     entry = lists[n][rank - 1] if rank is not None else None
     questions[alpha] = Question("anagrams", alpha, entry.words if entry else (), rank)
@@ -215,7 +208,7 @@ def judge_questions(lexicon: Lexicon, length: int, count: int, *, seed: int = 0,
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_QUESTIONS:
         raise RacketyError(f"count {count!r}: expected a whole number from 1 to "
                            f"{MAX_QUESTIONS:,}")
-    entries = lexicon.probability_order(_length(length)).ranks(*ranks)
+    entries = lexicon.probability_order(checked_length(length)).ranks(*ranks)
     if not entries:
         raise RacketyError(f"judge: no word of {length} tiles in those ranks")
     rng = random.Random(seed)
