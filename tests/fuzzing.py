@@ -272,8 +272,9 @@ def run_cli_inprocess(argv: list[str], stdin: bytes | str | None = None
     old_in = sys.stdin
     sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
     try:
+        # the user's data folder (the study deck's default store) is the case's own
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
-                _environment(RACKETY_DEBUG="1"):
+                _environment(RACKETY_DEBUG="1", XDG_DATA_HOME=os.getcwd()):
             try:
                 code = main(list(argv))
             except SystemExit as exc:
@@ -297,6 +298,8 @@ def check_cli(argv: list[str], stdin: bytes | str | None = None, timeout: float 
     data = stdin.encode() if isinstance(stdin, str) else stdin
     full_env = {**os.environ, **(env or {})}
     full_env.pop("RACKETY_DEBUG", None)
+    if cwd is not None:  # the user's data folder (the study deck's store) is the case's own
+        full_env["XDG_DATA_HOME"] = str(cwd)
     what = f"rackety {clip(' '.join(argv), 160)}"
     try:
         proc = subprocess.run([str(RACKETY), *argv], input=data or b"", capture_output=True,
@@ -925,6 +928,11 @@ CLI_SEEDS: tuple[dict[str, Any], ...] = (
      "files": {"list.txt": "\n".join(SMALL_WORDS)}, "stdin": "CAT ACT\n\nqi\n"},
     {"argv": ["quiz", "judge", "--length", "2", "--count", "3", "--lexicon", "{tmp}/list.txt"],
      "files": {"list.txt": "\n".join(SMALL_WORDS)}, "stdin": "y\nn\nmaybe\n"},
+    {"argv": ["study", "add", "--db", "{tmp}/deck.sqlite", "--player", "ann", "--length", "3",
+              "--lexicon", "{tmp}/list.txt"], "files": {"list.txt": "\n".join(SMALL_WORDS)}},
+    {"argv": ["study", "review", "--db", "{tmp}/deck.sqlite", "--player", "ann", "--new", "2"],
+     "stdin": "CAT\n\n"},
+    {"argv": ["study", "stats", "--db", "{tmp}/deck.sqlite", "--player", "ann", "--json"]},
     {"argv": ["quiz", "hooks", "--file", "{tmp}/mine.txt", "--lexicon", "{tmp}/list.txt"],
      "files": {"list.txt": "\n".join(SMALL_WORDS), "mine.txt": "AB\nQI\n"},
      "stdin": "ABA CAB\n"},
@@ -1542,6 +1550,12 @@ def hostile_cli() -> tuple[tuple[str, dict[str, Any], str | None], ...]:
         ("quiz-file-5mb-line", case(["quiz", "hooks", "--file", "{tmp}/long.txt", "--lexicon",
                                      "{tmp}/list.txt"], {**words, "long.txt": {
                                          "repeat": "A", "times": 5_000_000}}), refused),
+        ("study-db-a-folder", case(["study", "stats", "--db", "{tmp}", "--player", "ann"]),
+         refused),
+        ("study-db-not-sqlite", case(["study", "stats", "--db", "{tmp}/x.db", "--player", "ann"],
+                                     {"x.db": "not a database"}), refused),
+        ("study-player-empty", case(["study", "stats", "--db", "{tmp}/d.db", "--player", " "]),
+         refused),
         ("quiz-judge-no-words", case(["quiz", "judge", "--length", "9", "--lexicon",
                                       "{tmp}/list.txt"], words), refused),
         ("endgame-bag-not-empty", case(["endgame", "--cgp", OPENING]), refused),

@@ -68,7 +68,8 @@ def test_a_new_database_is_created_at_the_latest_version(tmp_path: Path) -> None
     tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
               if not name.startswith("sqlite_")}
     db.close()
-    assert tables == {"players", "games", "game_players", "actions"}
+    assert tables == {"players", "games", "game_players", "actions", "study_items",
+                      "study_reviews"}
 
 
 def test_reopening_keeps_everything(tmp_path: Path) -> None:
@@ -152,7 +153,7 @@ def test_a_version_2_store_with_people_called_like_levels_migrates(tmp_path: Pat
     path = tmp_path / "v2.db"
     _version_2_with_levels_as_people(path)
     with Store(path) as store:
-        assert store.schema_version() == SCHEMA_VERSION == 3
+        assert store.schema_version() == SCHEMA_VERSION == 4
         assert store.integrity_ok()
         kinds = {(p.kind, p.name): p for p in store.players()}
         # everyone kept, with their ids, ratings and counts

@@ -234,3 +234,15 @@ def judge_questions(lexicon: Lexicon, length: int, count: int, *, seed: int = 0,
     if len(out) < count:  # every tile changed makes a word: a lexicon of nearly all strings
         raise RacketyError(f"judge: no phony of {length} tiles found in this lexicon")
     return out
+
+
+def question_for(lexicon: Lexicon, kind: str, prompt: str) -> Question:
+    """The question of a study item: ``kind`` (`KINDS`) about ``prompt`` (an
+    alphagram or rack, a word), its answers the lexicon's today."""
+    if kind == "anagrams":
+        return anagram_questions(lexicon, words=[prompt])[0]
+    if kind == "hooks":
+        return hook_questions(lexicon, [prompt])[0]
+    if kind == "judge":
+        return Question("judge", prompt, (VALID,) if prompt in lexicon else (PHONY,))
+    raise RacketyError(f"study item kind {clip(kind, 40)!r}: expected one of {', '.join(KINDS)}")

@@ -182,6 +182,23 @@ def progress_bar(counted: bool = True) -> Any:
                     disable=not _console().is_terminal)
 
 
+def store_path(db_path: str | None) -> str:
+    """The SQLite store's path: ``--db``'s, or rackety.sqlite in the user data
+    folder (made if missing); a folder, a FIFO or a device there is one line."""
+    from rackety.files import regular_file
+
+    if db_path is None:
+        from pathlib import Path
+
+        import platformdirs
+
+        folder = Path(platformdirs.user_data_dir("rackety"))
+        folder.mkdir(parents=True, exist_ok=True)
+        db_path = str(folder / "rackety.sqlite")
+    regular_file(db_path, "--db")  # a folder, a FIFO or a device there: one line, no hang
+    return db_path
+
+
 def emit_json(value: Any) -> None:
     click.echo(json.dumps(value, ensure_ascii=False))
 

@@ -20,6 +20,7 @@ from rackety.frontends.cli.base import (
     command_lexicons,
     main,
     progress_bar,
+    store_path,
 )
 
 
@@ -50,15 +51,8 @@ def serve_command(host: str, port: int, db_path: str | None, extra: tuple[str, .
 
     from rackety.frontends.web.app import create_app
 
-    if db_path is None:
-        import platformdirs
-
-        folder = Path(platformdirs.user_data_dir("rackety"))
-        folder.mkdir(parents=True, exist_ok=True)
-        db_path = str(folder / "rackety.sqlite")
-    from rackety.files import read_bytes, regular_file
-
-    regular_file(db_path, "--db")  # a folder, a FIFO or a device there: one line, no hang
+    db_path = store_path(db_path)
+    from rackety.files import read_bytes
 
     for f in leave_files:  # a missing or unreadable table fails now, not at a request
         read_bytes(f, "KLV file", 1 << 30)

@@ -1,5 +1,6 @@
-"""``rackety quiz``: word quizzes in the terminal, one question a line
-(`rackety.study.quiz`; docs/STUDY.md)."""
+"""``rackety quiz`` and ``rackety study``: word quizzes in the terminal, one
+question a line (`rackety.study.quiz`), and a player's deck of them scheduled
+by spaced repetition in the store (`rackety.study.schedule`; docs/STUDY.md)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from rackety.frontends.cli.base import (
     json_option,
     lexicon_options,
     load_lexicon,
+    store_path,
     working,
 )
 from rackety.frontends.cli.wordtools import ranks_option, read_ranks
@@ -27,6 +29,7 @@ from rackety.study.quiz import (
     anagram_questions,
     hook_questions,
     judge_questions,
+    question_for,
 )
 
 #: the most bytes of a list of words given to a quiz
@@ -146,6 +149,36 @@ def _reply() -> str:
     return line.decode("utf-8", "replace")
 
 
+def _ask_one(question: Question, number: int, total: int, lexicon: Any
+             ) -> tuple[bool, float] | None:
+    """Ask one question and say how the reply did: (right, seconds), or None
+    at the end of the input."""
+    click.echo(_ask(question, number, total))
+    started = time.monotonic()
+    line = _reply()
+    if not line:
+        return None  # the end of the input: the quiz stops here
+    seconds = time.monotonic() - started
+    grade = question.grade(line, lexicon)
+    if grade.correct:
+        click.echo("  right" + (f": {' '.join(grade.found)}" if question.kind != "judge"
+                                else ""))
+        return True, seconds
+    said = [f"the answer: {' '.join(question.answers) or '(none)'}"]
+    if grade.wrong and question.kind != "judge":
+        said.append(f"not answers: {' '.join(grade.wrong)}")
+    if grade.unreadable:
+        said.append(f"not of the alphabet: {' '.join(grade.unreadable)}")
+    click.echo("  " + "; ".join(said))
+    return False, seconds
+
+
+def _summary(right: int, asked: int, seconds: float) -> None:
+    if asked:
+        click.echo(f"{right} of {asked} right ({100 * right / asked:.0f} %), "
+                   f"{seconds / asked:.1f} s a question")
+
+
 def _run(questions: list[Question], lexicon: Any, as_json: bool) -> int:
     """Ask ``questions`` on stdin and stdout, or print them (``as_json``);
     exit 0, or 1 when an answer was wrong or missing."""
@@ -158,26 +191,133 @@ def _run(questions: list[Question], lexicon: Any, as_json: bool) -> int:
     right = asked = 0
     seconds = 0.0
     for number, question in enumerate(questions, 1):
-        click.echo(_ask(question, number, len(questions)))
-        started = time.monotonic()
-        line = _reply()
-        if not line:
-            break  # the end of the input: the quiz stops here
-        seconds += time.monotonic() - started
+        done = _ask_one(question, number, len(questions), lexicon)
+        if done is None:
+            break
         asked += 1
-        grade = question.grade(line, lexicon)
-        right += grade.correct
-        if grade.correct:
-            click.echo("  right" + (f": {' '.join(grade.found)}" if question.kind != "judge"
-                                    else ""))
-            continue
-        said = [f"the answer: {' '.join(question.answers) or '(none)'}"]
-        if grade.wrong and question.kind != "judge":
-            said.append(f"not answers: {' '.join(grade.wrong)}")
-        if grade.unreadable:
-            said.append(f"not of the alphabet: {' '.join(grade.unreadable)}")
-        click.echo("  " + "; ".join(said))
-    if asked:
-        click.echo(f"{right} of {asked} right ({100 * right / asked:.0f} %), "
-                   f"{seconds / asked:.1f} s a question")
+        right += done[0]
+        seconds += done[1]
+    _summary(right, asked, seconds)
     return 0 if right == asked else 1
+
+
+# ------------------------------------------------------------------ study
+@cli.group()
+def study() -> None:
+    """A player's study deck in the store (the web app's), scheduled by
+    spaced repetition (FSRS): add quiz lists to it, review what is due with
+    new items mixed in, and see the counts and the days ahead."""
+
+
+def _db_option(func: Any) -> Any:
+    func = click.option("--player", required=True, metavar="NICK",
+                        help="Whose deck (a person of the store).")(func)
+    return click.option("--db", "db_path", default=None, type=FILE, metavar="PATH",
+                        help="The SQLite store (default: the web app's, rackety.sqlite in "
+                             "the user data folder).")(func)
+
+
+def _open(db_path: str | None, player: str) -> tuple[Any, int]:
+    from rackety.frontends.web.store import Store
+
+    store = Store(store_path(db_path))
+    return store, store.player(player).id
+
+
+@study.command("add")
+@lexicon_options
+@_db_option
+@click.option("--kind", type=click.Choice(["anagrams", "hooks"]), default="anagrams",
+              show_default=True, help="The questions the items ask.")
+@_list_options
+def study_add(source: str, alphabet: str | None, skip_invalid: bool, db_path: str | None,
+              player: str, kind: str, length: int | None, ranks: str | None,
+              pattern: str | None, file: str | None) -> None:
+    """Add a list to a player's deck, as new items: the alphagrams (or for
+    hooks the words) of --length and --ranks, of a --pattern or of a --file."""
+    lex = load_lexicon(source, alphabet, skip_invalid)
+    first, last = read_ranks(ranks)
+    with working("making the items"):
+        words = _file_words(file, lex) if file is not None else None
+        listed = anagram_questions(lex, length=length, ranks=(first, last), pattern=pattern,
+                                   words=words)
+        prompts = [q.prompt for q in listed] if kind == "anagrams" else \
+            list(dict.fromkeys(w for q in listed for w in q.answers))
+    where = (f"file {file}" if file is not None else f"pattern {pattern}"
+             if pattern is not None else f"length {length}, ranks {ranks or 'all'}")
+    spec = source if alphabet is None else f"{source}:{alphabet}"  # as review loads it
+    store, player_id = _open(db_path, player)
+    with store:
+        added = store.study_add(player_id, [(kind, spec, p, where) for p in prompts])
+    click.echo(f"{added} new {kind} items for {player} ({len(prompts) - added} already "
+               "in the deck)")
+
+
+@study.command("review")
+@_db_option
+@click.option("--new", "new", type=Whole(0, 10_000), default=10, show_default=True,
+              help="New items mixed in with those due.")
+@click.option("--limit", type=Whole(1, 10_000), default=100, show_default=True,
+              help="Items due asked at the most.")
+def study_review(db_path: str | None, player: str, new: int, limit: int) -> int:
+    """Today's items: those due, most overdue first, with --new new ones
+    mixed in; each answer reschedules its item (wrong: again soon; right:
+    later, the quicker the later)."""
+    import random
+    from datetime import UTC, datetime
+
+    from rackety.study.schedule import rating_of, review
+
+    store, player_id = _open(db_path, player)
+    with store:
+        items = store.study_due(player_id, datetime.now(UTC), limit=limit, new=new)
+        due = [i for i in items if i.due is not None]
+        fresh = [i for i in items if i.due is None]
+        mixed = list(due)
+        rng = random.Random(player_id)
+        for item in fresh:  # new items spread among the due ones
+            mixed.insert(rng.randint(0, len(mixed)), item)
+        if not mixed:
+            click.echo(f"nothing due for {player}: add a list with rackety study add")
+            return 0
+        lexicons: dict[str, Any] = {}
+        right = asked = 0
+        seconds = 0.0
+        for number, item in enumerate(mixed, 1):
+            if item.lexicon not in lexicons:
+                lexicons[item.lexicon] = load_lexicon(item.lexicon, None, False)
+            lexicon = lexicons[item.lexicon]
+            done = _ask_one(question_for(lexicon, item.kind, item.prompt), number, len(mixed),
+                            lexicon)
+            if done is None:
+                break
+            correct, took = done
+            rating = rating_of(correct, took)
+            now = datetime.now(UTC)
+            after = review(item.card, rating, now)
+            store.study_review(item.id, card=after.card, due=after.due, rating=rating,
+                               correct=correct, seconds=round(took, 3), when=now)
+            asked += 1
+            right += correct
+            seconds += took
+        _summary(right, asked, seconds)
+    return 0 if right == asked else 1
+
+
+@study.command("stats")
+@_db_option
+@json_option
+def study_stats(db_path: str | None, player: str, as_json: bool) -> None:
+    """A player's deck: items due now, learned and new, and those falling
+    due on each of the next 7 days."""
+    from datetime import UTC, datetime
+
+    store, player_id = _open(db_path, player)
+    with store:
+        counts = store.study_counts(player_id, datetime.now(UTC))
+    if as_json:
+        emit_json({"due": counts.due, "learned": counts.learned, "new": counts.new,
+                   "forecast": counts.forecast})
+        return
+    click.echo(f"{player}: {counts.due} due, {counts.learned} learned, {counts.new} new")
+    click.echo("next days: " + " ".join(str(n) for n in counts.forecast))

@@ -1,4 +1,5 @@
-"""The web app's SQLite store: players, games, their actions and Elo ratings.
+"""The web app's SQLite store: players, games, their actions and Elo ratings,
+and each player's study deck (docs/STUDY.md).
 
 One file, opened in WAL mode with ``synchronous=FULL``; every change is one
 ``BEGIN IMMEDIATE ... COMMIT`` transaction, rolled back on any exception, so a
@@ -29,7 +30,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -130,6 +131,32 @@ MIGRATIONS: list[str] = [
     ALTER TABLE players_v3 RENAME TO players;
     CREATE INDEX players_by_rating ON players (rating DESC, name)
     """,
+    # 4: word study (docs/STUDY.md): each player's items (a quiz question's kind,
+    # lexicon and prompt, where it came from), their FSRS card and when due (NULL
+    # while new), and every review.
+    """
+    CREATE TABLE study_items (
+        id        INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+        kind      TEXT NOT NULL,
+        lexicon   TEXT NOT NULL,
+        prompt    TEXT NOT NULL,
+        source    TEXT NOT NULL DEFAULT '',
+        card      TEXT,
+        due       TEXT,
+        added     TEXT NOT NULL,
+        UNIQUE (player_id, kind, lexicon, prompt)
+    );
+    CREATE INDEX study_items_by_due ON study_items (player_id, due);
+    CREATE TABLE study_reviews (
+        item_id  INTEGER NOT NULL REFERENCES study_items (id) ON DELETE CASCADE,
+        reviewed TEXT NOT NULL,
+        rating   TEXT NOT NULL,
+        correct  INTEGER NOT NULL,
+        seconds  REAL
+    );
+    CREATE INDEX study_reviews_by_item ON study_reviews (item_id)
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -165,6 +192,35 @@ class Standing:
 
 
 @dataclass(frozen=True)
+class StudyItem:
+    """One item of a player's study deck: a quiz question's ``kind``,
+    ``lexicon`` and ``prompt``, where it came from (``source``), its FSRS
+    ``card`` (None while new) and when it is ``due`` (ISO 8601, UTC; None while
+    new), and how many times it was reviewed."""
+
+    id: int
+    kind: str
+    lexicon: str
+    prompt: str
+    source: str
+    card: str | None
+    due: str | None
+    reviews: int
+
+
+@dataclass(frozen=True)
+class StudyCounts:
+    """A player's deck: items ``due`` now, ``learned`` (reviewed, not due),
+    ``new`` (never reviewed), and the ``forecast``: items falling due on each
+    of the next days (day 0 is the rest of today, in UTC)."""
+
+    due: int
+    learned: int
+    new: int
+    forecast: list[int]
+
+
+@dataclass(frozen=True)
 class GameRow:
     """A stored game as the service reads it back."""
 
@@ -181,7 +237,12 @@ class GameRow:
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return _iso(datetime.now(UTC))
+
+
+def _iso(when: datetime) -> str:
+    """An aware time as the store writes it: ISO 8601 in UTC, to the millisecond."""
+    return when.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _statements(script: str) -> list[str]:
@@ -388,6 +449,78 @@ class Store:
                 f"{_PLAYER_SELECT} ORDER BY rating DESC, name, kind").fetchall()
         return [PlayerRow(*row) for row in rows]
 
+    # study
+
+    def study_add(self, player_id: int, items: list[tuple[str, str, str, str]]) -> int:
+        """Add ``items`` (kind, lexicon, prompt, source) to the player's deck as
+        new; one already there is kept as it is. Returns how many were added."""
+        if not items:
+            return 0
+        with self._transaction() as db:
+            if db.execute("SELECT 1 FROM players WHERE id = ?", (player_id,)).fetchone() is None:
+                raise RacketyError(f"study: no player {player_id}")
+            before = db.total_changes
+            db.executemany(
+                "INSERT INTO study_items (player_id, kind, lexicon, prompt, source, added)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                [(player_id, kind, lexicon, prompt, source, _now())
+                 for kind, lexicon, prompt, source in items])
+            return db.total_changes - before
+
+    def study_due(self, player_id: int, when: datetime, *, limit: int = 50,
+                  new: int = 10, kind: str | None = None) -> list[StudyItem]:
+        """The player's items due at ``when`` (most overdue first), at most
+        ``limit``, then up to ``new`` new ones in the order they were added (of
+        ``kind`` only, when given)."""
+        only = " AND i.kind = ?" if kind is not None else ""
+        args: tuple[Any, ...] = (kind,) if kind is not None else ()
+        with self._reading() as db:
+            due = db.execute(f"{_STUDY_SELECT} WHERE i.player_id = ? AND i.due IS NOT NULL"
+                             f" AND i.due <= ?{only} ORDER BY i.due, i.id LIMIT ?",
+                             (player_id, _iso(when), *args, max(0, limit))).fetchall()
+            fresh = db.execute(f"{_STUDY_SELECT} WHERE i.player_id = ? AND i.due IS NULL{only}"
+                               " ORDER BY i.id LIMIT ?",
+                               (player_id, *args, max(0, new))).fetchall()
+        return [StudyItem(*row) for row in due + fresh]
+
+    def study_review(self, item_id: int, *, card: str, due: datetime, rating: str,
+                     correct: bool, seconds: float | None, when: datetime) -> None:
+        """Record a review of an item at ``when`` and its new FSRS ``card`` and
+        ``due`` date (`rackety.study.schedule.review` makes them)."""
+        with self._transaction() as db:
+            changed = db.execute("UPDATE study_items SET card = ?, due = ? WHERE id = ?",
+                                 (card, _iso(due), item_id)).rowcount
+            if not changed:
+                raise RacketyError(f"study: no item {item_id}")
+            db.execute("INSERT INTO study_reviews (item_id, reviewed, rating, correct, seconds)"
+                       " VALUES (?, ?, ?, ?, ?)",
+                       (item_id, _iso(when), rating, int(correct), seconds))
+
+    def study_item(self, item_id: int) -> StudyItem | None:
+        """The item with this id, or None."""
+        with self._lock:
+            row = self._db.execute(f"{_STUDY_SELECT} WHERE i.id = ?", (item_id,)).fetchone()
+        return StudyItem(*row) if row else None
+
+    def study_counts(self, player_id: int, when: datetime, *, days: int = 7) -> StudyCounts:
+        """The player's deck at ``when``: due, learned and new, and the items
+        falling due on each of the next ``days`` days."""
+        now = _iso(when)
+        with self._reading() as db:
+            due, learned, new = db.execute(
+                "SELECT COALESCE(SUM(due IS NOT NULL AND due <= ?), 0),"
+                " COALESCE(SUM(due IS NOT NULL AND due > ?), 0), COALESCE(SUM(due IS NULL), 0)"
+                " FROM study_items WHERE player_id = ?", (now, now, player_id)).fetchone()
+            start = when.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+            forecast = []
+            for day in range(max(0, days)):
+                low = now if day == 0 else _iso(start + timedelta(days=day))
+                high = _iso(start + timedelta(days=day + 1))
+                forecast.append(int(db.execute(
+                    "SELECT COUNT(*) FROM study_items WHERE player_id = ? AND due > ?"
+                    " AND due <= ?", (player_id, low, high)).fetchone()[0]))
+        return StudyCounts(int(due), int(learned), int(new), forecast)
+
     # games
 
     def create_game(self, config: dict[str, Any], player_ids: list[int], *, gcg: str = "",
@@ -590,6 +723,11 @@ class Store:
 
 _PLAYER_SELECT = ("SELECT id, name, kind, level, rating, games, wins, losses, draws"
                   " FROM players")
+
+
+_STUDY_SELECT = ("SELECT i.id, i.kind, i.lexicon, i.prompt, i.source, i.card, i.due,"
+                 " (SELECT COUNT(*) FROM study_reviews r WHERE r.item_id = i.id)"
+                 " FROM study_items i")
 
 
 def _json(value: Any) -> str:
