@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from rackety.errors import RacketyError, clip
 from rackety.frontends.cli.base import (
     FILE,
     SEED,
@@ -227,30 +228,78 @@ def _open(db_path: str | None, player: str) -> tuple[Any, int]:
 @study.command("add")
 @lexicon_options
 @_db_option
+@click.argument("records", nargs=-1, type=FILE, metavar="[FILE.gcg]...")
 @click.option("--kind", type=click.Choice(["anagrams", "hooks"]), default="anagrams",
-              show_default=True, help="The questions the items ask.")
+              show_default=True, help="The questions a list's items ask.")
 @_list_options
 def study_add(source: str, alphabet: str | None, skip_invalid: bool, db_path: str | None,
-              player: str, kind: str, length: int | None, ranks: str | None,
-              pattern: str | None, file: str | None) -> None:
-    """Add a list to a player's deck, as new items: the alphagrams (or for
-    hooks the words) of --length and --ranks, of a --pattern or of a --file."""
-    lex = load_lexicon(source, alphabet, skip_invalid)
-    first, last = read_ranks(ranks)
-    with working("making the items"):
-        words = _file_words(file, lex) if file is not None else None
-        listed = anagram_questions(lex, length=length, ranks=(first, last), pattern=pattern,
-                                   words=words)
-        prompts = [q.prompt for q in listed] if kind == "anagrams" else \
-            list(dict.fromkeys(w for q in listed for w in q.answers))
-    where = (f"file {file}" if file is not None else f"pattern {pattern}"
-             if pattern is not None else f"length {length}, ranks {ranks or 'all'}")
-    spec = source if alphabet is None else f"{source}:{alphabet}"  # as review loads it
+              player: str, records: tuple[str, ...], kind: str, length: int | None,
+              ranks: str | None, pattern: str | None, file: str | None) -> None:
+    """Add to a player's deck, as new items: what their games say they should
+    study (FILE.gcg: the bingos they missed, the phonies they played or let
+    stand, the hooks they missed), or a list: the alphagrams (or for hooks the
+    words) of --length and --ranks, of a --pattern or of a --file."""
+    if records:
+        if any(x is not None for x in (length, ranks, pattern, file)):
+            raise RacketyError("study add: give records or a list, not both")
+        items = _record_items(records, player, source, alphabet)
+    else:
+        lex = load_lexicon(source, alphabet, skip_invalid)
+        first, last = read_ranks(ranks)
+        with working("making the items"):
+            words = _file_words(file, lex) if file is not None else None
+            listed = anagram_questions(lex, length=length, ranks=(first, last),
+                                       pattern=pattern, words=words)
+            prompts = [q.prompt for q in listed] if kind == "anagrams" else \
+                list(dict.fromkeys(w for q in listed for w in q.answers))
+        where = (f"file {file}" if file is not None else f"pattern {pattern}"
+                 if pattern is not None else f"length {length}, ranks {ranks or 'all'}")
+        spec = source if alphabet is None else f"{source}:{alphabet}"  # as review loads it
+        items = [(kind, spec, p, where) for p in prompts]
     store, player_id = _open(db_path, player)
     with store:
-        added = store.study_add(player_id, [(kind, spec, p, where) for p in prompts])
-    click.echo(f"{added} new {kind} items for {player} ({len(prompts) - added} already "
-               "in the deck)")
+        added = store.study_add(player_id, items)
+    kinds = sorted({k for k, _, _, _ in items}) or [kind]
+    click.echo(f"{added} new items ({', '.join(kinds)}) for {player} "
+               f"({len(items) - added} already in the deck)")
+
+
+#: the seconds of each endgame or pre-endgame search when a record is analysed
+#: for its lessons (a mistake there teaches no word)
+LESSON_SEARCH_SECONDS = 3.0
+
+
+def _record_items(paths: tuple[str, ...], player: str, source: str,
+                  alphabet: str | None) -> list[tuple[str, str, str, str]]:
+    """The study items of ``player``'s turns in each record: the judge's
+    analysis (static equity, `LESSON_SEARCH_SECONDS` an endgame search), then
+    its lessons (`rackety.frontends.lessons`). A record's own #lexicon is
+    used when it is built in, else --lexicon."""
+    from pathlib import Path
+
+    from rackety.files import read_bytes
+    from rackety.frontends.analysis import analyze_record, seats_of
+    from rackety.frontends.lessons import lessons
+    from rackety.game.gcg import MAX_GCG, read_gcg, replay
+    from rackety.lexicon.sources import builtin_names, is_builtin
+
+    items: list[tuple[str, str, str, str]] = []
+    for path in paths:
+        record = read_gcg(read_bytes(path, "GCG file", MAX_GCG), source=path)
+        rep = replay(record)
+        seats = seats_of(record, player) or []
+        if not seats:
+            raise RacketyError(f"{path}: no player {clip(player, 40)!r} in the record; players: "
+                               f"{', '.join(p.nickname for p in record.players)}")
+        name = record.lexicon if record.lexicon in builtin_names() else source
+        lexicon = load_lexicon(name, alphabet or rep.alphabet.name, False)
+        with working(f"analysing {Path(path).name}"):
+            analysis = analyze_record(record, lexicon, seats=seats, replayed=rep,
+                                      budget=LESSON_SEARCH_SECONDS)
+            found = lessons(analysis, rep, seats, lexicon, Path(path).name)
+        spec = name if is_builtin(name) else f"{name}:{lexicon.alphabet.name}"  # as review loads
+        items += [(x.kind, spec, x.prompt, x.source) for x in found]
+    return items
 
 
 @study.command("review")

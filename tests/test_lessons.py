@@ -1,0 +1,89 @@
+"""Lessons from a player's own games (`rackety.frontends.lessons`, issue 39
+point 4): missed bingos as alphagrams, phonies played or let stand, hooks
+missed; and ``rackety study add FILE.gcg``."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from rackety import Board, Lexicon
+from rackety.frontends.analysis import analyze_record
+from rackety.frontends.cli import main
+from rackety.frontends.lessons import hooked_words, lessons
+from rackety.game.gcg import read_gcg, replay
+
+DATA = Path(__file__).parent / "data" / "gcg"
+EMPTY = "/".join(["15"] * 15)
+
+
+def _board(row: str) -> Board:
+    rows = ["15"] * 15
+    rows[7] = row  # row 8
+    return Board.from_cgp(f"{'/'.join(rows)} ABSRTEO/ 0/0 0")
+
+
+@pytest.mark.parametrize(("row", "move", "hooked"), [
+    ("6AB7", "8G (AB)S", {"AB"}),  # a tile after AB: ABS
+    ("6AB7", "8F S(AB)", {"AB"}),  # before it: SAB
+    ("6AB7", "8G (AB)BA", set()),  # two tiles on AB's line: ABBA is no hook
+    ("6AB7", "I7 RAT", {"AB"}),  # down through the square after AB: ABA, a hook across
+    ("6AB7", "F8 ST", {"AB"}),  # down from the square before it: SAB across
+    ("6AB7", "I9 SO", set()),  # beside nothing
+    ("6QI7", "8G (QI)S", {"QI"}),
+])
+def test_the_words_a_move_hooks(row: str, move: str, hooked: set[str]) -> None:
+    board = _board(row)
+    assert hooked_words(board, board.parse_move(move)) == hooked
+
+
+@pytest.fixture(scope="module")
+def twl06() -> Lexicon:
+    return Lexicon.load("TWL06")
+
+
+def test_the_lessons_of_a_game(twl06: Lexicon) -> None:
+    """ann missed two bingos and played a phony that stood: three lessons,
+    each an alphagram of the analysis's best bingo (its board tile included)
+    or the phony; bob let the phony stand: one lesson."""
+    record = read_gcg((DATA / "phony_stood.gcg").read_bytes(), source="phony_stood.gcg")
+    rep = replay(record)
+    analysis = analyze_record(record, twl06, replayed=rep, budget=2.0)
+    ann = lessons(analysis, rep, [0], twl06, "g")
+    missed = [t for t in analysis.turns if t.seat == 0 and t.missed_bingo]
+    assert len(missed) == 2
+    expected = {("anagrams", "".join(sorted(
+        t.best_bingo_text.split()[1].replace("(", "").replace(")", "").upper())))
+        for t in missed if t.best_bingo_text}
+    phony = [p for t in analysis.turns if t.seat == 0 for p in t.phonies]
+    assert phony and all(p not in twl06 for p in phony)
+    expected |= {("judge", p) for p in phony}
+    assert {(x.kind, x.prompt) for x in ann} == expected
+    assert all(x.source.startswith("g turn ") for x in ann)
+    for x in ann:
+        if x.kind == "anagrams":
+            assert twl06.anagrams(x.prompt)  # a word of those tiles
+    bob = lessons(analysis, rep, [1], twl06, "g")
+    assert [(x.kind, x.prompt) for x in bob] == [("judge", p) for p in phony]
+    assert "let stand" in bob[0].source
+
+
+def test_study_add_from_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "d.sqlite")
+    code = main(["study", "add", str(DATA / "phony_stood.gcg"), str(DATA / "double_challenge.gcg"),
+                 "--player", "ann", "--db", db])
+    out = capsys.readouterr().out
+    rows = sqlite3.connect(db).execute("SELECT kind, prompt, source FROM study_items").fetchall()
+    assert code == 0 and out.startswith(f"{len(rows)} new items")
+    assert {k for k, _, _ in rows} <= {"anagrams", "judge", "hooks"} and len(rows) >= 4
+    assert {s.split(" turn ")[0] for _, _, s in rows} == {"phony_stood.gcg",
+                                                         "double_challenge.gcg"}
+    code = main(["study", "add", str(DATA / "phony_stood.gcg"), "--player", "ann", "--db", db])
+    assert code == 0 and "0 new items" in capsys.readouterr().out
+    for args, message in (([str(DATA / "five_point.gcg")], "no player 'ann'"),
+                          ([str(DATA / "phony_stood.gcg"), "--length", "7"], "not both")):
+        code = main(["study", "add", *args, "--player", "ann", "--db", db])
+        err = capsys.readouterr().err
+        assert code == 2 and message in err and err.count("\n") == 1
