@@ -1,8 +1,9 @@
 """Word study's lists, timed: every alphagram of 7 and of 8 tiles of a
 lexicon in probability order (the compiled count, then as objects), and
-quizzes made from them (docs/STUDY.md).
+quizzes made from them; puzzles cut from self-play per CPU minute, and the
+share of them that static players solve, by tag (docs/STUDY.md).
 
-    python bench/study.py [--lexicon TWL06] [--rounds 5]
+    python bench/study.py [--lexicon TWL06] [--rounds 5] [--games 20] [--seed 5]
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lexicon", default="TWL06")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--games", type=int, default=20, help="self-play games to cut puzzles from")
+    ap.add_argument("--seed", type=int, default=5)
     args = ap.parse_args()
     lexicon = rackety.Lexicon.load(args.lexicon)
     lexicon.probability_order(2)  # the kernels loaded, untimed
@@ -51,7 +54,37 @@ def main() -> None:
         lexicon, top)), 4)
     rows["word judge, 1000 questions of 7 s"] = round(best_of(args.rounds, lambda: judge_questions(
         lexicon, 7, 1000)), 4)
+    rows["puzzles"] = puzzles(lexicon, args.games, args.seed)
     print(json.dumps(rows, indent=1))
+
+
+def puzzles(lexicon: rackety.Lexicon, games: int, seed: int) -> dict[str, Any]:
+    """Puzzles cut from ``games`` self-play games, per CPU minute, and the
+    share each static player solves, by tag."""
+    from collections import Counter
+
+    from rackety.study.puzzles import attempt, from_selfplay
+
+    list(from_selfplay(lexicon, 1, seed=seed + 1))  # the kernels loaded, untimed
+    started = time.process_time()
+    cut = list(from_selfplay(lexicon, games, seed=seed))
+    cpu = time.process_time() - started
+    tags = Counter(t for p in cut for t in p.tags)
+    solved: dict[str, dict[str, float]] = {}
+    for spec in ("static", "h3", "greedy"):
+        player = rackety.make_player(spec, lexicon)
+        right: Counter[str] = Counter()
+        for p in cut:
+            board = rackety.Board.from_cgp(p.cgp)
+            move = player.decide(board, lexicon).move
+            if attempt(p, board.notation(move), lexicon).correct:
+                right.update(p.tags)
+                right["all"] += 1
+        solved[spec] = {t: round(100 * right[t] / n, 1)
+                        for t, n in [("all", len(cut)), *sorted(tags.items())] if n}
+    return {"games": games, "seed": seed, "puzzles": len(cut), "cpu s": round(cpu, 1),
+            "per CPU minute": round(60 * len(cut) / cpu, 1) if cpu else None,
+            "tags": dict(sorted(tags.items())), "solved %": solved}
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from rackety.frontends.cli.base import (
     json_option,
     lexicon_options,
     load_lexicon,
+    progress_bar,
     store_path,
     working,
 )
@@ -370,3 +371,135 @@ def study_stats(db_path: str | None, player: str, as_json: bool) -> None:
         return
     click.echo(f"{player}: {counts.due} due, {counts.learned} learned, {counts.new} new")
     click.echo("next days: " + " ".join(str(n) for n in counts.forecast))
+
+
+# ---------------------------------------------------------------- puzzles
+#: the most bytes of a puzzle file read
+MAX_PUZZLE_BYTES = 256 << 20
+
+
+@cli.group()
+def puzzles() -> None:
+    """Puzzles cut from games: positions whose best move, by the judge, is
+    clearly best, tagged (BINGO, ONLY_BINGO, BINGO_NINE_OR_MORE, EQUITY,
+    ENDGAME, PHONY_CHALLENGE); make them from records or self-play, and solve
+    them in the terminal."""
+
+
+@puzzles.command("make")
+@lexicon_options
+@click.argument("records", nargs=-1, type=FILE, metavar="[FILE.gcg]...")
+@click.option("--selfplay", type=Whole(1, 1_000_000), default=None, metavar="N",
+              help="Cut them from N games of the static player against itself.")
+@click.option("--seed", type=SEED, default=0, show_default=True,
+              help="The self-play games' seed.")
+@click.option("--margin", type=Whole(1, 1000), default=10, show_default=True,
+              help="The points the best move that is no answer is behind, at least.")
+@click.option("-o", "--output", "output", type=FILE, default=None, metavar="OUT.jsonl",
+              help="Write them here, one JSON object a line (default: print them).")
+def puzzles_make(source: str, alphabet: str | None, skip_invalid: bool,
+                 records: tuple[str, ...], selfplay: int | None, seed: int, margin: int,
+                 output: str | None) -> None:
+    """Cut puzzles from records (FILE.gcg) or from --selfplay N games."""
+    import json
+    from pathlib import Path
+
+    from rackety.files import read_bytes, writable_file, write_atomic
+    from rackety.game.gcg import MAX_GCG, read_gcg
+    from rackety.search.judge import Judge
+    from rackety.study.puzzles import from_record, from_selfplay
+
+    if bool(records) == (selfplay is not None):
+        raise RacketyError("puzzles make: give records or --selfplay N, one of them")
+    if output is not None:
+        writable_file(output, "-o")
+    lex = load_lexicon(source, alphabet, skip_invalid)
+    judge = Judge(lex)
+    found = []
+    started = time.process_time()
+    with progress_bar() as bar:
+        if records:
+            task = bar.add_task("cutting puzzles from the records", total=len(records))
+            for path in records:
+                record = read_gcg(read_bytes(path, "GCG file", MAX_GCG), source=path)
+                found += from_record(record, lex, name=Path(path).name, margin=margin,
+                                     judge=judge)
+                bar.advance(task)
+        else:
+            assert selfplay is not None
+            task = bar.add_task("cutting puzzles from self-play", total=selfplay)
+            found += from_selfplay(lex, selfplay, seed=seed, margin=margin, judge=judge,
+                                   progress=lambda g: bar.update(task, completed=g))
+    seconds = time.process_time() - started
+    lines = "".join(json.dumps(p.as_dict(), ensure_ascii=False) + "\n" for p in found)
+    if output is None:
+        click.echo(lines, nl=False)
+    else:
+        write_atomic(output, lines.encode("utf-8"))
+    click.echo(f"{len(found)} puzzles in {seconds:.1f} CPU s", err=True)
+
+
+def _read_puzzles(path: str) -> list[Any]:
+    import json
+
+    from rackety.files import read_bytes
+    from rackety.study.puzzles import Puzzle
+
+    data = read_bytes(path, "puzzle file", MAX_PUZZLE_BYTES)
+    out = []
+    for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError:
+            raise RacketyError(f"{path}:{number}: not JSON") from None
+        out.append(Puzzle.from_dict(value, f"{path}:{number}"))
+    return out
+
+
+@puzzles.command("solve")
+@click.argument("path", type=FILE, metavar="PUZZLES.jsonl")
+@click.option("--tag", default=None, help="Only the puzzles of this tag.")
+@click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
+def puzzles_solve(path: str, tag: str | None, color: bool | None) -> int:
+    """Solve puzzles in the terminal: the board and your rack, your move on
+    the next line (players' notation: 8D WORD, (A) for a tile on the board,
+    a lower-case letter for a blank; pass; -ABC to exchange; challenge),
+    graded by the puzzle's answers and explained."""
+    from rackety.game.board import Board
+    from rackety.game.render import terminal
+    from rackety.study.puzzles import TAGS, attempt
+
+    if tag is not None and tag.upper() not in TAGS:
+        raise RacketyError(f"--tag {tag!r}: expected one of {', '.join(TAGS)}")
+    chosen = [p for p in _read_puzzles(path) if tag is None or tag.upper() in p.tags]
+    if not chosen:
+        click.echo("no puzzles to solve", err=True)
+        return 0
+    lexicons: dict[str, Any] = {}
+    right = asked = 0
+    seconds = 0.0
+    for number, puzzle in enumerate(chosen, 1):
+        board = Board.from_cgp(puzzle.cgp)
+        if puzzle.lexicon not in lexicons:
+            lexicons[puzzle.lexicon] = load_lexicon(puzzle.lexicon, board.alphabet.name, False)
+        click.echo(terminal(board, color=sys.stdout.isatty() if color is None else color))
+        click.echo(f"[{number}/{len(chosen)}] {' '.join(puzzle.tags)}: your move?")
+        started = time.monotonic()
+        line = _reply()
+        if not line:
+            break
+        seconds += time.monotonic() - started
+        graded = attempt(puzzle, line, lexicons[puzzle.lexicon])
+        asked += 1
+        right += graded.correct
+        if graded.error:
+            click.echo(f"  not a move here: {graded.error}")
+        click.echo(("  right: " if graded.correct else "  the answer: ")
+                   + " or ".join(puzzle.answers[:3]))
+        click.echo(f"  {puzzle.why}")
+        if puzzle.alternatives:
+            click.echo("  next: " + ", ".join(f"{m} {v:+.1f}" for m, v in puzzle.alternatives))
+    _summary(right, asked, seconds)
+    return 0 if right == asked else 1
