@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from rackety import Board, Lexicon
 from rackety.errors import RacketyError
 from rackety.frontends.cli import main
+from rackety.frontends.web.store import Store
 from rackety.game.gcg import read_gcg
 from rackety.study.puzzles import (
     CHALLENGE,
@@ -25,6 +27,8 @@ from rackety.study.puzzles import (
     from_selfplay,
 )
 from rackety.study.puzzles import cut as cut_one
+from rackety.study.ratings import Rating, update
+from rackety.study.ratings import attempt as rate_attempt
 
 DATA = Path(__file__).parent / "data" / "gcg"
 
@@ -161,3 +165,45 @@ def test_puzzles_from_the_command_line(monkeypatch: pytest.MonkeyPatch,
         code = main(["puzzles", *args])
         err = capsys.readouterr().err
         assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_glickmans_example() -> None:
+    """Glickman's worked example of Glicko-2: a 1500 player (RD 200, volatility
+    0.06) who beats a 1400 (RD 30) and loses to a 1550 (RD 100) and a 1700 (RD
+    300) ends at 1464.06, RD 151.52, volatility 0.05999."""
+    after = update(Rating(1500, 200, 0.06), [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0),
+                                            (Rating(1700, 300), 0.0)])
+    assert after.rating == pytest.approx(1464.06, abs=0.01)
+    assert after.rd == pytest.approx(151.52, abs=0.01)
+    assert after.vol == pytest.approx(0.05999, abs=1e-5)
+
+
+@pytest.mark.parametrize("solved", [True, False])
+def test_an_attempt_moves_both_ratings(solved: bool) -> None:
+    solver, puzzle = Rating(1600, 80, 0.06), Rating(1500, 200, 0.06)
+    s, p = rate_attempt(solver, puzzle, solved)
+    assert (s.rating > solver.rating) == solved and (p.rating < puzzle.rating) == solved
+    assert s.rd < solver.rd and p.rd < puzzle.rd
+
+
+def test_rated_attempts_in_the_store(monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                     cut: list[Puzzle]) -> None:
+    """``puzzles solve --player``: each attempt is kept, and rates the solver
+    and the puzzle as one Glicko-2 game, the store holding both ratings."""
+    out = tmp_path / "p.jsonl"
+    out.write_text("".join(json.dumps(p.as_dict()) + "\n" for p in cut[:2]))
+    db = tmp_path / "s.sqlite"
+    monkeypatch.setattr("sys.stdin", io.StringIO(cut[0].answers[0] + "\n"))
+    main(["puzzles", "solve", str(out), "--no-color", "--player", "ann", "--db", str(db)])
+    text = capsys.readouterr().out
+    assert "your rating 1500 -> " in text
+    with Store(db) as store:
+        ann = store.player("ann").id
+        pid = store.puzzle(cut[0].lexicon, cut[0].cgp, cut[0].as_dict())
+        solver, puzzle = store.ratings(ann, pid)
+    assert solver.rating > 1500 > puzzle.rating
+    assert f"your rating 1500 -> {solver.rating:.0f}" in text
+    rows = sqlite3.connect(db).execute(
+        "SELECT correct, rating_before, rating_after FROM puzzle_attempts").fetchall()
+    assert rows == [(1, 1500.0, pytest.approx(solver.rating))]

@@ -462,14 +462,19 @@ def _read_puzzles(path: str) -> list[Any]:
 @click.argument("path", type=FILE, metavar="PUZZLES.jsonl")
 @click.option("--tag", default=None, help="Only the puzzles of this tag.")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
-def puzzles_solve(path: str, tag: str | None, color: bool | None) -> int:
+@click.option("--player", default=None, metavar="NICK",
+              help="Rate the attempts: this person's and each puzzle's Glicko-2 rating, "
+                   "kept in the store.")
+@click.option("--db", "db_path", default=None, type=FILE, metavar="PATH",
+              help="The SQLite store (default: the web app's).")
+def puzzles_solve(path: str, tag: str | None, color: bool | None, player: str | None,
+                  db_path: str | None) -> int:
     """Solve puzzles in the terminal: the board and your rack, your move on
     the next line (players' notation: 8D WORD, (A) for a tile on the board,
     a lower-case letter for a blank; pass; -ABC to exchange; challenge),
-    graded by the puzzle's answers and explained."""
-    from rackety.game.board import Board
-    from rackety.game.render import terminal
-    from rackety.study.puzzles import TAGS, attempt
+    graded by the puzzle's answers and explained; with --player, each
+    attempt rates you and the puzzle (Glicko-2)."""
+    from rackety.study.puzzles import TAGS
 
     if tag is not None and tag.upper() not in TAGS:
         raise RacketyError(f"--tag {tag!r}: expected one of {', '.join(TAGS)}")
@@ -477,6 +482,21 @@ def puzzles_solve(path: str, tag: str | None, color: bool | None) -> int:
     if not chosen:
         click.echo("no puzzles to solve", err=True)
         return 0
+    store, player_id = _open(db_path, player) if player is not None else (None, 0)
+    try:
+        return _solve(chosen, color, store, player_id)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _solve(chosen: list[Any], color: bool | None, store: Any, player_id: int) -> int:
+    from datetime import UTC, datetime
+
+    from rackety.game.board import Board
+    from rackety.game.render import terminal
+    from rackety.study.puzzles import attempt
+
     lexicons: dict[str, Any] = {}
     right = asked = 0
     seconds = 0.0
@@ -490,10 +510,19 @@ def puzzles_solve(path: str, tag: str | None, color: bool | None) -> int:
         line = _reply()
         if not line:
             break
-        seconds += time.monotonic() - started
+        took = time.monotonic() - started
+        seconds += took
         graded = attempt(puzzle, line, lexicons[puzzle.lexicon])
         asked += 1
         right += graded.correct
+        if store is not None:
+            puzzle_id = store.puzzle(puzzle.lexicon, puzzle.cgp, puzzle.as_dict())
+            before, _ = store.ratings(player_id, puzzle_id)
+            solver, rated = store.puzzle_attempt(player_id, puzzle_id, reply=line.strip(),
+                                                 correct=graded.correct,
+                                                 seconds=round(took, 3), when=datetime.now(UTC))
+            click.echo(f"  your rating {before.rating:.0f} -> {solver.rating:.0f} "
+                       f"(± {solver.rd:.0f}); the puzzle's {rated.rating:.0f}")
         if graded.error:
             click.echo(f"  not a move here: {graded.error}")
         click.echo(("  right: " if graded.correct else "  the answer: ")

@@ -1,5 +1,6 @@
 """The web app's SQLite store: players, games, their actions and Elo ratings,
-and each player's study deck (docs/STUDY.md).
+each player's study deck, and puzzles with their and their solvers' Glicko-2
+ratings (docs/STUDY.md).
 
 One file, opened in WAL mode with ``synchronous=FULL``; every change is one
 ``BEGIN IMMEDIATE ... COMMIT`` transaction, rolled back on any exception, so a
@@ -36,6 +37,8 @@ from types import TracebackType
 from typing import Any
 
 from rackety.errors import RacketyError, read_error
+from rackety.study.ratings import Rating
+from rackety.study.ratings import attempt as rate_attempt
 
 INITIAL_RATING = 1500.0
 ELO_K = 32.0
@@ -131,9 +134,10 @@ MIGRATIONS: list[str] = [
     ALTER TABLE players_v3 RENAME TO players;
     CREATE INDEX players_by_rating ON players (rating DESC, name)
     """,
-    # 4: word study (docs/STUDY.md): each player's items (a quiz question's kind,
+    # 4: study (docs/STUDY.md): each player's items (a quiz question's kind,
     # lexicon and prompt, where it came from), their FSRS card and when due (NULL
-    # while new), and every review.
+    # while new), and every review; puzzles and solvers with their Glicko-2
+    # ratings, and every attempt.
     """
     CREATE TABLE study_items (
         id        INTEGER PRIMARY KEY,
@@ -155,7 +159,35 @@ MIGRATIONS: list[str] = [
         correct  INTEGER NOT NULL,
         seconds  REAL
     );
-    CREATE INDEX study_reviews_by_item ON study_reviews (item_id)
+    CREATE INDEX study_reviews_by_item ON study_reviews (item_id);
+    CREATE TABLE puzzles (
+        id       INTEGER PRIMARY KEY,
+        lexicon  TEXT NOT NULL,
+        cgp      TEXT NOT NULL,
+        puzzle   TEXT NOT NULL,
+        rating   REAL NOT NULL DEFAULT 1500,
+        rd       REAL NOT NULL DEFAULT 350,
+        vol      REAL NOT NULL DEFAULT 0.06,
+        added    TEXT NOT NULL,
+        UNIQUE (lexicon, cgp)
+    );
+    CREATE TABLE solvers (
+        player_id INTEGER PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
+        rating    REAL NOT NULL DEFAULT 1500,
+        rd        REAL NOT NULL DEFAULT 350,
+        vol       REAL NOT NULL DEFAULT 0.06
+    );
+    CREATE TABLE puzzle_attempts (
+        puzzle_id     INTEGER NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+        player_id     INTEGER NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+        tried         TEXT NOT NULL,
+        reply         TEXT NOT NULL,
+        correct       INTEGER NOT NULL,
+        seconds       REAL,
+        rating_before REAL NOT NULL,
+        rating_after  REAL NOT NULL
+    );
+    CREATE INDEX puzzle_attempts_by_player ON puzzle_attempts (player_id)
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -520,6 +552,57 @@ class Store:
                     "SELECT COUNT(*) FROM study_items WHERE player_id = ? AND due > ?"
                     " AND due <= ?", (player_id, low, high)).fetchone()[0]))
         return StudyCounts(int(due), int(learned), int(new), forecast)
+
+    # puzzles
+
+    def puzzle(self, lexicon: str, cgp: str, puzzle: dict[str, Any]) -> int:
+        """The id of the puzzle of ``cgp`` in ``lexicon``, stored (``puzzle``:
+        its JSON form) if new."""
+        with self._transaction() as db:
+            db.execute("INSERT INTO puzzles (lexicon, cgp, puzzle, added) VALUES (?, ?, ?, ?)"
+                       " ON CONFLICT (lexicon, cgp) DO NOTHING",
+                       (lexicon, cgp, _json(puzzle), _now()))
+            return int(db.execute("SELECT id FROM puzzles WHERE lexicon = ? AND cgp = ?",
+                                  (lexicon, cgp)).fetchone()[0])
+
+    def ratings(self, player_id: int, puzzle_id: int) -> tuple[Rating, Rating]:
+        """The solver's and the puzzle's Glicko-2 ratings (new ones start at
+        the initial rating)."""
+        with self._reading() as db:
+            return self._ratings(db, player_id, puzzle_id)
+
+    @staticmethod
+    def _ratings(db: sqlite3.Connection, player_id: int, puzzle_id: int
+                 ) -> tuple[Rating, Rating]:
+        solver = db.execute("SELECT rating, rd, vol FROM solvers WHERE player_id = ?",
+                            (player_id,)).fetchone()
+        puzzle = db.execute("SELECT rating, rd, vol FROM puzzles WHERE id = ?",
+                            (puzzle_id,)).fetchone()
+        if puzzle is None:
+            raise RacketyError(f"puzzles: no puzzle {puzzle_id}")
+        return (Rating(*solver) if solver else Rating(), Rating(*puzzle))
+
+    def puzzle_attempt(self, player_id: int, puzzle_id: int, *, reply: str, correct: bool,
+                       seconds: float | None, when: datetime) -> tuple[Rating, Rating]:
+        """Record an attempt at a puzzle and rate both sides by it
+        (`rackety.study.ratings.attempt`); the solver's and the puzzle's
+        ratings after it."""
+        with self._transaction() as db:
+            if db.execute("SELECT 1 FROM players WHERE id = ?", (player_id,)).fetchone() is None:
+                raise RacketyError(f"puzzles: no player {player_id}")
+            solver, puzzle = self._ratings(db, player_id, puzzle_id)
+            solver_after, puzzle_after = rate_attempt(solver, puzzle, correct)
+            db.execute("INSERT INTO solvers (player_id, rating, rd, vol) VALUES (?, ?, ?, ?)"
+                       " ON CONFLICT (player_id) DO UPDATE SET rating = excluded.rating,"
+                       " rd = excluded.rd, vol = excluded.vol",
+                       (player_id, solver_after.rating, solver_after.rd, solver_after.vol))
+            db.execute("UPDATE puzzles SET rating = ?, rd = ?, vol = ? WHERE id = ?",
+                       (puzzle_after.rating, puzzle_after.rd, puzzle_after.vol, puzzle_id))
+            db.execute("INSERT INTO puzzle_attempts (puzzle_id, player_id, tried, reply, correct,"
+                       " seconds, rating_before, rating_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (puzzle_id, player_id, _iso(when), reply[:200], int(correct), seconds,
+                        solver.rating, solver_after.rating))
+            return solver_after, puzzle_after
 
     # games
 
