@@ -121,8 +121,8 @@ def cut(board: Board, lexicon: Lexicon, *, source: str, margin: float = MARGIN,
         return None
     static = board.moves(lexicon, mode="top", top=1)
     top_score = static.best_score
-    if endgame:  # the exact best, against the move that scores the most
-        scoring = static.top_scoring()
+    if endgame:  # the exact best, against the move that scores the most (of every move)
+        scoring = board.moves(lexicon, mode="all").top_scoring()
         if not verdict.exact or not scoring:
             return None
         verdict = judge.verdict(board, Budget(0.0, exact=ENDGAME_SECONDS),
