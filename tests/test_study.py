@@ -133,10 +133,10 @@ def test_study_from_the_command_line(monkeypatch: pytest.MonkeyPatch,
     who = ["--db", db, "--player", "ann"]
     code, out, _ = _study(monkeypatch, capsys, "", "add", *who, "--lexicon", "TWL06",
                           "--length", "7", "--ranks", "1-3")
-    assert code == 0 and out.startswith("3 new anagrams items for ann")
+    assert code == 0 and out.startswith("3 new items (anagrams) for ann")
     code, out, _ = _study(monkeypatch, capsys, "", "add", *who, "--lexicon", "TWL06",
                           "--length", "7", "--ranks", "1-3")
-    assert out.startswith("0 new anagrams items") and "3 already" in out
+    assert out.startswith("0 new items (anagrams)") and "3 already" in out
     code, out, _ = _study(monkeypatch, capsys, "", "stats", *who, "--json")
     assert json.loads(out) == {"due": 0, "learned": 0, "new": 3, "forecast": [0] * 7}
     monkeypatch.setattr("sys.stdin", io.StringIO(""))

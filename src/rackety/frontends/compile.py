@@ -129,8 +129,8 @@ KERNEL_MODULES = (
     "rackety.kernels.leaves", "rackety.kernels.multisets", "rackety.kernels.nodes",
     "rackety.kernels.raw", "rackety.kernels.rollouts", "rackety.kernels.rules",
     "rackety.kernels.selfplay", "rackety.kernels.verify", "rackety.kernels.wordsmog",
-    "rackety.lexicon.build", "rackety.lexicon.graph", "rackety.lexicon.query",
-    "rackety.search.endgame", "rackety.experiments.training",
+    "rackety.lexicon.build", "rackety.lexicon.graph", "rackety.lexicon.probability",
+    "rackety.lexicon.query", "rackety.search.endgame", "rackety.experiments.training",
 )
 #: the groups a server of games and analyses (the web app, the UCGI engine) uses
 SERVING = ("moves", "variants", "games", "sim", "endgame")
