@@ -5,6 +5,7 @@ missed; and ``rackety study add FILE.gcg``."""
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from rackety.frontends.lessons import hooked_words, lessons
 from rackety.game.gcg import read_gcg, replay
 
 DATA = Path(__file__).parent / "data" / "gcg"
+T_FAR = datetime(2100, 1, 1, tzinfo=UTC)
 EMPTY = "/".join(["15"] * 15)
 
 
@@ -87,3 +89,29 @@ def test_study_add_from_records(tmp_path: Path, capsys: pytest.CaptureFixture[st
         code = main(["study", "add", *args, "--player", "ann", "--db", db])
         err = capsys.readouterr().err
         assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_the_web_app_adds_a_records_lessons(tmp_path: Path) -> None:
+    """Issue 39 point 4: a record imported in the web app adds each of its
+    people's lessons to their deck, in the background."""
+    from fastapi.testclient import TestClient
+
+    from rackety.frontends.web.app import create_app
+    from rackety.frontends.web.store import Store
+
+    db = tmp_path / "web.sqlite"
+    app = create_app(db, warm=False)
+    with TestClient(app) as client:
+        gcg = (DATA / "phony_stood.gcg").read_text()
+        assert client.post("/api/gcg/import", json={"gcg": gcg}).status_code == 201
+        assert app.state.service.wait_for_lessons(120)
+    with Store(db) as store:
+        # the web app keeps a record's people by their names in it
+        ann, bob = store.player("Ann Able").id, store.player("Bob Baker").id
+        mine = {(i.kind, i.prompt) for i in store.study_due(ann, T_FAR, new=100)}
+        theirs = {(i.kind, i.prompt) for i in store.study_due(bob, T_FAR, new=100)}
+    record = read_gcg(gcg.encode(), source="g")
+    twl06 = Lexicon.load("TWL06")
+    expected = lessons(analyze_record(record, twl06, budget=3.0), replay(record), [0], twl06, "g")
+    assert mine == {(x.kind, x.prompt) for x in expected} and ("judge", "RETZ") in mine
+    assert theirs == {("judge", "RETZ")}

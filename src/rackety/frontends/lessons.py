@@ -27,6 +27,9 @@ from rackety.game.referee import formed_words
 
 #: the mistakes whose best move's hooks are lessons
 HOOK_MISTAKES = ("medium", "large")
+#: the seconds of each endgame or pre-endgame search when a record is analysed
+#: for its lessons (a mistake there teaches no word)
+SEARCH_SECONDS = 3.0
 
 
 @dataclass(frozen=True)
@@ -124,3 +127,17 @@ def lessons(analysis: RecordAnalysis, replayed: Any, seats: list[int], lexicon: 
             for word in sorted(hooked_words(board, turn.best) - played):
                 add("hooks", word, turn, f"the hook on {word} of {turn.best_text}")
     return list(out.values())
+
+
+def record_lessons(record: Any, lexicon: Any, seats: list[int], name: str, *,
+                   replayed: Any = None) -> dict[int, list[Lesson]]:
+    """The lessons of each of ``seats`` in ``record`` (a
+    `rackety.game.gcg.GcgRecord`): the judge's analysis of their turns
+    (static equity, `SEARCH_SECONDS` each endgame search), then `lessons`."""
+    from rackety.frontends.analysis import analyze_record
+    from rackety.game.gcg import replay
+
+    rep = replayed if replayed is not None else replay(record)
+    analysis = analyze_record(record, lexicon, seats=seats, replayed=rep,
+                              budget=SEARCH_SECONDS)
+    return {seat: lessons(analysis, rep, [seat], lexicon, name) for seat in seats}

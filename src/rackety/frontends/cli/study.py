@@ -265,22 +265,16 @@ def study_add(source: str, alphabet: str | None, skip_invalid: bool, db_path: st
                f"({len(items) - added} already in the deck)")
 
 
-#: the seconds of each endgame or pre-endgame search when a record is analysed
-#: for its lessons (a mistake there teaches no word)
-LESSON_SEARCH_SECONDS = 3.0
-
-
 def _record_items(paths: tuple[str, ...], player: str, source: str,
                   alphabet: str | None) -> list[tuple[str, str, str, str]]:
-    """The study items of ``player``'s turns in each record: the judge's
-    analysis (static equity, `LESSON_SEARCH_SECONDS` an endgame search), then
-    its lessons (`rackety.frontends.lessons`). A record's own #lexicon is
+    """The study items of ``player``'s turns in each record, its lessons
+    (`rackety.frontends.lessons.record_lessons`). A record's own #lexicon is
     used when it is built in, else --lexicon."""
     from pathlib import Path
 
     from rackety.files import read_bytes
-    from rackety.frontends.analysis import analyze_record, seats_of
-    from rackety.frontends.lessons import lessons
+    from rackety.frontends.analysis import seats_of
+    from rackety.frontends.lessons import record_lessons
     from rackety.game.gcg import MAX_GCG, read_gcg, replay
     from rackety.lexicon.sources import builtin_names, is_builtin
 
@@ -295,9 +289,9 @@ def _record_items(paths: tuple[str, ...], player: str, source: str,
         name = record.lexicon if record.lexicon in builtin_names() else source
         lexicon = load_lexicon(name, alphabet or rep.alphabet.name, False)
         with working(f"analysing {Path(path).name}"):
-            analysis = analyze_record(record, lexicon, seats=seats, replayed=rep,
-                                      budget=LESSON_SEARCH_SECONDS)
-            found = lessons(analysis, rep, seats, lexicon, Path(path).name)
+            by_seat = record_lessons(record, lexicon, seats, Path(path).name, replayed=rep)
+            found = list({(x.kind, x.prompt): x for seat in seats
+                          for x in by_seat[seat]}.values())
         spec = name if is_builtin(name) else f"{name}:{lexicon.alphabet.name}"  # as review loads
         items += [(x.kind, spec, x.prompt, x.source) for x in found]
     return items

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 import re
+import sqlite3
 import threading
 import time
 import unicodedata
@@ -221,6 +222,7 @@ class Service:
         self._live: dict[int, Live] = {}
         self._lock = threading.Lock()
         self.searches = Searches()  # endgames and pre-endgames running or done
+        self._lessons: list[threading.Thread] = []  # games being studied for their lessons
 
     # ---------------------------------------------------------- options
     def _alphabet_of(self, name: str) -> Alphabet:
@@ -476,11 +478,58 @@ class Service:
             action = {**action, "at": at, "used": list(live.used)}
             if game.over:
                 self._overtime(live)
-        self.store.add_action(live.id, live.actions, action, gcg=gcg_of(game),
+        record = gcg_of(game)
+        self.store.add_action(live.id, live.actions, action, gcg=record,
                               scores=list(game.scores), turn=game.turn, over=game.over)
         live.actions += 1
         if game.over:
+            if live.status == "playing":  # the game just finished: the people's lessons
+                people = [(i, s.name) for i, s in enumerate(live.seats) if s.kind == "human"]
+                self.study_later(record, live.config["lexicon"], people, f"game {live.id}")
             live.status = "over"
+
+    # ------------------------------------------------------------ study
+    def study_later(self, gcg: str, lexicon: str, people: list[tuple[int, str]],
+                    name: str) -> None:
+        """Add what the game says its ``people`` (their seats and names)
+        should study to their decks (`rackety.frontends.lessons`), in a thread
+        of its own: the analysis takes seconds, and a game is stored without
+        waiting for it."""
+        if not people:
+            return
+        thread = threading.Thread(target=self._study, args=(gcg, lexicon, people, name),
+                                  name=f"lessons of {name}", daemon=True)
+        with self._lock:
+            self._lessons = [t for t in self._lessons if t.is_alive()] + [thread]
+        thread.start()
+
+    def _study(self, gcg: str, lexicon: str, people: list[tuple[int, str]],
+               name: str) -> None:
+        from rackety.frontends.lessons import record_lessons
+
+        try:
+            record = read_gcg(gcg, source=name)
+            by_seat = record_lessons(record, self.lexicons.get(lexicon),
+                                     [seat for seat, _ in people], name)
+        except (RacketyError, OSError):
+            return  # the game stands as stored; its lessons are only a help
+        for seat, person in people:
+            try:
+                player = self.store.player(_person(person)).id
+                self.store.study_add(player, [(x.kind, lexicon, x.prompt, x.source)
+                                              for x in by_seat[seat]])
+            except RacketyError:
+                continue  # a name the store does not take for a person: no deck
+            except sqlite3.Error:
+                return  # the store closed meanwhile (the app stopping)
+
+    def wait_for_lessons(self, timeout: float | None = None) -> bool:
+        """Wait until the games being studied are done (True), or ``timeout``."""
+        with self._lock:
+            pending = list(self._lessons)
+        for thread in pending:
+            thread.join(timeout)
+        return not any(t.is_alive() for t in pending)
 
     @staticmethod
     def _overtime(live: Live) -> None:
@@ -713,6 +762,9 @@ class Service:
                         "record", config)
             with self._lock:
                 self._live[game_id] = live
+            # a record's players are people: each one's lessons go to their deck
+            self.study_later(gcg_of(game), name, list(enumerate(game.players)),
+                             f"record {game_id}")
             return self.state(live, [])
         config = {"lexicon": name, "challenge": challenge, "seed": 0, "gcg": text}
         game = self._new_game(config, lex)
