@@ -906,6 +906,10 @@ def _http_seeds() -> tuple[dict[str, Any], ...]:
         {"method": "POST", "url": "/api/games/{game}/challenge"},
         {"method": "POST", "url": "/api/games/{game}/undo"},
         {"method": "POST", "url": "/api/games/{record}/pass"},
+        {"method": "GET", "url": "/api/study?player=ann"},
+        {"method": "GET", "url": "/api/study/next?player=ann&new=3"},
+        {"method": "POST", "url": "/api/study/answer",
+         "json": {"player": "ann", "item": 1, "reply": "QI ZA", "seconds": 2.5}},
     )
 
 
@@ -1762,7 +1766,8 @@ HTTP_GROUPS = {
 
 
 def http_group(case: dict[str, Any]) -> str:
-    """The route group of a request: analysis, records, games or listing."""
+    """The route group of a request: analysis, records, games or listing (the
+    study routes are listing's)."""
     url = case["url"]
     for group in ("analysis", "records", "games"):
         if url.startswith(HTTP_GROUPS[group]):

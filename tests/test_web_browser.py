@@ -1038,3 +1038,56 @@ def test_an_endgame_of_a_record_s_turn_stopped_and_of_a_position(
     page.wait_for_selector('[data-testid="analyse-error"]:not([hidden])')
     assert "1 to 6 tiles in the bag" in page.inner_text('[data-testid="analyse-error"]')
     assert page.url.endswith("#analyse")
+
+
+# ---------------------------------------------------------------- study
+def test_study_the_lessons_of_an_imported_record(browser: Any, tmp_path: Path) -> None:
+    """Issue 39: a record imported adds its people's lessons to their decks;
+    the Study page, at a phone's width, asks them one at a time, grades the
+    reply and counts what is left."""
+    from urllib.parse import quote
+
+    from rackety import Lexicon
+
+    server = start_server(tmp_path / "study.db", args=["--search-seconds", "0.3"])
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        record = (ROOT / "tests" / "data" / "gcg" / "phony_stood.gcg").read_text()
+        status, _ = server.request("POST", "/api/gcg/import", {"gcg": record})
+        assert status == 201
+        deadline = time.monotonic() + 90
+        while True:  # the lessons are added in the background
+            stats = server.get_json(f"/api/study?player={quote('Ann Able')}")
+            assert isinstance(stats, dict)
+            if stats["new"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.3)
+        new = stats["new"]
+        assert new >= 3
+        page.goto(f"{server.url}/#study")
+        page.fill('[data-testid="study-player"]', "Ann Able")
+        page.click('[data-testid="btn-study-open"]')
+        page.wait_for_selector('[data-testid="study-card"]', state="visible")
+        assert f"{new} new" in page.inner_text('[data-testid="study-stats"]')
+        prompt = page.inner_text('[data-testid="study-prompt"]').strip()
+        assert "every word of these tiles" in page.inner_text('[data-testid="study-meta"]')
+        words = Lexicon.load("TWL06").anagrams(prompt)
+        page.fill('[data-testid="study-reply"]', " ".join(words).lower())
+        page.click('[data-testid="btn-study-answer"]')
+        page.wait_for_selector('[data-testid="study-verdict"]')
+        assert page.inner_text('[data-testid="study-verdict"]') == "Right"
+        assert page.inner_text('[data-testid="study-answers"]').split() == words
+        page.wait_for_selector(f'[data-testid="study-stats"]:has-text("{new - 1} new")')
+        assert _page_width(page) <= PHONE["width"], "the Study page is too wide"
+        page.click('[data-testid="btn-study-next"]')
+        page.wait_for_selector('[data-testid="btn-study-next"]', state="hidden")
+        assert page.inner_text('[data-testid="study-prompt"]').strip() != prompt
+        page.screenshot(path=str(artifacts() / "study-phone.png"), full_page=True)
+    finally:
+        context.close()
+        server.stop()
+    assert errors == [], f"uncaught errors in the page: {errors}"

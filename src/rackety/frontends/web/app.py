@@ -218,6 +218,14 @@ class ImportRequest(Strict):
     challenge: ChallengeRule = DEFAULT_CHALLENGE
 
 
+class StudyAnswerRequest(Strict):
+    player: str = Field(min_length=1, max_length=40, description="Whose deck: a person's name.")
+    item: int = Field(ge=1, le=2**62, description="The item answered (from /api/study/next).")
+    reply: str = Field(max_length=2000, description="The words (or y/n for the word judge).")
+    seconds: float | None = Field(None, ge=0, le=86_400,
+                                  description="The seconds the answer took (rates the review).")
+
+
 class SearchRequest(Strict):
     cgp: str | None = Field(None, max_length=MAX_CGP,
                             description="The position, one CGP line (or gcg with turn).")
@@ -670,6 +678,25 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
     def rankings() -> dict[str, Any]:
         """Players by rating, and the latest finished games with their standings."""
         return service.rankings()
+
+    @app.get("/api/study", responses=ERRORS, tags=["study"])
+    def study_stats(player: Annotated[str, Query(min_length=1, max_length=40)]
+                    ) -> dict[str, Any]:
+        """A person's study deck: items due now, learned, new, and falling due
+        on each of the next 7 days (docs/STUDY.md)."""
+        return service.study_stats(player)
+
+    @app.get("/api/study/next", responses=ERRORS, tags=["study"])
+    def study_next(player: Annotated[str, Query(min_length=1, max_length=40)],
+                   new: Annotated[int, Query(ge=0, le=1000)] = 10) -> dict[str, Any]:
+        """The next item to review (the most overdue, else a new one), as a
+        question without its answers; ``item`` null when nothing is due."""
+        return service.study_next(player, new)
+
+    @app.post("/api/study/answer", responses=GAME_ERRORS, tags=["study"])
+    def study_answer(body: StudyAnswerRequest) -> dict[str, Any]:
+        """Grade a reply to a deck's item and schedule it again (FSRS)."""
+        return service.study_answer(body.player, body.item, body.reply, body.seconds)
 
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     return app

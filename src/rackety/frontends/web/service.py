@@ -523,6 +523,64 @@ class Service:
             except sqlite3.Error:
                 return  # the store closed meanwhile (the app stopping)
 
+    def _deck_owner(self, player: str) -> int:
+        """The id of the person ``player`` (a name the store takes for a person)."""
+        return self.store.player(_person(player)).id
+
+    def study_stats(self, player: str) -> dict[str, Any]:
+        """A person's deck: items due now, learned and new, the next 7 days."""
+        from datetime import UTC, datetime
+
+        counts = self.store.study_counts(self._deck_owner(player), datetime.now(UTC))
+        return {"player": _person(player), "due": counts.due, "learned": counts.learned,
+                "new": counts.new, "forecast": counts.forecast}
+
+    def study_next(self, player: str, new: int) -> dict[str, Any]:
+        """The next item to review: the most overdue, else a new one (of up
+        to ``new`` today), as a question without its answers; none when the
+        deck has nothing to ask. An item of a lexicon this server does not
+        offer is passed over."""
+        from datetime import UTC, datetime
+
+        from rackety.study.quiz import question_for
+
+        owner = self._deck_owner(player)
+        for item in self.store.study_due(owner, datetime.now(UTC), limit=20, new=new):
+            try:
+                lexicon = self.lexicons.get(item.lexicon)
+                question = question_for(lexicon, item.kind, item.prompt)
+            except RacketyError:
+                continue
+            return {"item": {"id": item.id, "kind": item.kind, "prompt": question.prompt,
+                             "rank": question.rank, "answers": len(question.answers),
+                             "lexicon": item.lexicon, "source": item.source,
+                             "new": item.due is None}}
+        return {"item": None}
+
+    def study_answer(self, player: str, item_id: int, reply: str,
+                     seconds: float | None) -> dict[str, Any]:
+        """Grade a reply to one of the person's items and schedule it again
+        (`rackety.study.schedule`): the grade, the answers, when it is due."""
+        from datetime import UTC, datetime
+
+        from rackety.study.quiz import question_for
+        from rackety.study.schedule import rating_of, review
+
+        owner = self._deck_owner(player)
+        item = self.store.study_item(item_id)
+        if item is None or self.store.study_owner(item_id) != owner:
+            raise NotFoundError(f"study item {item_id}: not in {player}'s deck")
+        lexicon = self.lexicons.get(item.lexicon)
+        question = question_for(lexicon, item.kind, item.prompt)
+        grade = question.grade(reply, lexicon)
+        rating = rating_of(grade.correct, seconds)
+        when = datetime.now(UTC)
+        after = review(item.card, rating, when)
+        self.store.study_review(item_id, card=after.card, due=after.due, rating=rating,
+                                correct=grade.correct, seconds=seconds, when=when)
+        return {**grade.as_dict(), "answers": list(question.answers), "rating": rating,
+                "due": after.due.isoformat()}
+
     def wait_for_lessons(self, timeout: float | None = None) -> bool:
         """Wait until the games being studied are done (True), or ``timeout``."""
         with self._lock:

@@ -534,6 +534,13 @@ class Store:
             row = self._db.execute(f"{_STUDY_SELECT} WHERE i.id = ?", (item_id,)).fetchone()
         return StudyItem(*row) if row else None
 
+    def study_owner(self, item_id: int) -> int | None:
+        """The player whose deck holds the item, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT player_id FROM study_items WHERE id = ?",
+                                   (item_id,)).fetchone()
+        return int(row[0]) if row else None
+
     def study_counts(self, player_id: int, when: datetime, *, days: int = 7) -> StudyCounts:
         """The player's deck at ``when``: due, learned and new, and the items
         falling due on each of the next ``days`` days."""

@@ -6,6 +6,7 @@
 //   #endgame     the endgame or pre-endgame of a position or a record's turn
 //   #games       the stored games, and importing a GCG
 //   #rankings    the players by rating and the recent results
+//   #study       a person's study deck: what is due, asked one item at a time
 // Everything it shows comes from the server's API, whose requests and answers
 // its OpenAPI schema describes (GET /openapi.json): positions are read and
 // written there (a CGP read, a position edited), never here. This module
@@ -22,6 +23,7 @@ import { closePicker, pickerKey, pickerOpen } from "./picker.js";
 import { showRankings } from "./rankings.js";
 import { gcg, gcgGo } from "./record.js";
 import { showPlaySetup } from "./setup.js";
+import { showStudy } from "./study.js";
 import { currentTab } from "./tabs.js";
 import { currentRoute, showView } from "./views.js";
 
@@ -51,6 +53,10 @@ function route() {
     case "rankings":
       showView("rankings");
       showRankings();
+      return;
+    case "study":
+      showView("study");
+      showStudy();
       return;
     default:
       break;
