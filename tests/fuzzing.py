@@ -910,6 +910,9 @@ def _http_seeds() -> tuple[dict[str, Any], ...]:
         {"method": "GET", "url": "/api/study/next?player=ann&new=3"},
         {"method": "POST", "url": "/api/study/answer",
          "json": {"player": "ann", "item": 1, "reply": "QI ZA", "seconds": 2.5}},
+        {"method": "GET", "url": "/api/puzzles/next?player=ann&tag=BINGO"},
+        {"method": "POST", "url": "/api/puzzles/answer",
+         "json": {"player": "ann", "puzzle": 1, "reply": "8D HALTED", "seconds": 9.5}},
     )
 
 

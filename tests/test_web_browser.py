@@ -1091,3 +1091,55 @@ def test_study_the_lessons_of_an_imported_record(browser: Any, tmp_path: Path) -
         context.close()
         server.stop()
     assert errors == [], f"uncaught errors in the page: {errors}"
+
+
+def test_solve_a_puzzle_of_an_imported_record(browser: Any, tmp_path: Path) -> None:
+    """Issue 39: a record imported gives its puzzles to the Puzzles page,
+    which draws one at a phone's width, grades the move typed, explains it
+    and rates the attempt."""
+    from urllib.parse import quote
+
+    from rackety import Lexicon
+    from rackety.game.gcg import read_gcg
+    from rackety.study.puzzles import from_record
+
+    server = start_server(tmp_path / "puzzles.db", args=["--search-seconds", "0.3"])
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        text = (ROOT / "tests" / "data" / "gcg" / "phony_stood.gcg").read_text()
+        status, _ = server.request("POST", "/api/gcg/import", {"gcg": text})
+        assert status == 201
+        expected = {p.cgp: p for p in from_record(read_gcg(text, source="g"),
+                                                  Lexicon.load("TWL06"), name="g")}
+        assert expected
+        deadline = time.monotonic() + 90
+        while True:  # the puzzles are cut in the background
+            shown = server.get_json(f"/api/puzzles/next?player={quote('Ann Able')}")
+            assert isinstance(shown, dict)
+            if shown["puzzle"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.3)
+        puzzle = expected[shown["puzzle"]["position"]["cgp"]]
+        page.goto(f"{server.url}/#puzzles")
+        page.fill('[data-testid="puzzle-player"]', "Ann Able")
+        page.click('[data-testid="btn-puzzle-next"]')
+        page.wait_for_selector('[data-testid="puzzle-card"]', state="visible")
+        page.wait_for_selector('[data-testid="puzzle-rack"] [data-testid="rack-tile"]')
+        assert " · ".join(puzzle.tags) in page.inner_text('[data-testid="puzzle-meta"]')
+        assert _page_width(page) <= PHONE["width"], "the Puzzles page is too wide"
+        page.fill('[data-testid="puzzle-reply"]', puzzle.answers[0])
+        page.click('[data-testid="btn-puzzle-answer"]')
+        page.wait_for_selector('[data-testid="puzzle-verdict"]')
+        assert page.inner_text('[data-testid="puzzle-verdict"]') == "Right"
+        assert page.inner_text('[data-testid="puzzle-why"]') == puzzle.why
+        assert page.inner_text('[data-testid="puzzle-rating"]').startswith("Your rating ")
+        assert _page_width(page) <= PHONE["width"], "the Puzzles page is too wide"
+        page.screenshot(path=str(artifacts() / "puzzle-phone.png"), full_page=True)
+    finally:
+        context.close()
+        server.stop()
+    assert errors == [], f"uncaught errors in the page: {errors}"

@@ -79,3 +79,50 @@ def test_answer_limits(app_client: tuple[object, TestClient], field: str, value:
     _, client = app_client
     body = {"player": "ann", "item": 5, "reply": "y", "seconds": 1.0, field: value}
     assert client.post("/api/study/answer", json=body).status_code == status
+
+
+def test_puzzles_through_the_api(app_client: tuple[object, TestClient]) -> None:
+    """The next puzzle is one the person has not tried, rated nearest them;
+    an answer is graded by the puzzle's answers and rates both sides."""
+    from rackety.game.gcg import read_gcg
+    from rackety.study.puzzles import from_record
+
+    app, client = app_client
+    store = app.state.service.store  # type: ignore[attr-defined]
+    gcg = (Path(__file__).parent / "data" / "gcg" / "phony_stood.gcg").read_text()
+    cut = from_record(read_gcg(gcg, source="g"), Lexicon.load("TWL06"), name="g")
+    for p in cut:
+        store.puzzle(p.lexicon, p.cgp, p.as_dict())
+    by_cgp = {p.cgp: p for p in cut}
+    tried = []
+    for _ in cut:
+        shown = client.get("/api/puzzles/next", params={"player": "ann"}).json()["puzzle"]
+        puzzle = by_cgp[shown["position"]["cgp"]]
+        assert shown["tags"] == list(puzzle.tags) and "answers" not in shown
+        right = client.post("/api/puzzles/answer", json={
+            "player": "ann", "puzzle": shown["id"], "reply": puzzle.answers[0]}).json()
+        assert right["correct"] and right["why"] == puzzle.why
+        assert right["rating"] > 1500 > right["puzzle_rating"] or tried
+        tried.append(shown["id"])
+    assert len(set(tried)) == len(cut)  # each once
+    assert client.get("/api/puzzles/next", params={"player": "ann"}).json() == {"puzzle": None}
+    wrong = client.post("/api/puzzles/answer", json={"player": "bob", "puzzle": tried[0],
+                                                     "reply": "8Z NOTAMOVE"}).json()
+    assert not wrong["correct"] and wrong["error"] and wrong["rating"] < 1500
+    assert client.post("/api/puzzles/answer", json={"player": "bob", "puzzle": 9999,
+                                                    "reply": "pass"}).status_code == 404
+    tagged = client.get("/api/puzzles/next", params={"player": "bob", "tag": "BINGO"}).json()
+    assert "BINGO" in tagged["puzzle"]["tags"]
+    assert client.get("/api/puzzles/next", params={"player": "bob", "tag": "NOPE"}
+                      ).status_code == 400
+
+
+@pytest.mark.parametrize(("field", "value", "status"), [
+    ("reply", "x" * 200, 404), ("reply", "x" * 201, 422), ("puzzle", 0, 422),
+    ("seconds", 86_400, 404), ("seconds", 86_401, 422), ("player", "a" * 41, 422),
+])
+def test_puzzle_answer_limits(app_client: tuple[object, TestClient], field: str,
+                              value: object, status: int) -> None:
+    _, client = app_client
+    body = {"player": "ann", "puzzle": 7, "reply": "pass", "seconds": 1.0, field: value}
+    assert client.post("/api/puzzles/answer", json=body).status_code == status

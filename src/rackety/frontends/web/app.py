@@ -226,6 +226,14 @@ class StudyAnswerRequest(Strict):
                                   description="The seconds the answer took (rates the review).")
 
 
+class PuzzleAnswerRequest(Strict):
+    player: str = Field(min_length=1, max_length=40, description="Who: a person's name.")
+    puzzle: int = Field(ge=1, le=2**62, description="The puzzle (from /api/puzzles/next).")
+    reply: str = Field(max_length=200, description="The move in players' notation, or "
+                                                   "challenge.")
+    seconds: float | None = Field(None, ge=0, le=86_400, description="The seconds it took.")
+
+
 class SearchRequest(Strict):
     cgp: str | None = Field(None, max_length=MAX_CGP,
                             description="The position, one CGP line (or gcg with turn).")
@@ -697,6 +705,20 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
     def study_answer(body: StudyAnswerRequest) -> dict[str, Any]:
         """Grade a reply to a deck's item and schedule it again (FSRS)."""
         return service.study_answer(body.player, body.item, body.reply, body.seconds)
+
+    @app.get("/api/puzzles/next", responses=ERRORS, tags=["study"])
+    def puzzle_next(player: Annotated[str, Query(min_length=1, max_length=40)],
+                    tag: Annotated[str | None, Query(max_length=40)] = None
+                    ) -> dict[str, Any]:
+        """A puzzle the person has not tried, rated nearest them (of ``tag``,
+        when given), with its position; ``puzzle`` null when there is none."""
+        return service.puzzle_next(player, tag)
+
+    @app.post("/api/puzzles/answer", responses=GAME_ERRORS, tags=["study"])
+    def puzzle_answer(body: PuzzleAnswerRequest) -> dict[str, Any]:
+        """Grade a move for a puzzle, explain the answer, and rate the person
+        and the puzzle by the attempt (Glicko-2)."""
+        return service.puzzle_answer(body.player, body.puzzle, body.reply, body.seconds)
 
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     return app

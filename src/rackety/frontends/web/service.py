@@ -506,12 +506,15 @@ class Service:
     def _study(self, gcg: str, lexicon: str, people: list[tuple[int, str]],
                name: str) -> None:
         from rackety.frontends.lessons import record_lessons
+        from rackety.study.puzzles import from_record
 
         try:
             record = read_gcg(gcg, source=name)
-            by_seat = record_lessons(record, self.lexicons.get(lexicon),
-                                     [seat for seat, _ in people], name)
-        except (RacketyError, OSError):
+            lex = self.lexicons.get(lexicon)
+            by_seat = record_lessons(record, lex, [seat for seat, _ in people], name)
+            for puzzle in from_record(record, lex, name=name):  # the Puzzles page's
+                self.store.puzzle(puzzle.lexicon, puzzle.cgp, puzzle.as_dict())
+        except (RacketyError, OSError, sqlite3.Error):
             return  # the game stands as stored; its lessons are only a help
         for seat, person in people:
             try:
@@ -580,6 +583,45 @@ class Service:
                                 correct=grade.correct, seconds=seconds, when=when)
         return {**grade.as_dict(), "answers": list(question.answers), "rating": rating,
                 "due": after.due.isoformat()}
+
+    def puzzle_next(self, player: str, tag: str | None) -> dict[str, Any]:
+        """A puzzle for the person (one they have not tried, rated nearest
+        them), with its position as the page draws it; none when there is none."""
+        from rackety.study.puzzles import TAGS, Puzzle
+
+        if tag is not None and tag not in TAGS:
+            raise RacketyError(f"tag {clip(tag, 40)!r}: expected one of {', '.join(TAGS)}")
+        found = self.store.puzzle_next(self._deck_owner(player), tag=tag)
+        if found is None:
+            return {"puzzle": None}
+        puzzle_id, data = found
+        puzzle = Puzzle.from_dict(data, f"puzzle {puzzle_id}")
+        board = Board.from_cgp(puzzle.cgp)
+        return {"puzzle": {"id": puzzle_id, "tags": list(puzzle.tags),
+                           "lexicon": puzzle.lexicon, "position": position_json(board)}}
+
+    def puzzle_answer(self, player: str, puzzle_id: int, reply: str,
+                      seconds: float | None) -> dict[str, Any]:
+        """A reply to a puzzle graded by its answers, and both ratings after
+        it (Glicko-2): whether it was right, the answers, why, the next moves."""
+        from datetime import UTC, datetime
+
+        from rackety.study.puzzles import Puzzle, attempt
+
+        owner = self._deck_owner(player)
+        data = self.store.puzzle_data(puzzle_id)
+        if data is None:
+            raise NotFoundError(f"puzzle {puzzle_id}: no such puzzle")
+        puzzle = Puzzle.from_dict(data, f"puzzle {puzzle_id}")
+        graded = attempt(puzzle, reply, self.lexicons.get(puzzle.lexicon))
+        solver, rated = self.store.puzzle_attempt(owner, puzzle_id, reply=reply,
+                                                  correct=graded.correct, seconds=seconds,
+                                                  when=datetime.now(UTC))
+        return {"correct": graded.correct, "move": graded.move, "error": graded.error,
+                "answers": list(puzzle.answers), "why": puzzle.why,
+                "alternatives": [{"move": m, "value": v} for m, v in puzzle.alternatives],
+                "unit": puzzle.unit, "rating": round(solver.rating, 1),
+                "rd": round(solver.rd, 1), "puzzle_rating": round(rated.rating, 1)}
 
     def wait_for_lessons(self, timeout: float | None = None) -> bool:
         """Wait until the games being studied are done (True), or ``timeout``."""

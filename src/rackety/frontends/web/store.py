@@ -572,6 +572,31 @@ class Store:
             return int(db.execute("SELECT id FROM puzzles WHERE lexicon = ? AND cgp = ?",
                                   (lexicon, cgp)).fetchone()[0])
 
+    def puzzle_next(self, player_id: int, *, tag: str | None = None
+                    ) -> tuple[int, dict[str, Any]] | None:
+        """A puzzle the player has not tried (of ``tag``, when given), the one
+        rated nearest the player's rating first; None when there is none."""
+        with self._reading() as db:
+            row = db.execute("SELECT rating FROM solvers WHERE player_id = ?",
+                             (player_id,)).fetchone()
+            mine = row[0] if row else INITIAL_RATING
+            rows = db.execute(
+                "SELECT p.id, p.puzzle FROM puzzles p WHERE NOT EXISTS (SELECT 1 FROM"
+                " puzzle_attempts a WHERE a.puzzle_id = p.id AND a.player_id = ?)"
+                " ORDER BY ABS(p.rating - ?), p.id", (player_id, mine))
+            for puzzle_id, text in rows:
+                data = json.loads(text)
+                if tag is None or tag in data.get("tags", []):
+                    return int(puzzle_id), data
+        return None
+
+    def puzzle_data(self, puzzle_id: int) -> dict[str, Any] | None:
+        """A stored puzzle's JSON form, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT puzzle FROM puzzles WHERE id = ?",
+                                   (puzzle_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
     def ratings(self, player_id: int, puzzle_id: int) -> tuple[Rating, Rating]:
         """The solver's and the puzzle's Glicko-2 ratings (new ones start at
         the initial rating)."""

@@ -7,6 +7,7 @@
 //   #games       the stored games, and importing a GCG
 //   #rankings    the players by rating and the recent results
 //   #study       a person's study deck: what is due, asked one item at a time
+//   #puzzles     a puzzle to solve, graded, explained and rated
 // Everything it shows comes from the server's API, whose requests and answers
 // its OpenAPI schema describes (GET /openapi.json): positions are read and
 // written there (a CGP read, a position edited), never here. This module
@@ -20,6 +21,7 @@ import { openGame } from "./game.js";
 import { gameKey } from "./game-keys.js";
 import { showGames } from "./games.js";
 import { closePicker, pickerKey, pickerOpen } from "./picker.js";
+import { showPuzzles } from "./puzzles.js";
 import { showRankings } from "./rankings.js";
 import { gcg, gcgGo } from "./record.js";
 import { showPlaySetup } from "./setup.js";
@@ -57,6 +59,10 @@ function route() {
     case "study":
       showView("study");
       showStudy();
+      return;
+    case "puzzles":
+      showView("puzzles");
+      showPuzzles();
       return;
     default:
       break;

@@ -1,5 +1,6 @@
 // The page's views, one shown at a time, chosen by the location's hash.
-const VIEWS = ["play", "game", "analyse", "endgame", "games", "rankings", "study"];
+const VIEWS = ["play", "game", "analyse", "endgame", "games", "rankings", "study",
+  "puzzles"];
 
 export function currentRoute() {
   const hash = decodeURIComponent(location.hash.replace(/^#\/?/, "")) || "play";
