@@ -4,6 +4,7 @@ missed; and ``rackety study add FILE.gcg``."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rackety import Board, Lexicon
-from rackety.frontends.analysis import analyze_record
+from rackety.frontends.analysis import analyze_record, summarize
 from rackety.frontends.cli import main
 from rackety.frontends.lessons import hooked_words, lessons
 from rackety.game.gcg import read_gcg, replay
@@ -84,6 +85,11 @@ def test_study_add_from_records(tmp_path: Path, capsys: pytest.CaptureFixture[st
                                                          "double_challenge.gcg"}
     code = main(["study", "add", str(DATA / "phony_stood.gcg"), "--player", "ann", "--db", db])
     assert code == 0 and "0 new items" in capsys.readouterr().out
+    assert main(["study", "stats", "--player", "ann", "--db", db, "--json"]) == 0
+    games = json.loads(capsys.readouterr().out)["progress"]["games"]
+    assert sorted(g["source"] for g in games) == ["double_challenge.gcg", "phony_stood.gcg"]
+    assert main(["study", "stats", "--player", "ann", "--db", db]) == 0
+    assert "Mistake Index by game, oldest first: " in capsys.readouterr().out
     for args, message in (([str(DATA / "five_point.gcg")], "no player 'ann'"),
                           ([str(DATA / "phony_stood.gcg"), "--length", "7"], "not both")):
         code = main(["study", "add", *args, "--player", "ann", "--db", db])
@@ -112,6 +118,16 @@ def test_the_web_app_adds_a_records_lessons(tmp_path: Path) -> None:
         theirs = {(i.kind, i.prompt) for i in store.study_due(bob, T_FAR, new=100)}
     record = read_gcg(gcg.encode(), source="g")
     twl06 = Lexicon.load("TWL06")
-    expected = lessons(analyze_record(record, twl06, budget=3.0), replay(record), [0], twl06, "g")
+    analysis = analyze_record(record, twl06, budget=3.0)
+    expected = lessons(analysis, replay(record), [0], twl06, "g")
     assert mine == {(x.kind, x.prompt) for x in expected} and ("judge", "RETZ") in mine
     assert theirs == {("judge", "RETZ")}
+    # the progress: the record's Mistake Index of each, as the analysis sums it
+    with TestClient(app) as client:
+        progress = client.get("/api/study/progress", params={"player": "Ann Able"}).json()
+    summary = {s.player: s for s in summarize(analysis.turns)}
+    [game] = progress["games"]
+    assert game["mistake_index"] == pytest.approx(summary["ann"].mistake_index, abs=1e-3)
+    assert game["turns"] == summary["ann"].turns
+    assert progress["quiz"]["all"] == {"reviews": 0, "right": None}
+    assert progress["puzzles"]["attempts"] == 0

@@ -69,7 +69,7 @@ def test_a_new_database_is_created_at_the_latest_version(tmp_path: Path) -> None
               if not name.startswith("sqlite_")}
     db.close()
     assert tables == {"players", "games", "game_players", "actions", "study_items",
-                      "study_reviews", "puzzles", "solvers", "puzzle_attempts"}
+                      "study_reviews", "puzzles", "solvers", "puzzle_attempts", "study_games"}
 
 
 def test_reopening_keeps_everything(tmp_path: Path) -> None:

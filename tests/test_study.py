@@ -138,7 +138,12 @@ def test_study_from_the_command_line(monkeypatch: pytest.MonkeyPatch,
                           "--length", "7", "--ranks", "1-3")
     assert out.startswith("0 new items (anagrams)") and "3 already" in out
     code, out, _ = _study(monkeypatch, capsys, "", "stats", *who, "--json")
-    assert json.loads(out) == {"due": 0, "learned": 0, "new": 3, "forecast": [0] * 7}
+    stats = json.loads(out)
+    assert {k: stats[k] for k in ("due", "learned", "new", "forecast")} == {
+        "due": 0, "learned": 0, "new": 3, "forecast": [0] * 7}
+    assert stats["progress"] == {"games": [], "quiz": {
+        label: {"reviews": 0, "right": None} for label in ("all", "30 days", "7 days")},
+        "puzzles": {"rating": None, "rd": None, "attempts": 0, "solved": 0}}
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["study", "review", *who, "--new", "0"]) == 0
     assert "nothing due for ann" in capsys.readouterr().out
@@ -160,6 +165,8 @@ def test_study_from_the_command_line(monkeypatch: pytest.MonkeyPatch,
     code, out, _ = _study(monkeypatch, capsys, "", "stats", *who, "--json")
     counts = json.loads(out)
     assert (counts["due"], counts["learned"], counts["new"]) == (0, 3, 0)
+    assert counts["progress"]["quiz"]["all"] == {"reviews": 3,
+                                                 "right": round(100 * sum(right) / 3, 1)}
     assert sum(counts["forecast"][:2]) == 3  # due again within minutes
     code, out, _ = _study(monkeypatch, capsys, "", "stats", *who)
     assert out.startswith("ann: ") and "next days:" in out

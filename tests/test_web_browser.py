@@ -1081,6 +1081,9 @@ def test_study_the_lessons_of_an_imported_record(browser: Any, tmp_path: Path) -
         page.wait_for_selector('[data-testid="study-verdict"]')
         assert page.inner_text('[data-testid="study-verdict"]') == "Right"
         assert page.inner_text('[data-testid="study-answers"]').split() == words
+        # the progress: the record's Mistake Index as a bar, the answer counted
+        page.wait_for_selector('[data-testid="study-accuracy"]:has-text("100 % of 1 (all)")')
+        assert page.locator('[data-testid="mi-bar"]').count() == 1
         page.wait_for_selector(f'[data-testid="study-stats"]:has-text("{new - 1} new")')
         assert _page_width(page) <= PHONE["width"], "the Study page is too wide"
         page.click('[data-testid="btn-study-next"]')

@@ -129,15 +129,32 @@ def lessons(analysis: RecordAnalysis, replayed: Any, seats: list[int], lexicon: 
     return list(out.values())
 
 
-def record_lessons(record: Any, lexicon: Any, seats: list[int], name: str, *,
-                   replayed: Any = None) -> dict[int, list[Lesson]]:
-    """The lessons of each of ``seats`` in ``record`` (a
-    `rackety.game.gcg.GcgRecord`): the judge's analysis of their turns
-    (static equity, `SEARCH_SECONDS` each endgame search), then `lessons`."""
-    from rackety.frontends.analysis import analyze_record
+@dataclass(frozen=True)
+class SeatStudy:
+    """What one player's turns of a record say: their ``lessons``, the
+    ``turns`` of theirs the judge assessed and their ``mistake_index`` (the
+    analysis's, docs/ANALYSIS.md)."""
+
+    lessons: list[Lesson]
+    turns: int
+    mistake_index: float
+
+
+def record_study(record: Any, lexicon: Any, seats: list[int], name: str, *,
+                 replayed: Any = None) -> dict[int, SeatStudy]:
+    """Each of ``seats``' study of ``record`` (a `rackety.game.gcg.GcgRecord`):
+    the judge's analysis of their turns (static equity, `SEARCH_SECONDS` each
+    endgame search), its lessons (`lessons`) and its Mistake Index."""
+    from rackety.frontends.analysis import analyze_record, summarize
     from rackety.game.gcg import replay
 
     rep = replayed if replayed is not None else replay(record)
     analysis = analyze_record(record, lexicon, seats=seats, replayed=rep,
                               budget=SEARCH_SECONDS)
-    return {seat: lessons(analysis, rep, [seat], lexicon, name) for seat in seats}
+    out = {}
+    for seat in seats:
+        summary = summarize([t for t in analysis.turns if t.seat == seat])
+        out[seat] = SeatStudy(lessons(analysis, rep, [seat], lexicon, name),
+                              summary[0].turns if summary else 0,
+                              round(summary[0].mistake_index, 3) if summary else 0.0)
+    return out

@@ -240,10 +240,12 @@ def study_add(source: str, alphabet: str | None, skip_invalid: bool, db_path: st
     study (FILE.gcg: the bingos they missed, the phonies they played or let
     stand, the hooks they missed), or a list: the alphagrams (or for hooks the
     words) of --length and --ranks, of a --pattern or of a --file."""
+    from datetime import UTC, datetime
+
     if records:
         if any(x is not None for x in (length, ranks, pattern, file)):
             raise RacketyError("study add: give records or a list, not both")
-        items = _record_items(records, player, source, alphabet)
+        items, games = _record_items(records, player, source, alphabet)
     else:
         lex = load_lexicon(source, alphabet, skip_invalid)
         first, last = read_ranks(ranks)
@@ -257,28 +259,34 @@ def study_add(source: str, alphabet: str | None, skip_invalid: bool, db_path: st
                  if pattern is not None else f"length {length}, ranks {ranks or 'all'}")
         spec = source if alphabet is None else f"{source}:{alphabet}"  # as review loads it
         items = [(kind, spec, p, where) for p in prompts]
+        games = []
     store, player_id = _open(db_path, player)
     with store:
         added = store.study_add(player_id, items)
+        for name, turns, index in games:  # the progress: each game's Mistake Index
+            store.study_game(player_id, name, turns=turns, mistake_index=index,
+                             when=datetime.now(UTC))
     kinds = sorted({k for k, _, _, _ in items}) or [kind]
     click.echo(f"{added} new items ({', '.join(kinds)}) for {player} "
                f"({len(items) - added} already in the deck)")
 
 
-def _record_items(paths: tuple[str, ...], player: str, source: str,
-                  alphabet: str | None) -> list[tuple[str, str, str, str]]:
+def _record_items(paths: tuple[str, ...], player: str, source: str, alphabet: str | None
+                  ) -> tuple[list[tuple[str, str, str, str]], list[tuple[str, int, float]]]:
     """The study items of ``player``'s turns in each record, its lessons
-    (`rackety.frontends.lessons.record_lessons`). A record's own #lexicon is
-    used when it is built in, else --lexicon."""
+    (`rackety.frontends.lessons.record_study`), and each record's name, turns
+    assessed and Mistake Index of theirs. A record's own #lexicon is used when
+    it is built in, else --lexicon."""
     from pathlib import Path
 
     from rackety.files import read_bytes
     from rackety.frontends.analysis import seats_of
-    from rackety.frontends.lessons import record_lessons
+    from rackety.frontends.lessons import record_study
     from rackety.game.gcg import MAX_GCG, read_gcg, replay
     from rackety.lexicon.sources import builtin_names, is_builtin
 
     items: list[tuple[str, str, str, str]] = []
+    games: list[tuple[str, int, float]] = []
     for path in paths:
         record = read_gcg(read_bytes(path, "GCG file", MAX_GCG), source=path)
         rep = replay(record)
@@ -289,12 +297,14 @@ def _record_items(paths: tuple[str, ...], player: str, source: str,
         name = record.lexicon if record.lexicon in builtin_names() else source
         lexicon = load_lexicon(name, alphabet or rep.alphabet.name, False)
         with working(f"analysing {Path(path).name}"):
-            by_seat = record_lessons(record, lexicon, seats, Path(path).name, replayed=rep)
+            by_seat = record_study(record, lexicon, seats, Path(path).name, replayed=rep)
             found = list({(x.kind, x.prompt): x for seat in seats
-                          for x in by_seat[seat]}.values())
+                          for x in by_seat[seat].lessons}.values())
         spec = name if is_builtin(name) else f"{name}:{lexicon.alphabet.name}"  # as review loads
         items += [(x.kind, spec, x.prompt, x.source) for x in found]
-    return items
+        first = by_seat[seats[0]]
+        games.append((Path(path).name, first.turns, first.mistake_index))
+    return items, games
 
 
 @study.command("review")
@@ -359,12 +369,26 @@ def study_stats(db_path: str | None, player: str, as_json: bool) -> None:
     store, player_id = _open(db_path, player)
     with store:
         counts = store.study_counts(player_id, datetime.now(UTC))
+        progress = store.study_progress(player_id)
     if as_json:
         emit_json({"due": counts.due, "learned": counts.learned, "new": counts.new,
-                   "forecast": counts.forecast})
+                   "forecast": counts.forecast, "progress": progress})
         return
     click.echo(f"{player}: {counts.due} due, {counts.learned} learned, {counts.new} new")
     click.echo("next days: " + " ".join(str(n) for n in counts.forecast))
+    games = progress["games"]
+    if games:
+        click.echo("Mistake Index by game, oldest first: "
+                   + " ".join(f"{g['mistake_index']:g}" for g in games[-12:]))
+    quiz = progress["quiz"]
+    if quiz["all"]["reviews"]:
+        click.echo("answered right: " + ", ".join(
+            f"{q['right']:g} % of {q['reviews']} ({label})" for label, q in quiz.items()
+            if q["reviews"]))
+    puzzles = progress["puzzles"]
+    if puzzles["attempts"]:
+        click.echo(f"puzzles: {puzzles['solved']} of {puzzles['attempts']} solved, rating "
+                   f"{puzzles['rating']:.0f} (± {puzzles['rd']:.0f})")
 
 
 # ---------------------------------------------------------------- puzzles

@@ -694,6 +694,14 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
         on each of the next 7 days (docs/STUDY.md)."""
         return service.study_stats(player)
 
+    @app.get("/api/study/progress", responses=ERRORS, tags=["study"])
+    def study_progress(player: Annotated[str, Query(min_length=1, max_length=40)]
+                       ) -> dict[str, Any]:
+        """A person's progress: the Mistake Index of each game of theirs studied
+        (oldest first), the share of study reviews right (all, 30 days, 7
+        days), and their puzzle rating and attempts."""
+        return service.study_progress(player)
+
     @app.get("/api/study/next", responses=ERRORS, tags=["study"])
     def study_next(player: Annotated[str, Query(min_length=1, max_length=40)],
                    new: Annotated[int, Query(ge=0, le=1000)] = 10) -> dict[str, Any]:

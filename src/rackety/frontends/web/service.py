@@ -505,13 +505,15 @@ class Service:
 
     def _study(self, gcg: str, lexicon: str, people: list[tuple[int, str]],
                name: str) -> None:
-        from rackety.frontends.lessons import record_lessons
+        from datetime import UTC, datetime
+
+        from rackety.frontends.lessons import record_study
         from rackety.study.puzzles import from_record
 
         try:
             record = read_gcg(gcg, source=name)
             lex = self.lexicons.get(lexicon)
-            by_seat = record_lessons(record, lex, [seat for seat, _ in people], name)
+            by_seat = record_study(record, lex, [seat for seat, _ in people], name)
             for puzzle in from_record(record, lex, name=name):  # the Puzzles page's
                 self.store.puzzle(puzzle.lexicon, puzzle.cgp, puzzle.as_dict())
         except (RacketyError, OSError, sqlite3.Error):
@@ -519,8 +521,12 @@ class Service:
         for seat, person in people:
             try:
                 player = self.store.player(_person(person)).id
+                mine = by_seat[seat]
                 self.store.study_add(player, [(x.kind, lexicon, x.prompt, x.source)
-                                              for x in by_seat[seat]])
+                                              for x in mine.lessons])
+                self.store.study_game(player, name, turns=mine.turns,
+                                      mistake_index=mine.mistake_index,
+                                      when=datetime.now(UTC))
             except RacketyError:
                 continue  # a name the store does not take for a person: no deck
             except sqlite3.Error:
@@ -537,6 +543,12 @@ class Service:
         counts = self.store.study_counts(self._deck_owner(player), datetime.now(UTC))
         return {"player": _person(player), "due": counts.due, "learned": counts.learned,
                 "new": counts.new, "forecast": counts.forecast}
+
+    def study_progress(self, player: str) -> dict[str, Any]:
+        """A person's progress: the Mistake Index of each game studied, the
+        share of reviews answered right, the puzzle rating."""
+        return {"player": _person(player),
+                **self.store.study_progress(self._deck_owner(player))}
 
     def study_next(self, player: str, new: int) -> dict[str, Any]:
         """The next item to review: the most overdue, else a new one (of up

@@ -137,7 +137,7 @@ MIGRATIONS: list[str] = [
     # 4: study (docs/STUDY.md): each player's items (a quiz question's kind,
     # lexicon and prompt, where it came from), their FSRS card and when due (NULL
     # while new), and every review; puzzles and solvers with their Glicko-2
-    # ratings, and every attempt.
+    # ratings, and every attempt; each player's Mistake Index of each game studied.
     """
     CREATE TABLE study_items (
         id        INTEGER PRIMARY KEY,
@@ -187,7 +187,15 @@ MIGRATIONS: list[str] = [
         rating_before REAL NOT NULL,
         rating_after  REAL NOT NULL
     );
-    CREATE INDEX puzzle_attempts_by_player ON puzzle_attempts (player_id)
+    CREATE INDEX puzzle_attempts_by_player ON puzzle_attempts (player_id);
+    CREATE TABLE study_games (
+        player_id     INTEGER NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+        source        TEXT NOT NULL,
+        studied       TEXT NOT NULL,
+        turns         INTEGER NOT NULL,
+        mistake_index REAL NOT NULL,
+        UNIQUE (player_id, source)
+    )
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -559,6 +567,46 @@ class Store:
                     "SELECT COUNT(*) FROM study_items WHERE player_id = ? AND due > ?"
                     " AND due <= ?", (player_id, low, high)).fetchone()[0]))
         return StudyCounts(int(due), int(learned), int(new), forecast)
+
+    def study_game(self, player_id: int, source: str, *, turns: int, mistake_index: float,
+                   when: datetime) -> None:
+        """Keep a player's Mistake Index of a game studied (``source`` names
+        it; a game studied again replaces its line)."""
+        with self._transaction() as db:
+            db.execute("INSERT INTO study_games (player_id, source, studied, turns, mistake_index)"
+                       " VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_id, source) DO UPDATE SET"
+                       " studied = excluded.studied, turns = excluded.turns,"
+                       " mistake_index = excluded.mistake_index",
+                       (player_id, source, _iso(when), turns, mistake_index))
+
+    def study_progress(self, player_id: int) -> dict[str, Any]:
+        """A player's progress: the Mistake Index of each game studied (oldest
+        first), the share of study reviews answered right (all, and the last
+        7 days' and 30 days'), and the puzzle rating and attempts."""
+        now = datetime.now(UTC)
+        with self._reading() as db:
+            games = [{"source": source, "studied": studied, "turns": turns,
+                      "mistake_index": mi} for source, studied, turns, mi in db.execute(
+                "SELECT source, studied, turns, mistake_index FROM study_games"
+                " WHERE player_id = ? ORDER BY studied, rowid", (player_id,))]
+            quiz = {}
+            for label, since in (("all", None), ("30 days", 30), ("7 days", 7)):
+                low = _iso(now - timedelta(days=since)) if since else ""
+                n, right = db.execute(
+                    "SELECT COUNT(*), COALESCE(SUM(r.correct), 0) FROM study_reviews r"
+                    " JOIN study_items i ON i.id = r.item_id WHERE i.player_id = ?"
+                    " AND r.reviewed >= ?", (player_id, low)).fetchone()
+                quiz[label] = {"reviews": int(n),
+                               "right": round(100.0 * right / n, 1) if n else None}
+            solver = db.execute("SELECT rating, rd FROM solvers WHERE player_id = ?",
+                                (player_id,)).fetchone()
+            attempts, solved = db.execute(
+                "SELECT COUNT(*), COALESCE(SUM(correct), 0) FROM puzzle_attempts"
+                " WHERE player_id = ?", (player_id,)).fetchone()
+        return {"games": games, "quiz": quiz,
+                "puzzles": {"rating": round(solver[0], 1) if solver else None,
+                            "rd": round(solver[1], 1) if solver else None,
+                            "attempts": int(attempts), "solved": int(solved)}}
 
     # puzzles
 

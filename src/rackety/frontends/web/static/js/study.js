@@ -12,13 +12,61 @@ function player() {
   return $("study-player").value.trim();
 }
 
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+// The Mistake Index of each game studied, as bars (oldest on the left).
+function chart(games) {
+  const holder = clear($("study-chart"));
+  if (!games.length) {
+    holder.append(h("p", { class: "muted" }, "No game studied yet: import one, or play one."));
+    return;
+  }
+  const shown = games.slice(-30);
+  const width = 320;
+  const height = 120;
+  const top = Math.max(1, ...shown.map((g) => g.mistake_index));
+  const step = width / shown.length;
+  const picture = svg("svg", { viewBox: `0 0 ${width} ${height + 16}`, width: "100%",
+    role: "img", "aria-label": "Mistake Index by game", "data-testid": "study-bars" });
+  shown.forEach((g, i) => {
+    const bar = Math.max(1, (g.mistake_index / top) * height);
+    const rect = svg("rect", { x: i * step + 2, y: height - bar, width: Math.max(2, step - 4),
+      height: bar, class: "mi-bar", "data-testid": "mi-bar" });
+    const title = svg("title", {});
+    title.textContent = `${g.source}: ${g.mistake_index} (${g.turns} turns)`;
+    rect.append(title);
+    picture.append(rect);
+  });
+  const label = svg("text", { x: 0, y: height + 13, class: "mi-label" });
+  label.textContent = `highest ${top.toFixed(1)}`;
+  picture.append(label);
+  holder.append(picture);
+}
+
 async function refreshStats() {
-  const name = player();
-  const data = await api(`/api/study?player=${encodeURIComponent(name)}`);
+  const name = encodeURIComponent(player());
+  const data = await api(`/api/study?player=${name}`);
   const stats = $("study-stats");
   stats.textContent = `${data.due} due · ${data.learned} learned · ${data.new} new · ` +
     `next days: ${data.forecast.join(" ")}`;
   stats.hidden = false;
+  const progress = await api(`/api/study/progress?player=${name}`);
+  chart(progress.games);
+  const parts = Object.entries(progress.quiz).filter(([, q]) => q.reviews)
+    .map(([label, q]) => `${q.right} % of ${q.reviews} (${label})`);
+  $("study-accuracy").textContent = parts.length ? `Answered right: ${parts.join(", ")}`
+    : "No answers yet.";
+  const pz = progress.puzzles;
+  $("study-puzzles").textContent = pz.attempts
+    ? `Puzzles: ${pz.solved} of ${pz.attempts} solved, rating ${Math.round(pz.rating)} ` +
+      `(± ${Math.round(pz.rd)})` : "No puzzle tried yet.";
+  $("study-progress").hidden = false;
 }
 
 function ask(item) {
