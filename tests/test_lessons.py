@@ -16,6 +16,8 @@ from rackety.frontends.analysis import analyze_record, summarize
 from rackety.frontends.cli import main
 from rackety.frontends.lessons import hooked_words, lessons
 from rackety.game.gcg import read_gcg, replay
+from rackety.study.puzzles import cut
+from rackety.study.quiz import question_for
 
 DATA = Path(__file__).parent / "data" / "gcg"
 T_FAR = datetime(2100, 1, 1, tzinfo=UTC)
@@ -63,11 +65,19 @@ def test_the_lessons_of_a_game(twl06: Lexicon) -> None:
     phony = [p for t in analysis.turns if t.seat == 0 for p in t.phonies]
     assert phony and all(p not in twl06 for p in phony)
     expected |= {("judge", p) for p in phony}
+    worst = [t for t in analysis.turns if t.seat == 0 and t.mistake == "large"]
+    puzzles = [cut(rep.positions[t.index], twl06, source="t") for t in worst]
+    expected |= {("puzzle", p.cgp) for p in puzzles if p is not None}
+    assert any(k == "puzzle" for k, _ in expected)  # VAULTIER's turn is one
     assert {(x.kind, x.prompt) for x in ann} == expected
     assert all(x.source.startswith("g turn ") for x in ann)
     for x in ann:
         if x.kind == "anagrams":
             assert twl06.anagrams(x.prompt)  # a word of those tiles
+        if x.kind == "puzzle":  # asked again: the judge's answers, a move graded by them
+            question = question_for(twl06, "puzzle", x.prompt)
+            assert question.grade(question.answers[0], twl06).correct
+            assert not question.grade("pass", twl06).correct
     bob = lessons(analysis, rep, [1], twl06, "g")
     assert [(x.kind, x.prompt) for x in bob] == [("judge", p) for p in phony]
     assert "let stand" in bob[0].source
@@ -80,7 +90,7 @@ def test_study_add_from_records(tmp_path: Path, capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     rows = sqlite3.connect(db).execute("SELECT kind, prompt, source FROM study_items").fetchall()
     assert code == 0 and out.startswith(f"{len(rows)} new items")
-    assert {k for k, _, _ in rows} <= {"anagrams", "judge", "hooks"} and len(rows) >= 4
+    assert {k for k, _, _ in rows} <= {"anagrams", "judge", "hooks", "puzzle"} and len(rows) >= 4
     assert {s.split(" turn ")[0] for _, _, s in rows} == {"phony_stood.gcg",
                                                          "double_challenge.gcg"}
     code = main(["study", "add", str(DATA / "phony_stood.gcg"), "--player", "ann", "--db", db])

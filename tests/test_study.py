@@ -174,3 +174,23 @@ def test_study_from_the_command_line(monkeypatch: pytest.MonkeyPatch,
                           (["add", *who, "--length", "7", "--ranks", "5-1"], "--ranks")):
         code, out, err = _study(monkeypatch, capsys, "", *args)
         assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_a_puzzle_item_reviewed_in_the_terminal(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str],
+                                                tmp_path: Path) -> None:
+    """A worst turn's puzzle in the deck: its board drawn, the move graded."""
+    from rackety.game.gcg import read_gcg
+    from rackety.study.puzzles import from_record
+
+    gcg = (Path(__file__).parent / "data" / "gcg" / "phony_stood.gcg").read_text()
+    puzzle = next(p for p in from_record(read_gcg(gcg, source="g"), Lexicon.load("TWL06"),
+                                         name="g") if "BINGO" in p.tags)
+    db = tmp_path / "d.sqlite"
+    with Store(db) as store:
+        store.study_add(store.player("ann").id, [("puzzle", "TWL06", puzzle.cgp, "g")])
+    code, out, _ = _study(monkeypatch, capsys, puzzle.answers[0] + "\n", "review", "--db",
+                          str(db), "--player", "ann")
+    assert code == 0 and "a position of yours: your move?" in out
+    assert " 15 " in out or "15 " in out  # the board's last row
+    assert "  right" in out and out.splitlines()[-1].startswith("1 of 1 right")

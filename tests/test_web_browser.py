@@ -1089,7 +1089,23 @@ def test_study_the_lessons_of_an_imported_record(browser: Any, tmp_path: Path) -
         page.click('[data-testid="btn-study-next"]')
         page.wait_for_selector('[data-testid="btn-study-next"]', state="hidden")
         assert page.inner_text('[data-testid="study-prompt"]').strip() != prompt
+        # on through the deck to the worst turn's puzzle: its board and rack drawn
+        for _ in range(new):
+            if "a position of yours" in page.inner_text('[data-testid="study-meta"]'):
+                break
+            page.fill('[data-testid="study-reply"]', "pass")
+            page.click('[data-testid="btn-study-answer"]')
+            page.click('[data-testid="btn-study-next"]')
+            page.wait_for_selector('[data-testid="btn-study-next"]', state="hidden")
+        assert "a position of yours" in page.inner_text('[data-testid="study-meta"]')
+        page.wait_for_selector('[data-testid="study-rack"] [data-testid="rack-tile"]')
+        assert page.locator('[data-testid="study-board"] .tile').count() > 0
+        assert _page_width(page) <= PHONE["width"], "a puzzle in the deck is too wide"
         page.screenshot(path=str(artifacts() / "study-phone.png"), full_page=True)
+        page.fill('[data-testid="study-reply"]', "pass")
+        page.click('[data-testid="btn-study-answer"]')
+        page.wait_for_selector('[data-testid="study-verdict"]')
+        assert page.inner_text('[data-testid="study-verdict"]') == "Not quite"
     finally:
         context.close()
         server.stop()

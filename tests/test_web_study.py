@@ -126,3 +126,23 @@ def test_puzzle_answer_limits(app_client: tuple[object, TestClient], field: str,
     _, client = app_client
     body = {"player": "ann", "puzzle": 7, "reply": "pass", "seconds": 1.0, field: value}
     assert client.post("/api/puzzles/answer", json=body).status_code == status
+
+
+def test_a_puzzle_of_ones_own_in_the_deck(app_client: tuple[object, TestClient]) -> None:
+    """A worst turn's puzzle in a deck: asked with its position, graded by
+    the judge's answers."""
+    from rackety.game.gcg import read_gcg
+    from rackety.study.puzzles import from_record
+
+    app, client = app_client
+    store = app.state.service.store  # type: ignore[attr-defined]
+    gcg = (Path(__file__).parent / "data" / "gcg" / "phony_stood.gcg").read_text()
+    puzzle = next(p for p in from_record(read_gcg(gcg, source="g"), Lexicon.load("TWL06"),
+                                         name="g") if "BINGO" in p.tags)
+    store.study_add(store.player("ann").id, [("puzzle", "TWL06", puzzle.cgp, "g")])
+    item = client.get("/api/study/next", params={"player": "ann"}).json()["item"]
+    assert item["kind"] == "puzzle" and item["position"]["cgp"] == puzzle.cgp
+    assert item["position"]["racks"][0]
+    answer = client.post("/api/study/answer", json={
+        "player": "ann", "item": item["id"], "reply": puzzle.answers[0]}).json()
+    assert answer["correct"] and answer["answers"] == list(puzzle.answers)

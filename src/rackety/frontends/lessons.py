@@ -8,7 +8,10 @@ judge's analysis of a record (`rackety.frontends.analysis`): a study item
   word judge question;
 - each hook they missed: where their move lost points (a medium or large
   mistake) and the judge's best move hooked a word on the board (put one tile
-  before or after it) that their move did not, that word, a hook question.
+  before or after it) that their move did not, that word, a hook question;
+- each of their worst turns (a large mistake) whose position is a puzzle
+  (`rackety.study.puzzles`: its best move clearly best), that position, a
+  puzzle item.
 
 Each lesson says where it came from: the record, the turn and what happened.
 """
@@ -24,6 +27,7 @@ from rackety.frontends.analysis import RecordAnalysis
 from rackety.game.board import Board
 from rackety.game.move import Move
 from rackety.game.referee import formed_words
+from rackety.study.puzzles import cut
 
 #: the mistakes whose best move's hooks are lessons
 HOOK_MISTAKES = ("medium", "large")
@@ -89,11 +93,12 @@ def _phonies(board: Board, move: Move, lexicon: Any) -> list[str]:
 
 
 def lessons(analysis: RecordAnalysis, replayed: Any, seats: list[int], lexicon: Any,
-            name: str) -> list[Lesson]:
+            name: str, *, puzzles: bool = True) -> list[Lesson]:
     """The lessons of ``seats``' turns in an analysed record (module
     docstring), each once, in the order of the game; ``replayed`` is the
     record's `rackety.game.gcg.replay`, ``lexicon`` the analysis's, ``name``
-    what the sources call the record."""
+    what the sources call the record; ``puzzles``: a worst turn (a large
+    mistake) that is a puzzle (`rackety.study.puzzles.cut`) too."""
     out: dict[tuple[str, str], Lesson] = {}
 
     def add(kind: str, prompt: str, turn: Any, what: str) -> None:
@@ -120,6 +125,11 @@ def lessons(analysis: RecordAnalysis, replayed: Any, seats: list[int], lexicon: 
             if bingo is not None and bingo.kind == "place":
                 prompt = _format(board, sorted(_word(bingo)))
                 add("anagrams", prompt, turn, f"missed bingo {turn.best_bingo_text}")
+        if turn.mistake == "large" and puzzles:  # a worst turn: a puzzle, if clearly one
+            found = cut(board, lexicon, source=f"{name} turn {turn.index + 1}")
+            if found is not None:
+                add("puzzle", found.cgp, turn, f"your {turn.played_text or turn.written} "
+                    f"lost to {found.answers[0]}: a puzzle")
         if turn.mistake in HOOK_MISTAKES and turn.best is not None \
                 and turn.best.kind == "place":
             played = hooked_words(board, turn.played) if turn.played is not None \

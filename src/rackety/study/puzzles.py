@@ -262,25 +262,33 @@ class Attempt:
     error: str = ""
 
 
+def same_move(cgp: str, reply: str, answers: Sequence[str]) -> tuple[str | None, str]:
+    """``reply`` read as a move of the position ``cgp``, in the notation the
+    ``answers`` are written in (so that a move written another way is the
+    same), or None and why it cannot be read; ``challenge`` stays itself."""
+    text = " ".join(reply.split())
+    if not text:
+        return None, "no move given"
+    if text.lower() == CHALLENGE:
+        return CHALLENGE, ""
+    board = Board.from_cgp(cgp)
+    try:
+        move = board.parse_move(text)
+    except RacketyError as exc:
+        return None, str(exc)
+    written = board.notation(move)
+    for answer in answers:
+        if answer != CHALLENGE and board.notation(board.parse_move(answer)) == written:
+            return answer, ""
+    return written, ""
+
+
 def attempt(puzzle: Puzzle, reply: str, lexicon: Lexicon) -> Attempt:
     """``reply`` (a move in players' notation, ``pass``, ``-ABC`` to exchange,
     or ``challenge``) graded against the puzzle's answers: the same move,
     however it is written."""
-    text = " ".join(reply.split())
-    if not text:
-        return Attempt(False, None, error="no move given")
-    if text.lower() == CHALLENGE:
-        return Attempt(puzzle.answers == (CHALLENGE,), CHALLENGE)
-    board = Board.from_cgp(puzzle.cgp)
-    try:
-        move = board.parse_move(text)
-    except RacketyError as exc:
-        return Attempt(False, None, error=str(exc))
-    written = board.notation(move)
-    answers = set()
-    for answer in puzzle.answers:
-        if answer != CHALLENGE:
-            answers.add(board.notation(board.parse_move(answer)))
-    values = dict(puzzle.alternatives)
-    right = written in answers
-    return Attempt(right, written, puzzle.value if right else values.get(written))
+    move, error = same_move(puzzle.cgp, reply, puzzle.answers)
+    if move is None:
+        return Attempt(False, None, error=error)
+    right = move in puzzle.answers
+    return Attempt(right, move, puzzle.value if right else dict(puzzle.alternatives).get(move))

@@ -22,8 +22,8 @@ from rackety.lexicon.probability import checked_length
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
 
-Kind = Literal["anagrams", "hooks", "judge"]
-KINDS: tuple[Kind, ...] = ("anagrams", "hooks", "judge")
+Kind = Literal["anagrams", "hooks", "judge", "puzzle"]
+KINDS: tuple[Kind, ...] = ("anagrams", "hooks", "judge", "puzzle")
 #: the answers of a word judge question
 VALID, PHONY = "valid", "phony"
 #: the most questions one list holds
@@ -69,8 +69,18 @@ class Question:
     def grade(self, reply: str, lexicon: Lexicon) -> Grade:
         """``reply`` graded: words separated by spaces or commas for anagrams
         and hooks (in any case, a tile of several letters as the alphabet
-        spells it, with or without brackets), and for the word judge ``y``,
-        ``yes`` or ``valid`` against ``n``, ``no`` or ``phony``."""
+        spells it, with or without brackets), for the word judge ``y``,
+        ``yes`` or ``valid`` against ``n``, ``no`` or ``phony``, and for a
+        puzzle (its prompt a position's CGP) a move in players' notation."""
+        if self.kind == "puzzle":
+            from rackety.study.puzzles import same_move
+
+            move, error = same_move(self.prompt, reply, self.answers)
+            if move is None:
+                return Grade((), self.answers, (), (clip(error, 80),) if reply.strip() else ())
+            right = move in self.answers
+            return Grade((move,) if right else (), () if right else self.answers,
+                         () if right else (move,))
         if self.kind == "judge":
             said = reply.strip().lower()
             if said in ("y", "yes", "valid", "v"):
@@ -245,4 +255,12 @@ def question_for(lexicon: Lexicon, kind: str, prompt: str) -> Question:
         return hook_questions(lexicon, [prompt])[0]
     if kind == "judge":
         return Question("judge", prompt, (VALID,) if prompt in lexicon else (PHONY,))
+    if kind == "puzzle":  # a position of the player's: the judge's answers, cut again
+        from rackety.game.board import Board
+        from rackety.study.puzzles import cut
+
+        found = cut(Board.from_cgp(prompt), lexicon, source="deck")
+        if found is None:
+            raise RacketyError("study item: the position is no longer a puzzle")
+        return Question("puzzle", prompt, found.answers)
     raise RacketyError(f"study item kind {clip(kind, 40)!r}: expected one of {', '.join(KINDS)}")

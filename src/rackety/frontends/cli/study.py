@@ -133,6 +133,8 @@ def quiz_judge(source: str, alphabet: str | None, skip_invalid: bool, length: in
 
 def _ask(question: Question, number: int, total: int) -> str:
     rank = f"#{question.rank} " if question.rank is not None else ""
+    if question.kind == "puzzle":
+        return f"[{number}/{total}] a position of yours: your move?"
     if question.kind == "judge":
         return f"[{number}/{total}] {question.prompt}  valid? (y/n)"
     what = "word" if len(question.answers) == 1 else "words"
@@ -154,7 +156,12 @@ def _reply() -> str:
 def _ask_one(question: Question, number: int, total: int, lexicon: Any
              ) -> tuple[bool, float] | None:
     """Ask one question and say how the reply did: (right, seconds), or None
-    at the end of the input."""
+    at the end of the input. A puzzle's board is drawn first."""
+    if question.kind == "puzzle":
+        from rackety.game.board import Board
+        from rackety.game.render import terminal
+
+        click.echo(terminal(Board.from_cgp(question.prompt), color=sys.stdout.isatty()))
     click.echo(_ask(question, number, total))
     started = time.monotonic()
     line = _reply()
@@ -166,7 +173,9 @@ def _ask_one(question: Question, number: int, total: int, lexicon: Any
         click.echo("  right" + (f": {' '.join(grade.found)}" if question.kind != "judge"
                                 else ""))
         return True, seconds
-    said = [f"the answer: {' '.join(question.answers) or '(none)'}"]
+    joined = " or ".join(question.answers) if question.kind == "puzzle" \
+        else " ".join(question.answers)
+    said = [f"the answer: {joined or '(none)'}"]
     if grade.wrong and question.kind != "judge":
         said.append(f"not answers: {' '.join(grade.wrong)}")
     if grade.unreadable:

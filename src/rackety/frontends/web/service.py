@@ -566,10 +566,12 @@ class Service:
                 question = question_for(lexicon, item.kind, item.prompt)
             except RacketyError:
                 continue
+            position = position_json(Board.from_cgp(item.prompt)) \
+                if item.kind == "puzzle" else None
             return {"item": {"id": item.id, "kind": item.kind, "prompt": question.prompt,
                              "rank": question.rank, "answers": len(question.answers),
                              "lexicon": item.lexicon, "source": item.source,
-                             "new": item.due is None}}
+                             "new": item.due is None, "position": position}}
         return {"item": None}
 
     def study_answer(self, player: str, item_id: int, reply: str,

@@ -2,6 +2,7 @@
 // (GET /api/study/next) asked, the reply graded and scheduled again by the
 // server (POST /api/study/answer). The name is kept in this browser.
 import { api } from "./api.js";
+import { renderBoard, renderRack } from "./board.js";
 import { $, clear, h, showError } from "./dom.js";
 
 const KEY = "rackety.study.player";
@@ -36,7 +37,8 @@ function chart(games) {
     role: "img", "aria-label": "Mistake Index by game", "data-testid": "study-bars" });
   shown.forEach((g, i) => {
     const bar = Math.max(1, (g.mistake_index / top) * height);
-    const rect = svg("rect", { x: i * step + 2, y: height - bar, width: Math.max(2, step - 4),
+    const rect = svg("rect", { x: i * step + 2, y: height - bar,
+      width: Math.max(2, Math.min(40, step - 4)),
       height: bar, class: "mi-bar", "data-testid": "mi-bar" });
     const title = svg("title", {});
     title.textContent = `${g.source}: ${g.mistake_index} (${g.turns} turns)`;
@@ -84,14 +86,22 @@ function ask(item) {
   done.hidden = true;
   card.hidden = false;
   const what = { anagrams: "every word of these tiles", hooks: "every hook of this word",
-    judge: "valid or phony? (y or n)" }[item.kind] || item.kind;
+    judge: "valid or phony? (y or n)", puzzle: "a position of yours: your move?" }[item.kind]
+    || item.kind;
+  const puzzle = item.kind === "puzzle" && item.position;
+  $("study-position").hidden = !puzzle;
+  $("study-prompt").hidden = !!puzzle;
+  if (puzzle) {
+    renderBoard($("study-board"), item.position.board);
+    renderRack($("study-rack"), item.position.racks[0] || []);
+  }
   const plural = item.answers === 1 ? "" : "s";
-  const count = item.kind === "judge" ? "" : ` · ${item.answers} answer${plural}`;
+  const count = item.kind === "judge" || puzzle ? "" : ` · ${item.answers} answer${plural}`;
   const rank = item.rank ? ` · #${item.rank}` : "";
   $("study-meta").textContent = `${item.new ? "new · " : ""}${what}${count}${rank}`;
   $("study-prompt").textContent = item.prompt;
   $("study-reply").placeholder = item.kind === "judge" ? "y or n"
-    : "the words, separated by spaces";
+    : puzzle ? "your move: 8D WORD, pass, -ABC" : "the words, separated by spaces";
   $("study-reply").focus();
   shownAt = performance.now();
 }
@@ -125,7 +135,7 @@ async function answer(event) {
       "data-testid": "study-verdict" }, data.correct ? "Right" : "Not quite"));
     if (current.kind !== "judge") {
       box.append(h("p", {}, "Answers: ", h("strong", { "data-testid": "study-answers" },
-        data.answers.join(" ") || "(none)")));
+        data.answers.join(current.kind === "puzzle" ? " or " : " ") || "(none)")));
     }
     if (data.wrong.length) {
       box.append(h("p", { class: "muted" }, `Not answers: ${data.wrong.join(" ")}`));
