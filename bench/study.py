@@ -54,8 +54,33 @@ def main() -> None:
         lexicon, top)), 4)
     rows["word judge, 1000 questions of 7 s"] = round(best_of(args.rounds, lambda: judge_questions(
         lexicon, 7, 1000)), 4)
+    rows["playability"] = playability(lexicon)
     rows["puzzles"] = puzzles(lexicon, args.games, args.seed)
     print(json.dumps(rows, indent=1))
+
+
+def playability(lexicon: rackety.Lexicon, games: int = 2000) -> dict[str, Any]:
+    """Counting what self-play plays, for playability order: seconds for
+    ``games`` games (in a cache of its own, so played, not read back), and
+    the 7s' quiz in that order once counted."""
+    import tempfile
+    from unittest import mock
+
+    from rackety.experiments.playability import plays
+    from rackety.study.quiz import anagram_questions
+
+    with tempfile.TemporaryDirectory() as folder, \
+            mock.patch("rackety.lexicon.cache.cache_dir", lambda: __import__("pathlib").Path(
+                folder)):
+        plays(lexicon, games=10, seed=9)  # the kernels loaded, untimed
+        started = time.perf_counter()
+        plays(lexicon, games=games, seed=1)
+        counted = time.perf_counter() - started
+        started = time.perf_counter()
+        anagram_questions(lexicon, length=7, order="playability", games=games, seed=1)
+        quiz = time.perf_counter() - started
+    return {"games": games, "counted s": round(counted, 2),
+            "ms a game": round(1000 * counted / games, 2), "7s quiz, counted s": round(quiz, 3)}
 
 
 def puzzles(lexicon: rackety.Lexicon, games: int, seed: int) -> dict[str, Any]:

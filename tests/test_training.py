@@ -752,7 +752,7 @@ def test_word_racks_are_kept_in_the_lexicon_cache(tmp_path: Path, monkeypatch) -
     monkeypatch.setattr(training, "_masks_of", real)
     words = ["MUZZLES", "RETAINS"]  # one Z among English's tiles, two among the super's
     english, double = (Lexicon.from_words(words, a) for a in ("english", "english_super"))
-    assert training._content_key(english) != training._content_key(double)
+    assert training.content_key(english) != training.content_key(double)
     assert training.word_racks(english)[0].tolist() != training.word_racks(double)[0].tolist()
 
 

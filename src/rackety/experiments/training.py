@@ -754,7 +754,7 @@ _FEATURES: dict[bytes, WordSets] = {}
 def word_features(lexicon: Lexicon) -> WordSets:
     """`_word_sets` of the lexicon, made once per lexicon's contents in a
     process (as `_word_masks`; read them, do not change them)."""
-    return _once(_FEATURES, _content_key(lexicon), lambda: _word_sets(lexicon))
+    return _once(_FEATURES, content_key(lexicon), lambda: _word_sets(lexicon))
 
 
 def _word_sets(lexicon: Lexicon) -> WordSets:
@@ -776,7 +776,7 @@ def _word_sets(lexicon: Lexicon) -> WordSets:
 _MASKS: dict[bytes, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
-def _content_key(lexicon: Lexicon) -> bytes:
+def content_key(lexicon: Lexicon) -> bytes:
     """The lexicon's contents (its graph and alphabet: the labels, and the
     tile counts and rack size, which the alphabet's identity leaves out and
     English's variants differ in), as a key of the caches of this module."""
@@ -806,7 +806,7 @@ def _word_masks(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     ``NAME``, the two lengths, and ``NAME-N7-N8``, the two kinds of racks'
     keys then the masks, as their 64 bits; the second is written first, so
     a first that reads back names a whole second."""
-    key = _content_key(lexicon)
+    key = content_key(lexicon)
     name = f"word-masks-{WORD_MASKS_VERSION}-{key.hex()}"
 
     def make() -> tuple[np.ndarray, np.ndarray, np.ndarray]:

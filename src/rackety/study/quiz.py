@@ -131,16 +131,54 @@ def _canonical(lexicon: Lexicon, words: Iterable[str], what: str) -> list[str]:
     return out
 
 
+#: the orders a list of alphagrams goes in
+Order = Literal["probability", "playability"]
+ORDERS: tuple[Order, ...] = ("probability", "playability")
+
+
+def playability_ranked(lexicon: Lexicon, length: int, *, games: int | None = None,
+                       seed: int = 0, blanks: int | None = None) -> list[Question]:
+    """Every alphagram of ``length`` tiles as an anagram question in
+    playability order: by how often ``games`` games of self-play played its
+    words (`rackety.experiments.playability.plays`), most first, ties in
+    probability order; each question's rank its place in that order."""
+    from rackety.experiments.playability import DEFAULT_GAMES, plays
+
+    counts = plays(lexicon, games=games or DEFAULT_GAMES, seed=seed)
+    by_word = dict(zip(lexicon.alphabet.decode_many(*lexicon.word_tiles(), brackets=True),
+                       counts.tolist(), strict=True))
+    entries = lexicon.probability_order(checked_length(length), blanks=blanks)
+    scored = sorted(((sum(by_word.get(w, 0.0) for w in e.words), e.rank, e) for e in entries),
+                    key=lambda x: (-x[0], x[1]))
+    return [Question("anagrams", e.alphagram, e.words, i + 1)
+            for i, (_, _, e) in enumerate(scored)]
+
+
 def anagram_questions(lexicon: Lexicon, *, length: int | None = None,
                       ranks: tuple[int, int | None] = (1, None),
                       pattern: str | None = None, words: Sequence[str] | None = None,
-                      blanks: int | None = None, what: str = "words") -> list[Question]:
+                      blanks: int | None = None, what: str = "words",
+                      order: Order = "probability", games: int | None = None,
+                      seed: int = 0) -> list[Question]:
     """Anagram questions in probability order: the alphagrams of ``length``
     tiles ranked ``ranks`` (first and last, 1-based; last None: to the end),
     or of the words matching ``pattern`` (`Lexicon.pattern`), or of ``words``
     (words or racks: a rack with ``?`` asks for every word it makes), their
     ranks with ``blanks`` blanks in the bag. Each question's answers are every
-    word of the lexicon with those tiles."""
+    word of the lexicon with those tiles. With ``order="playability"`` the
+    alphagrams of a length are ranked by how often self-play plays them
+    instead (`playability_ranked`, ``games`` and ``seed``)."""
+    if order not in ORDERS:
+        raise RacketyError(f"order {clip(str(order), 40)!r}: expected one of {', '.join(ORDERS)}")
+    if order == "playability":
+        if length is None or pattern is not None or words is not None:
+            raise RacketyError("anagrams: playability order is by length (and its ranks)")
+        first, last = ranks
+        if first < 1 or (last is not None and last < first):
+            raise RacketyError(f"ranks {first}-{'' if last is None else last}: expected "
+                               "1 <= first <= last")
+        listed = playability_ranked(lexicon, length, games=games, seed=seed, blanks=blanks)
+        return listed[first - 1:last]
     given = [pattern is not None, words is not None]
     if sum(given) > 1 or (length is None and not any(given)):
         raise RacketyError("anagrams: give a length (with its ranks), a pattern or words")

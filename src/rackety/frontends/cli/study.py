@@ -27,6 +27,7 @@ from rackety.frontends.cli.base import (
 from rackety.frontends.cli.wordtools import ranks_option, read_ranks
 from rackety.study.quiz import (
     MAX_QUESTIONS,
+    Order,
     Question,
     anagram_questions,
     hook_questions,
@@ -49,6 +50,13 @@ def quiz() -> None:
 
 
 def _list_options(func: Any) -> Any:
+    func = click.option("--games", type=Whole(1, 10_000_000), default=None,
+                        help="Self-play games that count playability (default 10,000; "
+                             "counted once and kept).")(func)
+    func = click.option("--order", type=click.Choice(["probability", "playability"]),
+                        default="probability", show_default=True,
+                        help="Rank a length's alphagrams by their chance on a rack, or by "
+                             "how often self-play plays them.")(func)
     func = click.option("--file", "file", type=FILE, default=None,
                         help="Words or alphagrams to ask, one a line (a word list).")(func)
     func = click.option("--pattern", default=None,
@@ -57,6 +65,10 @@ def _list_options(func: Any) -> Any:
     func = click.option("--length", "length", type=Whole(2, 21), default=None,
                         help="Words of this many tiles.")(func)
     return func
+
+
+def _order(order: str) -> Order:
+    return "playability" if order == "playability" else "probability"
 
 
 def _file_words(path: str, lexicon: Any) -> list[str]:
@@ -76,16 +88,19 @@ def _file_words(path: str, lexicon: Any) -> list[str]:
               help="Blanks in the bag, for the probability order (default: the tile set's).")
 @json_option
 def quiz_anagrams(source: str, alphabet: str | None, skip_invalid: bool, length: int | None,
-                  ranks: str | None, pattern: str | None, file: str | None, blanks: int | None,
-                  as_json: bool) -> int:
+                  ranks: str | None, pattern: str | None, file: str | None, order: str,
+                  games: int | None, blanks: int | None, as_json: bool) -> int:
     """Find every word of each alphagram: by --length (and --ranks in
-    probability order), a --pattern or a --file of words."""
+    probability order, or playability with --order), a --pattern or a
+    --file of words."""
     lex = load_lexicon(source, alphabet, skip_invalid)
     first, last = read_ranks(ranks)
-    with working("making the questions"):
+    with working("making the questions" if order == "probability"
+                 else "counting what self-play plays (once)"):
         words = _file_words(file, lex) if file is not None else None
         questions = anagram_questions(lex, length=length, ranks=(first, last), pattern=pattern,
-                                      words=words, blanks=blanks)
+                                      words=words, blanks=blanks, order=_order(order),
+                                      games=games)
     return _run(questions, lex, as_json)
 
 
@@ -94,8 +109,8 @@ def quiz_anagrams(source: str, alphabet: str | None, skip_invalid: bool, length:
 @_list_options
 @json_option
 def quiz_hooks(source: str, alphabet: str | None, skip_invalid: bool, length: int | None,
-               ranks: str | None, pattern: str | None, file: str | None,
-               as_json: bool) -> int:
+               ranks: str | None, pattern: str | None, file: str | None, order: str,
+               games: int | None, as_json: bool) -> int:
     """Find every word one tile before or after each word makes: the words of
     --length (and --ranks), a --pattern or a --file."""
     lex = load_lexicon(source, alphabet, skip_invalid)
@@ -104,7 +119,8 @@ def quiz_hooks(source: str, alphabet: str | None, skip_invalid: bool, length: in
         if file is not None:
             words = _file_words(file, lex)
         else:
-            listed = anagram_questions(lex, length=length, ranks=(first, last), pattern=pattern)
+            listed = anagram_questions(lex, length=length, ranks=(first, last), pattern=pattern,
+                                       order=_order(order), games=games)
             words = [w for q in listed for w in q.answers]
         questions = hook_questions(lex, words)
     return _run(questions, lex, as_json)
@@ -244,7 +260,8 @@ def _open(db_path: str | None, player: str) -> tuple[Any, int]:
 @_list_options
 def study_add(source: str, alphabet: str | None, skip_invalid: bool, db_path: str | None,
               player: str, records: tuple[str, ...], kind: str, length: int | None,
-              ranks: str | None, pattern: str | None, file: str | None) -> None:
+              ranks: str | None, pattern: str | None, file: str | None, order: str,
+              games: int | None) -> None:
     """Add to a player's deck, as new items: what their games say they should
     study (FILE.gcg: the bingos they missed, the phonies they played or let
     stand, the hooks they missed), or a list: the alphagrams (or for hooks the
@@ -254,25 +271,26 @@ def study_add(source: str, alphabet: str | None, skip_invalid: bool, db_path: st
     if records:
         if any(x is not None for x in (length, ranks, pattern, file)):
             raise RacketyError("study add: give records or a list, not both")
-        items, games = _record_items(records, player, source, alphabet)
+        items, studied = _record_items(records, player, source, alphabet)
     else:
         lex = load_lexicon(source, alphabet, skip_invalid)
         first, last = read_ranks(ranks)
         with working("making the items"):
             words = _file_words(file, lex) if file is not None else None
             listed = anagram_questions(lex, length=length, ranks=(first, last),
-                                       pattern=pattern, words=words)
+                                       pattern=pattern, words=words, order=_order(order),
+                                       games=games)
             prompts = [q.prompt for q in listed] if kind == "anagrams" else \
                 list(dict.fromkeys(w for q in listed for w in q.answers))
         where = (f"file {file}" if file is not None else f"pattern {pattern}"
-                 if pattern is not None else f"length {length}, ranks {ranks or 'all'}")
+                 if pattern is not None else f"length {length}, {order} ranks {ranks or 'all'}")
         spec = source if alphabet is None else f"{source}:{alphabet}"  # as review loads it
         items = [(kind, spec, p, where) for p in prompts]
-        games = []
+        studied = []
     store, player_id = _open(db_path, player)
     with store:
         added = store.study_add(player_id, items)
-        for name, turns, index in games:  # the progress: each game's Mistake Index
+        for name, turns, index in studied:  # the progress: each game's Mistake Index
             store.study_game(player_id, name, turns=turns, mistake_index=index,
                              when=datetime.now(UTC))
     kinds = sorted({k for k, _, _, _ in items}) or [kind]
