@@ -13,7 +13,8 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -1041,6 +1042,41 @@ def test_an_endgame_of_a_record_s_turn_stopped_and_of_a_position(
 
 
 # ---------------------------------------------------------------- study
+RECORD = ROOT / "tests" / "data" / "gcg" / "phony_stood.gcg"
+
+
+@contextmanager
+def _imported_at_phone_width(browser: Any, db: Path) -> Iterator[tuple[ServerHandle, Any]]:
+    """A server of its own with ``RECORD`` imported (its lessons and puzzles
+    made in the background), and a page at a phone's width; no error in it."""
+    server = start_server(db, args=["--search-seconds", "0.3"])
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        status, _ = server.request("POST", "/api/gcg/import", {"gcg": RECORD.read_text()})
+        assert status == 201
+        yield server, page
+    finally:
+        context.close()
+        server.stop()
+    assert errors == [], f"uncaught errors in the page: {errors}"
+
+
+def _until(server: ServerHandle, path: str, ready: Callable[[dict[str, Any]], Any],
+           seconds: float = 90) -> dict[str, Any]:
+    """``GET path`` again until ``ready`` says so (the background work done)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        data = server.get_json(path)
+        assert isinstance(data, dict)
+        if ready(data) or time.monotonic() > deadline:
+            return data
+        time.sleep(0.3)
+
+
 def test_study_the_lessons_of_an_imported_record(browser: Any, tmp_path: Path) -> None:
     """Issue 39: a record imported adds its people's lessons to their decks;
     the Study page, at a phone's width, asks them one at a time, grades the
@@ -1049,23 +1085,8 @@ def test_study_the_lessons_of_an_imported_record(browser: Any, tmp_path: Path) -
 
     from rackety import Lexicon
 
-    server = start_server(tmp_path / "study.db", args=["--search-seconds", "0.3"])
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
-        record = (ROOT / "tests" / "data" / "gcg" / "phony_stood.gcg").read_text()
-        status, _ = server.request("POST", "/api/gcg/import", {"gcg": record})
-        assert status == 201
-        deadline = time.monotonic() + 90
-        while True:  # the lessons are added in the background
-            stats = server.get_json(f"/api/study?player={quote('Ann Able')}")
-            assert isinstance(stats, dict)
-            if stats["new"] or time.monotonic() > deadline:
-                break
-            time.sleep(0.3)
+    with _imported_at_phone_width(browser, tmp_path / "study.db") as (server, page):
+        stats = _until(server, f"/api/study?player={quote('Ann Able')}", lambda d: d["new"])
         new = stats["new"]
         assert new >= 3
         page.goto(f"{server.url}/#study")
@@ -1106,10 +1127,6 @@ def test_study_the_lessons_of_an_imported_record(browser: Any, tmp_path: Path) -
         page.click('[data-testid="btn-study-answer"]')
         page.wait_for_selector('[data-testid="study-verdict"]')
         assert page.inner_text('[data-testid="study-verdict"]') == "Not quite"
-    finally:
-        context.close()
-        server.stop()
-    assert errors == [], f"uncaught errors in the page: {errors}"
 
 
 def test_solve_a_puzzle_of_an_imported_record(browser: Any, tmp_path: Path) -> None:
@@ -1122,26 +1139,12 @@ def test_solve_a_puzzle_of_an_imported_record(browser: Any, tmp_path: Path) -> N
     from rackety.game.gcg import read_gcg
     from rackety.study.puzzles import from_record
 
-    server = start_server(tmp_path / "puzzles.db", args=["--search-seconds", "0.3"])
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
-        text = (ROOT / "tests" / "data" / "gcg" / "phony_stood.gcg").read_text()
-        status, _ = server.request("POST", "/api/gcg/import", {"gcg": text})
-        assert status == 201
-        expected = {p.cgp: p for p in from_record(read_gcg(text, source="g"),
-                                                  Lexicon.load("TWL06"), name="g")}
-        assert expected
-        deadline = time.monotonic() + 90
-        while True:  # the puzzles are cut in the background
-            shown = server.get_json(f"/api/puzzles/next?player={quote('Ann Able')}")
-            assert isinstance(shown, dict)
-            if shown["puzzle"] or time.monotonic() > deadline:
-                break
-            time.sleep(0.3)
+    expected = {p.cgp: p for p in from_record(read_gcg(RECORD.read_text(), source="g"),
+                                              Lexicon.load("TWL06"), name="g")}
+    assert expected
+    with _imported_at_phone_width(browser, tmp_path / "puzzles.db") as (server, page):
+        shown = _until(server, f"/api/puzzles/next?player={quote('Ann Able')}",
+                       lambda d: d["puzzle"])
         puzzle = expected[shown["puzzle"]["position"]["cgp"]]
         page.goto(f"{server.url}/#puzzles")
         page.fill('[data-testid="puzzle-player"]', "Ann Able")
@@ -1158,7 +1161,3 @@ def test_solve_a_puzzle_of_an_imported_record(browser: Any, tmp_path: Path) -> N
         assert page.inner_text('[data-testid="puzzle-rating"]').startswith("Your rating ")
         assert _page_width(page) <= PHONE["width"], "the Puzzles page is too wide"
         page.screenshot(path=str(artifacts() / "puzzle-phone.png"), full_page=True)
-    finally:
-        context.close()
-        server.stop()
-    assert errors == [], f"uncaught errors in the page: {errors}"
