@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -153,6 +154,11 @@ def test_puzzles_from_the_command_line(monkeypatch: pytest.MonkeyPatch,
     text = capsys.readouterr().out
     assert code == (0 if len(cut) == 1 else 1)
     assert "right: " in text and cut[0].why in text
+    # a puzzle's screen fits 80x24: the board and the rack to the prompt, and the reply's row
+    lines = text.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    first_prompt = next(i for i, line in enumerate(lines) if line.startswith("[1/"))
+    assert first_prompt + 1 + 1 <= 24
     if len(cut) > 1:
         assert "the answer: " in text and text.splitlines()[-1].startswith("1 of 2 right")
     bad = tmp_path / "bad.jsonl"
@@ -203,6 +209,9 @@ def test_rated_attempts_in_the_store(monkeypatch: pytest.MonkeyPatch,
         pid = store.puzzle(cut[0].lexicon, cut[0].cgp, cut[0].as_dict())
         solver, puzzle = store.ratings(ann, pid)
     assert solver.rating > 1500 > puzzle.rating
+    with Store(db) as store:  # the puzzle met is in ann's deck, scheduled by the attempt
+        [item] = store.study_due(ann, datetime(2100, 1, 1, tzinfo=UTC), new=0)
+    assert (item.kind, item.prompt, item.reviews) == ("puzzle", cut[0].cgp, 1)
     assert f"your rating 1500 -> {solver.rating:.0f}" in text
     rows = sqlite3.connect(db).execute(
         "SELECT correct, rating_before, rating_after FROM puzzle_attempts").fetchall()

@@ -210,3 +210,21 @@ def test_a_reply_of_bytes_that_are_not_text(monkeypatch: pytest.MonkeyPatch,
     out = capsys.readouterr().out
     assert code == 1 and "not of the alphabet" in out
     assert out.splitlines()[-1].startswith("0 of 2 right")
+
+
+def test_the_word_judge_on_a_time_limit(monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str],
+                                        twl06: Lexicon) -> None:
+    """``--seconds``: a right answer past the limit counts as wrong."""
+    [question] = judge_questions(twl06, 5, 1, seed=3)
+    reply = "y\n" if question.answers == (VALID,) else "n\n"
+    clock = iter([0.0, 10.0])  # the question shown at 0 s, answered at 10 s
+    monkeypatch.setattr("rackety.frontends.cli.study.answer_clock", lambda: next(clock))
+    code, out, _ = _quiz(monkeypatch, capsys, reply, "judge", "--lexicon", "TWL06",
+                         "--length", "5", "--count", "1", "--seed", "3", "--seconds", "5")
+    assert code == 1 and "too slow: 10.0 s of 5" in out
+    clock = iter([0.0, 2.0])
+    monkeypatch.setattr("rackety.frontends.cli.study.answer_clock", lambda: next(clock))
+    code, out, _ = _quiz(monkeypatch, capsys, reply, "judge", "--lexicon", "TWL06",
+                         "--length", "5", "--count", "1", "--seed", "3", "--seconds", "5")
+    assert code == 0 and "  right" in out

@@ -105,6 +105,9 @@ def test_puzzles_through_the_api(app_client: tuple[object, TestClient]) -> None:
         assert right["rating"] > 1500 > right["puzzle_rating"] or tried
         tried.append(shown["id"])
     assert len(set(tried)) == len(cut)  # each once
+    # each puzzle met is in the deck, scheduled by its attempt (answered right: later)
+    deck = client.get("/api/study", params={"player": "ann"}).json()
+    assert (deck["learned"], deck["new"], deck["due"]) == (len(cut), 0, 0)
     assert client.get("/api/puzzles/next", params={"player": "ann"}).json() == {"puzzle": None}
     wrong = client.post("/api/puzzles/answer", json={"player": "bob", "puzzle": tried[0],
                                                      "reply": "8Z NOTAMOVE"}).json()

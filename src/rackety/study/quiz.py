@@ -297,7 +297,8 @@ def question_for(lexicon: Lexicon, kind: str, prompt: str) -> Question:
         from rackety.game.board import Board
         from rackety.study.puzzles import cut
 
-        found = cut(Board.from_cgp(prompt), lexicon, source="deck")
+        # any lead will do: the answers are the same whatever margin cut it
+        found = cut(Board.from_cgp(prompt), lexicon, source="deck", margin=0.0)
         if found is None:
             raise RacketyError("study item: the position is no longer a puzzle")
         return Question("puzzle", prompt, found.answers)

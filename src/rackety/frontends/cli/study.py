@@ -39,6 +39,8 @@ from rackety.study.quiz import (
 MAX_LIST_BYTES = 64 << 20
 #: the most bytes of a reply read (the rest of a longer line is another reply)
 MAX_REPLY_BYTES = 1 << 16
+#: the clock an answer's seconds are read on
+answer_clock = time.monotonic
 
 
 @cli.group()
@@ -135,16 +137,20 @@ def quiz_hooks(source: str, alphabet: str | None, skip_invalid: bool, length: in
               help="Questions to ask.")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="The same seed, the same questions.")
+@click.option("--seconds", type=Whole(1, 3600), default=None,
+              help="A time limit: an answer slower than this counts as wrong.")
 @json_option
 def quiz_judge(source: str, alphabet: str | None, skip_invalid: bool, length: int,
-               ranks: str | None, count: int, seed: int, as_json: bool) -> int:
+               ranks: str | None, count: int, seed: int, seconds: int | None,
+               as_json: bool) -> int:
     """Valid or phony? Words of --length (from --ranks in probability order),
-    about half of them phonies one tile away from a word; each answer timed."""
+    about half of them phonies one tile away from a word; each answer timed,
+    and with --seconds held to a limit."""
     lex = load_lexicon(source, alphabet, skip_invalid)
     first, last = read_ranks(ranks)
     with working("making the questions"):
         questions = judge_questions(lex, length, count, seed=seed, ranks=(first, last))
-    return _run(questions, lex, as_json)
+    return _run(questions, lex, as_json, limit=seconds)
 
 
 def _ask(question: Question, number: int, total: int) -> str:
@@ -169,22 +175,26 @@ def _reply() -> str:
     return line.decode("utf-8", "replace")
 
 
-def _ask_one(question: Question, number: int, total: int, lexicon: Any
-             ) -> tuple[bool, float] | None:
+def _ask_one(question: Question, number: int, total: int, lexicon: Any,
+             limit: float | None = None) -> tuple[bool, float] | None:
     """Ask one question and say how the reply did: (right, seconds), or None
-    at the end of the input. A puzzle's board is drawn first."""
+    at the end of the input; past ``limit`` seconds a right answer is too
+    slow. A puzzle's board is drawn first."""
     if question.kind == "puzzle":
         from rackety.game.board import Board
         from rackety.game.render import terminal
 
         click.echo(terminal(Board.from_cgp(question.prompt), color=sys.stdout.isatty()))
     click.echo(_ask(question, number, total))
-    started = time.monotonic()
+    started = answer_clock()
     line = _reply()
     if not line:
         return None  # the end of the input: the quiz stops here
-    seconds = time.monotonic() - started
+    seconds = answer_clock() - started
     grade = question.grade(line, lexicon)
+    if grade.correct and limit is not None and seconds > limit:
+        click.echo(f"  right, but too slow: {seconds:.1f} s of {limit:g}")
+        return False, seconds
     if grade.correct:
         click.echo("  right" + (f": {' '.join(grade.found)}" if question.kind != "judge"
                                 else ""))
@@ -206,9 +216,11 @@ def _summary(right: int, asked: int, seconds: float) -> None:
                    f"{seconds / asked:.1f} s a question")
 
 
-def _run(questions: list[Question], lexicon: Any, as_json: bool) -> int:
+def _run(questions: list[Question], lexicon: Any, as_json: bool,
+         limit: float | None = None) -> int:
     """Ask ``questions`` on stdin and stdout, or print them (``as_json``);
-    exit 0, or 1 when an answer was wrong or missing."""
+    exit 0, or 1 when an answer was wrong, missing or (past ``limit``
+    seconds) too slow."""
     if as_json:
         emit_json([q.as_dict() for q in questions])
         return 0
@@ -218,7 +230,7 @@ def _run(questions: list[Question], lexicon: Any, as_json: bool) -> int:
     right = asked = 0
     seconds = 0.0
     for number, question in enumerate(questions, 1):
-        done = _ask_one(question, number, len(questions), lexicon)
+        done = _ask_one(question, number, len(questions), lexicon, limit)
         if done is None:
             break
         asked += 1
@@ -368,8 +380,12 @@ def study_review(db_path: str | None, player: str, new: int, limit: int) -> int:
             if item.lexicon not in lexicons:
                 lexicons[item.lexicon] = load_lexicon(item.lexicon, None, False)
             lexicon = lexicons[item.lexicon]
-            done = _ask_one(question_for(lexicon, item.kind, item.prompt), number, len(mixed),
-                            lexicon)
+            try:
+                question = question_for(lexicon, item.kind, item.prompt)
+            except RacketyError as exc:  # an item that cannot be asked now: passed over
+                click.echo(f"[{number}/{len(mixed)}] passed over: {exc}")
+                continue
+            done = _ask_one(question, number, len(mixed), lexicon)
             if done is None:
                 break
             correct, took = done
@@ -551,11 +567,11 @@ def _solve(chosen: list[Any], color: bool | None, store: Any, player_id: int) ->
             lexicons[puzzle.lexicon] = load_lexicon(puzzle.lexicon, board.alphabet.name, False)
         click.echo(terminal(board, color=sys.stdout.isatty() if color is None else color))
         click.echo(f"[{number}/{len(chosen)}] {' '.join(puzzle.tags)}: your move?")
-        started = time.monotonic()
+        started = answer_clock()
         line = _reply()
         if not line:
             break
-        took = time.monotonic() - started
+        took = answer_clock() - started
         seconds += took
         graded = attempt(puzzle, line, lexicons[puzzle.lexicon])
         asked += 1
@@ -568,6 +584,10 @@ def _solve(chosen: list[Any], color: bool | None, store: Any, player_id: int) ->
                                                  seconds=round(took, 3), when=datetime.now(UTC))
             click.echo(f"  your rating {before.rating:.0f} -> {solver.rating:.0f} "
                        f"(± {solver.rd:.0f}); the puzzle's {rated.rating:.0f}")
+            # a puzzle met is in the deck from now on, scheduled by this attempt
+            store.study_met(player_id, "puzzle", puzzle.lexicon, puzzle.cgp, puzzle.source,
+                            correct=graded.correct, seconds=round(took, 3),
+                            when=datetime.now(UTC))
         if graded.error:
             click.echo(f"  not a move here: {graded.error}")
         click.echo(("  right: " if graded.correct else "  the answer: ")

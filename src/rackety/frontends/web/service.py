@@ -628,9 +628,13 @@ class Service:
             raise NotFoundError(f"puzzle {puzzle_id}: no such puzzle")
         puzzle = Puzzle.from_dict(data, f"puzzle {puzzle_id}")
         graded = attempt(puzzle, reply, self.lexicons.get(puzzle.lexicon))
+        when = datetime.now(UTC)
         solver, rated = self.store.puzzle_attempt(owner, puzzle_id, reply=reply,
                                                   correct=graded.correct, seconds=seconds,
-                                                  when=datetime.now(UTC))
+                                                  when=when)
+        # a puzzle met is in the deck from now on, scheduled by this attempt
+        self.store.study_met(owner, "puzzle", puzzle.lexicon, puzzle.cgp, puzzle.source,
+                             correct=graded.correct, seconds=seconds, when=when)
         return {"correct": graded.correct, "move": graded.move, "error": graded.error,
                 "answers": list(puzzle.answers), "why": puzzle.why,
                 "alternatives": [{"move": m, "value": v} for m, v in puzzle.alternatives],

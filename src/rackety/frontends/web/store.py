@@ -523,6 +523,23 @@ class Store:
                                (player_id, *args, max(0, new))).fetchall()
         return [StudyItem(*row) for row in due + fresh]
 
+    def study_met(self, player_id: int, kind: str, lexicon: str, prompt: str, source: str, *,
+                  correct: bool, seconds: float | None, when: datetime) -> None:
+        """An item the player met outside their deck (a puzzle tried): into
+        the deck if new, and scheduled by this answer as a review
+        (`rackety.study.schedule`)."""
+        from rackety.study.schedule import rating_of, review
+
+        self.study_add(player_id, [(kind, lexicon, prompt, source)])
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, card FROM study_items WHERE player_id = ? AND kind = ? AND"
+                " lexicon = ? AND prompt = ?", (player_id, kind, lexicon, prompt)).fetchone()
+        rating = rating_of(correct, seconds)
+        after = review(row[1], rating, when)
+        self.study_review(int(row[0]), card=after.card, due=after.due, rating=rating,
+                          correct=correct, seconds=seconds, when=when)
+
     def study_review(self, item_id: int, *, card: str, due: datetime, rating: str,
                      correct: bool, seconds: float | None, when: datetime) -> None:
         """Record a review of an item at ``when`` and its new FSRS ``card`` and
