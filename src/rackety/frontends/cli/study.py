@@ -377,10 +377,10 @@ def study_review(db_path: str | None, player: str, new: int, limit: int) -> int:
         right = asked = 0
         seconds = 0.0
         for number, item in enumerate(mixed, 1):
-            if item.lexicon not in lexicons:
-                lexicons[item.lexicon] = load_lexicon(item.lexicon, None, False)
-            lexicon = lexicons[item.lexicon]
             try:
+                if item.lexicon not in lexicons:
+                    lexicons[item.lexicon] = load_lexicon(item.lexicon, None, False)
+                lexicon = lexicons[item.lexicon]
                 question = question_for(lexicon, item.kind, item.prompt)
             except RacketyError as exc:  # an item that cannot be asked now: passed over
                 click.echo(f"[{number}/{len(mixed)}] passed over: {exc}")
