@@ -216,3 +216,14 @@ def test_rated_attempts_in_the_store(monkeypatch: pytest.MonkeyPatch,
     rows = sqlite3.connect(db).execute(
         "SELECT correct, rating_before, rating_after FROM puzzle_attempts").fetchall()
     assert rows == [(1, 1500.0, pytest.approx(solver.rating))]
+
+
+def test_a_puzzle_judged_by_simulation(twl06: Lexicon, cut: list[Puzzle]) -> None:
+    """``seconds``: the middle game judged by simulation: a bingo far ahead
+    is still clearly best, its lead in equity and in win % stated."""
+    bingo = max((p for p in cut if "BINGO" in p.tags), key=lambda p: p.lead)
+    board = Board.from_cgp(bingo.cgp)
+    puzzle = cut_one(board, twl06, source="s", seconds=0.4)
+    assert puzzle is not None and "BINGO" in puzzle.tags
+    assert puzzle.answers[0] == bingo.answers[0] and "simulation" in puzzle.why
+    assert puzzle.lead >= MARGIN and "% of wins" in puzzle.why

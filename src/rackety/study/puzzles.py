@@ -44,6 +44,10 @@ TAGS = ("BINGO", "ONLY_BINGO", "BINGO_NINE_OR_MORE", "EQUITY", "ENDGAME", "PHONY
 MARGIN = 10.0
 #: the answers: every move within this many points of the best
 TOLERANCE = 0.5
+#: judged by simulation: the answers within this much win % of the best too, and
+#: the best move that is no answer at least `WIN_MARGIN` win % behind
+WIN_TOLERANCE = 0.5
+WIN_MARGIN = 2.0
 #: seconds of the exact endgame search a position may take (else no puzzle)
 ENDGAME_SECONDS = 5.0
 #: the answer to a phony: challenge it
@@ -106,19 +110,25 @@ def _bingos(board: Board, lexicon: Lexicon) -> int:
 
 
 def cut(board: Board, lexicon: Lexicon, *, source: str, margin: float = MARGIN,
-        judge: Judge | None = None) -> Puzzle | None:
+        judge: Judge | None = None, seconds: float = 0.0) -> Puzzle | None:
     """The puzzle of ``board`` (the mover's rack known), or None when its best
-    move is not clearly best (module docstring)."""
+    move is not clearly best (module docstring). ``seconds``: the middle game
+    judged by that much simulation instead of static equity (its best by win
+    %, then equity: the answers within `TOLERANCE` of the best's equity and
+    `WIN_TOLERANCE` of its win %, the next at least ``margin`` points and
+    `WIN_MARGIN` win % behind)."""
     if not board.rack:
         return None
     judge = judge or Judge(lexicon)
     bag = board.bag_count
     if 0 < bag <= 2:
         return None  # the pre-endgame: too slow to cut many
-    verdict = judge.verdict(board, Budget(0.0, exact=ENDGAME_SECONDS))
+    verdict = judge.verdict(board, Budget(seconds, exact=ENDGAME_SECONDS))
     endgame = verdict.phase == "endgame"
-    if verdict.phase not in ("static", "endgame") or not verdict.ranked:
+    if verdict.phase not in ("static", "endgame", "simulation") or not verdict.ranked:
         return None
+    if verdict.phase == "simulation":
+        return _simulated(board, lexicon, verdict, source=source, margin=margin)
     static = board.moves(lexicon, mode="top", top=1)
     top_score = static.best_score
     if endgame:  # the exact best, against the move that scores the most (of every move)
@@ -144,18 +154,8 @@ def cut(board: Board, lexicon: Lexicon, *, source: str, margin: float = MARGIN,
     else:
         if not others or best.value - others[0].value < margin:
             return None
-    tags: list[str] = []
-    rack = board.alphabet.rack_size
     move = best.move
-    if move.kind == "place" and move.n_placed == rack and len(board.rack) == rack:
-        tags.append("BINGO")
-        if _bingos(board, lexicon) == 1:
-            tags.append("ONLY_BINGO")
-        if len(move.tiles) >= 9:
-            tags.append("BINGO_NINE_OR_MORE")
-    if not endgame and top_score is not None and \
-            all(v.move.score != top_score for v in answers):
-        tags.append("EQUITY")
+    tags = _tags(board, lexicon, move, answers, None if endgame else top_score)
     if endgame:
         tags.append("ENDGAME")
     if not tags:
@@ -175,6 +175,54 @@ def cut(board: Board, lexicon: Lexicon, *, source: str, margin: float = MARGIN,
                   source, why)
 
 
+def _tags(board: Board, lexicon: Lexicon, move: Move, answers: Sequence[Any],
+          top_score: int | None) -> list[str]:
+    """The middle game's tags of a best ``move`` and its answers."""
+    tags: list[str] = []
+    rack = board.alphabet.rack_size
+    if move.kind == "place" and move.n_placed == rack and len(board.rack) == rack:
+        tags.append("BINGO")
+        if _bingos(board, lexicon) == 1:
+            tags.append("ONLY_BINGO")
+        if len(move.tiles) >= 9:
+            tags.append("BINGO_NINE_OR_MORE")
+    if top_score is not None and all(v.move.score != top_score for v in answers):
+        tags.append("EQUITY")
+    return tags
+
+
+def _simulated(board: Board, lexicon: Lexicon, verdict: Any, *, source: str,
+               margin: float) -> Puzzle | None:
+    """The puzzle of a middle-game position judged by simulation (`cut`)."""
+    ranked = [v for v in verdict.ranked if v.rollouts > 0]
+    if len(ranked) < 2:
+        return None
+    best = ranked[0]
+    answers = [v for v in ranked if v.value >= best.value - TOLERANCE
+               and v.win_pct >= best.win_pct - WIN_TOLERANCE]
+    if best not in answers:
+        answers.insert(0, best)
+    others = [v for v in ranked if v not in answers]
+    if not others:
+        return None
+    lead = best.value - max(v.value for v in others)
+    win_lead = best.win_pct - max(v.win_pct for v in others)
+    if lead < margin or win_lead < WIN_MARGIN:
+        return None
+    top_score = board.moves(lexicon, mode="top", top=1).best_score
+    tags = _tags(board, lexicon, best.move, answers, top_score)
+    if not tags:
+        return None
+    text = board.notation
+    nearest = max(others, key=lambda v: v.value)
+    why = (f"{text(best.move)} is best by {lead:.1f} points of equity and {win_lead:.1f} % "
+           f"of wins over {text(nearest.move)} ({verdict.valued_by})")
+    return Puzzle(board.cgp(), lexicon.name, tuple(tags), tuple(text(v.move) for v in answers),
+                  round(best.value, 3), round(lead, 3), "equity",
+                  tuple((text(v.move), round(v.value, 3)) for v in others[:ALTERNATIVES]),
+                  source, why)
+
+
 def challenge(board: Board, lexicon: Lexicon, played: Move, phonies: Sequence[str], *,
               source: str) -> Puzzle:
     """The puzzle of a phony: ``board`` is the position after the opponent's
@@ -186,7 +234,7 @@ def challenge(board: Board, lexicon: Lexicon, played: Move, phonies: Sequence[st
 
 
 def from_record(record: Any, lexicon: Lexicon, *, name: str, margin: float = MARGIN,
-                judge: Judge | None = None,
+                judge: Judge | None = None, seconds: float = 0.0,
                 progress: Callable[[int, int], None] | None = None) -> list[Puzzle]:
     """The puzzles of a record (a `rackety.game.gcg.GcgRecord`): each turn
     whose mover's whole rack the record gives, and each phony that was played."""
@@ -206,7 +254,8 @@ def from_record(record: Any, lexicon: Lexicon, *, name: str, margin: float = MAR
         board = rep.positions[i]
         where = f"{name} turn {i + 1}"
         if len(board.rack) == rack or (board.bag_count == 0 and board.rack):
-            found = cut(board, lexicon, source=where, margin=margin, judge=judge)
+            found = cut(board, lexicon, source=where, margin=margin, judge=judge,
+                        seconds=seconds)
             if found is not None:
                 out.append(found)
         move = step.move
@@ -223,7 +272,7 @@ def from_record(record: Any, lexicon: Lexicon, *, name: str, margin: float = MAR
 
 
 def from_selfplay(lexicon: Lexicon, games: int, *, seed: int = 0, margin: float = MARGIN,
-                  judge: Judge | None = None,
+                  judge: Judge | None = None, seconds: float = 0.0,
                   progress: Callable[[int], None] | None = None) -> Iterator[Puzzle]:
     """Puzzles from ``games`` games of the static player against itself, each
     position of both sides cut (module docstring); the same ``seed``, the same
@@ -242,7 +291,7 @@ def from_selfplay(lexicon: Lexicon, games: int, *, seed: int = 0, margin: float 
             turn += 1
             view = game.view()
             found = cut(view, lexicon, source=f"self-play seed {game_number} turn {turn}",
-                        margin=margin, judge=judge)
+                        margin=margin, judge=judge, seconds=seconds)
             if found is not None:
                 yield found
             game.play(player.decide(view, lexicon).move, check=False)

@@ -14,6 +14,7 @@ from rackety.errors import RacketyError, clip
 from rackety.frontends.cli.base import (
     FILE,
     SEED,
+    Seconds,
     Whole,
     cli,
     emit_json,
@@ -456,11 +457,14 @@ def puzzles() -> None:
               help="The self-play games' seed.")
 @click.option("--margin", type=Whole(1, 1000), default=10, show_default=True,
               help="The points the best move that is no answer is behind, at least.")
+@click.option("--seconds", type=Seconds(0.0), default=0.0, show_default=True,
+              help="Judge the middle game by this much simulation a position (0: by "
+                   "static equity, far quicker).")
 @click.option("-o", "--output", "output", type=FILE, default=None, metavar="OUT.jsonl",
               help="Write them here, one JSON object a line (default: print them).")
 def puzzles_make(source: str, alphabet: str | None, skip_invalid: bool,
                  records: tuple[str, ...], selfplay: int | None, seed: int, margin: int,
-                 output: str | None) -> None:
+                 seconds: float, output: str | None) -> None:
     """Cut puzzles from records (FILE.gcg) or from --selfplay N games."""
     import json
     from pathlib import Path
@@ -484,12 +488,13 @@ def puzzles_make(source: str, alphabet: str | None, skip_invalid: bool,
             for path in records:
                 record = read_gcg(read_bytes(path, "GCG file", MAX_GCG), source=path)
                 found += from_record(record, lex, name=Path(path).name, margin=margin,
-                                     judge=judge)
+                                     judge=judge, seconds=seconds)
                 bar.advance(task)
         else:
             assert selfplay is not None
             task = bar.add_task("cutting puzzles from self-play", total=selfplay)
             found += from_selfplay(lex, selfplay, seed=seed, margin=margin, judge=judge,
+                                   seconds=seconds,
                                    progress=lambda g: bar.update(task, completed=g))
     seconds = time.process_time() - started
     lines = "".join(json.dumps(p.as_dict(), ensure_ascii=False) + "\n" for p in found)
