@@ -72,6 +72,10 @@ def test_hook_questions(twl06: Lexicon) -> None:
         assert q.answers == tuple([h + q.prompt for h in hooks.front]
                                   + [q.prompt + h for h in hooks.back])
         assert all(w in twl06 for w in q.answers)
+        # and every tile tried before and after, by membership alone (the reference)
+        letters = [t.label for t in twl06.alphabet.tiles[1:]]
+        assert q.answers == tuple([t + q.prompt for t in letters if t + q.prompt in twl06]
+                                  + [q.prompt + t for t in letters if q.prompt + t in twl06])
     assert [q.prompt for q in hook_questions(twl06, ["QI", "able", "QI"])] == ["QI", "ABLE"]
 
 

@@ -113,6 +113,15 @@ def checked_length(length: int) -> int:
     return length
 
 
+def checked_ranks(first: int, last: int | None) -> tuple[int, int | None]:
+    """A range of ranks, 1-based, both included (``last`` None: to the end);
+    else a `RacketyError`."""
+    if first < 1 or (last is not None and last < first):
+        raise RacketyError(f"ranks {first}-{'' if last is None else last}: expected "
+                           "1 <= first <= last")
+    return first, last
+
+
 def draws(alphabet: Alphabet, length: int) -> int:
     """The distinct draws of ``length`` tiles from a full bag of ``alphabet``."""
     return comb(sum(t.count for t in alphabet.tiles), length)
@@ -202,9 +211,7 @@ class ProbabilityList:
         """The alphagrams ranked ``first`` to ``last`` (1-based, both included;
         ``last`` None: to the end): a probability range as Zyzzyva takes it."""
         n = len(self)
-        if first < 1 or (last is not None and last < first):
-            raise RacketyError(f"ranks {first}-{'' if last is None else last}: expected "
-                               "1 <= first <= last")
+        first, last = checked_ranks(first, last)
         return [self._item(i) for i in range(first - 1, n if last is None else min(last, n))]
 
     def rank_of(self, alphagram: str) -> int | None:

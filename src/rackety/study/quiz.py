@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from rackety.errors import RacketyError, clip
-from rackety.lexicon.probability import checked_length
+from rackety.lexicon.probability import checked_length, checked_ranks
 
 if TYPE_CHECKING:
     from rackety.lexicon import Lexicon
@@ -173,10 +173,7 @@ def anagram_questions(lexicon: Lexicon, *, length: int | None = None,
     if order == "playability":
         if length is None or pattern is not None or words is not None:
             raise RacketyError("anagrams: playability order is by length (and its ranks)")
-        first, last = ranks
-        if first < 1 or (last is not None and last < first):
-            raise RacketyError(f"ranks {first}-{'' if last is None else last}: expected "
-                               "1 <= first <= last")
+        first, last = checked_ranks(*ranks)
         listed = playability_ranked(lexicon, length, games=games, seed=seed, blanks=blanks)
         return listed[first - 1:last]
     given = [pattern is not None, words is not None]
@@ -234,15 +231,22 @@ def _ask_about(lexicon: Lexicon, text: str, questions: dict[str, Question],
 
 def hook_questions(lexicon: Lexicon, words: Sequence[str]) -> list[Question]:
     """A hook question for each of ``words``: every word one tile before or
-    after it makes (front hooks first, each group in the alphabet's order)."""
+    after it makes (`Lexicon.hooks`: front hooks first, each group in the
+    alphabet's order)."""
     alphabet = lexicon.alphabet
+
+    def spelled(text: str) -> str:  # the hooked word as the questions write words
+        return alphabet.format(alphabet.word(text), brackets=True)
+
+    def tile(label: str) -> str:  # a tile of several letters stays one tile
+        return f"[{label}]" if len(label) > 1 else label
+
     out = []
     for word in _canonical(lexicon, words, "hooks"):
-        codes = alphabet.word(word)
-        tiles = range(1, alphabet.size)
-        hooked = [[t, *codes] for t in tiles] + [[*codes, t] for t in tiles]
-        out.append(Question("hooks", word, tuple(alphabet.format(w, brackets=True)
-                                                 for w in hooked if w in lexicon)))
+        hooks = lexicon.hooks(word)
+        out.append(Question("hooks", word, tuple(
+            [spelled(tile(h) + word) for h in hooks.front]
+            + [spelled(word + tile(h)) for h in hooks.back])))
     return out
 
 

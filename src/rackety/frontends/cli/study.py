@@ -360,8 +360,6 @@ def study_review(db_path: str | None, player: str, new: int, limit: int) -> int:
     import random
     from datetime import UTC, datetime
 
-    from rackety.study.schedule import rating_of, review
-
     store, player_id = _open(db_path, player)
     with store:
         items = store.study_due(player_id, datetime.now(UTC), limit=limit, new=new)
@@ -390,11 +388,8 @@ def study_review(db_path: str | None, player: str, new: int, limit: int) -> int:
             if done is None:
                 break
             correct, took = done
-            rating = rating_of(correct, took)
-            now = datetime.now(UTC)
-            after = review(item.card, rating, now)
-            store.study_review(item.id, card=after.card, due=after.due, rating=rating,
-                               correct=correct, seconds=round(took, 3), when=now)
+            store.study_answered(item.id, correct=correct, seconds=round(took, 3),
+                                 when=datetime.now(UTC))
             asked += 1
             right += correct
             seconds += took

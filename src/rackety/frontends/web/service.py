@@ -581,7 +581,6 @@ class Service:
         from datetime import UTC, datetime
 
         from rackety.study.quiz import question_for
-        from rackety.study.schedule import rating_of, review
 
         owner = self._deck_owner(player)
         item = self.store.study_item(item_id)
@@ -590,13 +589,10 @@ class Service:
         lexicon = self.lexicons.get(item.lexicon)
         question = question_for(lexicon, item.kind, item.prompt)
         grade = question.grade(reply, lexicon)
-        rating = rating_of(grade.correct, seconds)
-        when = datetime.now(UTC)
-        after = review(item.card, rating, when)
-        self.store.study_review(item_id, card=after.card, due=after.due, rating=rating,
-                                correct=grade.correct, seconds=seconds, when=when)
+        rating, due = self.store.study_answered(item_id, correct=grade.correct,
+                                                seconds=seconds, when=datetime.now(UTC))
         return {**grade.as_dict(), "answers": list(question.answers), "rating": rating,
-                "due": after.due.isoformat()}
+                "due": due.isoformat()}
 
     def puzzle_next(self, player: str, tag: str | None) -> dict[str, Any]:
         """A puzzle for the person (one they have not tried, rated nearest

@@ -526,19 +526,29 @@ class Store:
     def study_met(self, player_id: int, kind: str, lexicon: str, prompt: str, source: str, *,
                   correct: bool, seconds: float | None, when: datetime) -> None:
         """An item the player met outside their deck (a puzzle tried): into
-        the deck if new, and scheduled by this answer as a review
-        (`rackety.study.schedule`)."""
-        from rackety.study.schedule import rating_of, review
-
+        the deck if new, and scheduled by this answer (`study_answered`)."""
         self.study_add(player_id, [(kind, lexicon, prompt, source)])
         with self._lock:
             row = self._db.execute(
-                "SELECT id, card FROM study_items WHERE player_id = ? AND kind = ? AND"
+                "SELECT id FROM study_items WHERE player_id = ? AND kind = ? AND"
                 " lexicon = ? AND prompt = ?", (player_id, kind, lexicon, prompt)).fetchone()
+        self.study_answered(int(row[0]), correct=correct, seconds=seconds, when=when)
+
+    def study_answered(self, item_id: int, *, correct: bool, seconds: float | None,
+                       when: datetime) -> tuple[str, datetime]:
+        """An answer to an item, right or not in ``seconds``: its review
+        rated and the item scheduled again by FSRS (`rackety.study.schedule`),
+        then recorded (`study_review`); the rating and when it is due."""
+        from rackety.study.schedule import rating_of, review
+
+        item = self.study_item(item_id)
+        if item is None:
+            raise RacketyError(f"study: no item {item_id}")
         rating = rating_of(correct, seconds)
-        after = review(row[1], rating, when)
-        self.study_review(int(row[0]), card=after.card, due=after.due, rating=rating,
+        after = review(item.card, rating, when)
+        self.study_review(item_id, card=after.card, due=after.due, rating=rating,
                           correct=correct, seconds=seconds, when=when)
+        return rating, after.due
 
     def study_review(self, item_id: int, *, card: str, due: datetime, rating: str,
                      correct: bool, seconds: float | None, when: datetime) -> None:
