@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -141,3 +142,21 @@ def test_the_web_app_adds_a_records_lessons(tmp_path: Path) -> None:
     assert game["turns"] == summary["ann"].turns
     assert progress["quiz"]["all"] == {"reviews": 0, "right": None}
     assert progress["puzzles"]["attempts"] == 0
+
+
+def test_the_lessons_worker_stops_with_the_app(tmp_path: Path) -> None:
+    """The app's end stops the worker at once: a game queued after it is not
+    studied, and the worker is gone (no search left running in the process)."""
+    from fastapi.testclient import TestClient
+
+    from rackety.frontends.web.app import create_app
+
+    app = create_app(tmp_path / "w.sqlite", warm=False)
+    service = app.state.service
+    with TestClient(app):
+        [worker] = [t for t in threading.enumerate() if t.name == "lessons"]
+        assert worker.is_alive()
+    assert not worker.is_alive()
+    service.study_later((DATA / "phony_stood.gcg").read_text(), "TWL06", [(0, "Ann Able")],
+                        "late")
+    assert not service.wait_for_lessons(0.5)  # queued, and nobody to study it

@@ -38,6 +38,7 @@ from rackety.search.judge import Budget, Judge
 if TYPE_CHECKING:
     from rackety.game.move import Move
     from rackety.lexicon import Lexicon
+    from rackety.search.control import Control
 
 TAGS = ("BINGO", "ONLY_BINGO", "BINGO_NINE_OR_MORE", "EQUITY", "ENDGAME", "PHONY_CHALLENGE")
 #: the best move that is not an answer is at least this many points behind
@@ -110,20 +111,22 @@ def _bingos(board: Board, lexicon: Lexicon) -> int:
 
 
 def cut(board: Board, lexicon: Lexicon, *, source: str, margin: float = MARGIN,
-        judge: Judge | None = None, seconds: float = 0.0) -> Puzzle | None:
+        judge: Judge | None = None, seconds: float = 0.0,
+        control: Control | None = None) -> Puzzle | None:
     """The puzzle of ``board`` (the mover's rack known), or None when its best
     move is not clearly best (module docstring). ``seconds``: the middle game
     judged by that much simulation instead of static equity (its best by win
     %, then equity: the answers within `TOLERANCE` of the best's equity and
     `WIN_TOLERANCE` of its win %, the next at least ``margin`` points and
-    `WIN_MARGIN` win % behind)."""
+    `WIN_MARGIN` win % behind). ``control``: the searches' deadline and stop
+    (a search stopped before it is exact makes no puzzle)."""
     if not board.rack:
         return None
     judge = judge or Judge(lexicon)
     bag = board.bag_count
     if 0 < bag <= 2:
         return None  # the pre-endgame: too slow to cut many
-    verdict = judge.verdict(board, Budget(seconds, exact=ENDGAME_SECONDS))
+    verdict = judge.verdict(board, Budget(seconds, exact=ENDGAME_SECONDS), control=control)
     endgame = verdict.phase == "endgame"
     if verdict.phase not in ("static", "endgame", "simulation") or not verdict.ranked:
         return None
@@ -136,7 +139,7 @@ def cut(board: Board, lexicon: Lexicon, *, source: str, margin: float = MARGIN,
         if not verdict.exact or not scoring:
             return None
         verdict = judge.verdict(board, Budget(0.0, exact=ENDGAME_SECONDS),
-                                include=scoring[:1])
+                                include=scoring[:1], control=control)
         if not verdict.exact:
             return None
     ranked = verdict.ranked
@@ -235,9 +238,11 @@ def challenge(board: Board, lexicon: Lexicon, played: Move, phonies: Sequence[st
 
 def from_record(record: Any, lexicon: Lexicon, *, name: str, margin: float = MARGIN,
                 judge: Judge | None = None, seconds: float = 0.0,
-                progress: Callable[[int, int], None] | None = None) -> list[Puzzle]:
+                progress: Callable[[int, int], None] | None = None,
+                control: Control | None = None) -> list[Puzzle]:
     """The puzzles of a record (a `rackety.game.gcg.GcgRecord`): each turn
-    whose mover's whole rack the record gives, and each phony that was played."""
+    whose mover's whole rack the record gives, and each phony that was played
+    (``control``: stopped, the puzzles cut so far)."""
     from rackety.game.gcg import replay
     from rackety.game.referee import formed_words
 
@@ -247,6 +252,8 @@ def from_record(record: Any, lexicon: Lexicon, *, name: str, margin: float = MAR
     rack = rep.alphabet.rack_size
     steps = rep.steps
     for i, step in enumerate(steps):
+        if control is not None and control.stopped():
+            break  # stopped: the puzzles cut so far
         if progress is not None:
             progress(i, len(steps))
         if step.kind not in ("play", "exchange", "pass"):
@@ -255,7 +262,7 @@ def from_record(record: Any, lexicon: Lexicon, *, name: str, margin: float = MAR
         where = f"{name} turn {i + 1}"
         if len(board.rack) == rack or (board.bag_count == 0 and board.rack):
             found = cut(board, lexicon, source=where, margin=margin, judge=judge,
-                        seconds=seconds)
+                        seconds=seconds, control=control)
             if found is not None:
                 out.append(found)
         move = step.move

@@ -419,7 +419,9 @@ def create_app(db_path: str | Path, *, lexicons: list[str] | None = None,
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if warm and service.lexicons.default:
             threading.Thread(target=_warm, args=(service,), daemon=True).start()
+        service.start_lessons()
         yield  # the store stays open: it commits every change as it is made
+        service.stop_lessons()
 
     app = FastAPI(title="rackety", version=_version(),
                   description="Play and analyse crossword games with the rackety engine.",

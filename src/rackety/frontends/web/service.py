@@ -24,6 +24,7 @@ path.
 
 from __future__ import annotations
 
+import queue
 import random
 import re
 import sqlite3
@@ -94,6 +95,7 @@ from rackety.players import BestPlayer, make_player
 from rackety.players.base import decide_on_clock
 from rackety.players.registry import PLAYER_LABELS
 from rackety.players.sim import SimPlayer
+from rackety.search.control import Control
 from rackety.search.simulation import simulate
 
 LEVELS = PLAYER_LABELS  # the players' menu labels are the registry's
@@ -222,7 +224,10 @@ class Service:
         self._live: dict[int, Live] = {}
         self._lock = threading.Lock()
         self.searches = Searches()  # endgames and pre-endgames running or done
-        self._lessons: list[threading.Thread] = []  # games being studied for their lessons
+        # games to study for their lessons, one at a time by one worker (`start_lessons`)
+        self._lessons: queue.Queue[tuple[str, str, list[tuple[int, str]], str]] = queue.Queue()
+        self._lessons_stop = threading.Event()
+        self._lessons_worker: threading.Thread | None = None
 
     # ---------------------------------------------------------- options
     def _alphabet_of(self, name: str) -> Alphabet:
@@ -492,16 +497,39 @@ class Service:
     def study_later(self, gcg: str, lexicon: str, people: list[tuple[int, str]],
                     name: str) -> None:
         """Add what the game says its ``people`` (their seats and names)
-        should study to their decks (`rackety.frontends.lessons`), in a thread
-        of its own: the analysis takes seconds, and a game is stored without
-        waiting for it."""
-        if not people:
-            return
-        thread = threading.Thread(target=self._study, args=(gcg, lexicon, people, name),
-                                  name=f"lessons of {name}", daemon=True)
-        with self._lock:
-            self._lessons = [t for t in self._lessons if t.is_alive()] + [thread]
-        thread.start()
+        should study to their decks, and its puzzles to the store
+        (`rackety.frontends.lessons`, `rackety.study.puzzles`): queued for the
+        one worker of `start_lessons`, since the analysis takes seconds and a
+        game is stored without waiting for it."""
+        if people:
+            self._lessons.put((gcg, lexicon, people, name))
+
+    def start_lessons(self) -> None:
+        """Start the worker that studies the games queued (the app's start)."""
+        if self._lessons_worker is None or not self._lessons_worker.is_alive():
+            self._lessons_stop.clear()
+            self._lessons_worker = threading.Thread(target=self._lessons_loop,
+                                                    name="lessons", daemon=True)
+            self._lessons_worker.start()
+
+    def stop_lessons(self, timeout: float = 10.0) -> None:
+        """Stop the worker (the app's end): the game under way is left where
+        its searches stop, the ones queued are not studied."""
+        self._lessons_stop.set()
+        worker = self._lessons_worker
+        if worker is not None:
+            worker.join(timeout)
+
+    def _lessons_loop(self) -> None:
+        while not self._lessons_stop.is_set():
+            try:
+                job = self._lessons.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            try:
+                self._study(*job)
+            finally:
+                self._lessons.task_done()
 
     def _study(self, gcg: str, lexicon: str, people: list[tuple[int, str]],
                name: str) -> None:
@@ -510,14 +538,18 @@ class Service:
         from rackety.frontends.lessons import record_study
         from rackety.study.puzzles import from_record
 
+        control = Control(stop=self._lessons_stop)
         try:
             record = read_gcg(gcg, source=name)
             lex = self.lexicons.get(lexicon)
-            by_seat = record_study(record, lex, [seat for seat, _ in people], name)
-            for puzzle in from_record(record, lex, name=name):  # the Puzzles page's
-                self.store.puzzle(puzzle.lexicon, puzzle.cgp, puzzle.as_dict())
+            by_seat = record_study(record, lex, [seat for seat, _ in people], name,
+                                   control=control)
+            for puzzle in from_record(record, lex, name=name, control=control):
+                self.store.puzzle(puzzle.lexicon, puzzle.cgp, puzzle.as_dict())  # Puzzles page's
         except (RacketyError, OSError, sqlite3.Error):
             return  # the game stands as stored; its lessons are only a help
+        if control.stopped():
+            return  # stopped part way: nothing half-studied goes to a deck
         for seat, person in people:
             try:
                 player = self.store.player(_person(person)).id
@@ -637,13 +669,14 @@ class Service:
                 "unit": puzzle.unit, "rating": round(solver.rating, 1),
                 "rd": round(solver.rd, 1), "puzzle_rating": round(rated.rating, 1)}
 
-    def wait_for_lessons(self, timeout: float | None = None) -> bool:
-        """Wait until the games being studied are done (True), or ``timeout``."""
-        with self._lock:
-            pending = list(self._lessons)
-        for thread in pending:
-            thread.join(timeout)
-        return not any(t.is_alive() for t in pending)
+    def wait_for_lessons(self, timeout: float = 60.0) -> bool:
+        """Wait until every game queued is studied (True), or ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while self._lessons.unfinished_tasks:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+        return True
 
     @staticmethod
     def _overtime(live: Live) -> None:
