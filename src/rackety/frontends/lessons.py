@@ -151,17 +151,18 @@ class SeatStudy:
 
 
 def record_study(record: Any, lexicon: Any, seats: list[int], name: str, *,
-                 replayed: Any = None, control: Any = None) -> dict[int, SeatStudy]:
+                 replayed: Any = None, control: Any = None,
+                 budget: float = SEARCH_SECONDS) -> dict[int, SeatStudy]:
     """Each of ``seats``' study of ``record`` (a `rackety.game.gcg.GcgRecord`):
-    the judge's analysis of their turns (static equity, `SEARCH_SECONDS` each
-    endgame search), its lessons (`lessons`) and its Mistake Index.
+    the judge's analysis of their turns (static equity, ``budget`` seconds
+    each endgame search), its lessons (`lessons`) and its Mistake Index.
     ``control``: the analysis's stop (`rackety.frontends.analysis.analyze_record`)."""
     from rackety.frontends.analysis import analyze_record, summarize
     from rackety.game.gcg import replay
 
     rep = replayed if replayed is not None else replay(record)
-    analysis = analyze_record(record, lexicon, seats=seats, replayed=rep,
-                              budget=SEARCH_SECONDS, control=control)
+    analysis = analyze_record(record, lexicon, seats=seats, replayed=rep, budget=budget,
+                              control=control)
     out = {}
     for seat in seats:
         summary = summarize([t for t in analysis.turns if t.seat == seat])

@@ -112,21 +112,22 @@ def _bingos(board: Board, lexicon: Lexicon) -> int:
 
 def cut(board: Board, lexicon: Lexicon, *, source: str, margin: float = MARGIN,
         judge: Judge | None = None, seconds: float = 0.0,
-        control: Control | None = None) -> Puzzle | None:
+        control: Control | None = None, exact: float = ENDGAME_SECONDS) -> Puzzle | None:
     """The puzzle of ``board`` (the mover's rack known), or None when its best
     move is not clearly best (module docstring). ``seconds``: the middle game
     judged by that much simulation instead of static equity (its best by win
     %, then equity: the answers within `TOLERANCE` of the best's equity and
     `WIN_TOLERANCE` of its win %, the next at least ``margin`` points and
     `WIN_MARGIN` win % behind). ``control``: the searches' deadline and stop
-    (a search stopped before it is exact makes no puzzle)."""
+    (a search stopped before it is exact makes no puzzle); ``exact``: the
+    seconds of each endgame search."""
     if not board.rack:
         return None
     judge = judge or Judge(lexicon)
     bag = board.bag_count
     if 0 < bag <= 2:
         return None  # the pre-endgame: too slow to cut many
-    verdict = judge.verdict(board, Budget(seconds, exact=ENDGAME_SECONDS), control=control)
+    verdict = judge.verdict(board, Budget(seconds, exact=exact), control=control)
     endgame = verdict.phase == "endgame"
     if verdict.phase not in ("static", "endgame", "simulation") or not verdict.ranked:
         return None
@@ -138,8 +139,8 @@ def cut(board: Board, lexicon: Lexicon, *, source: str, margin: float = MARGIN,
         scoring = board.moves(lexicon, mode="all").top_scoring()
         if not verdict.exact or not scoring:
             return None
-        verdict = judge.verdict(board, Budget(0.0, exact=ENDGAME_SECONDS),
-                                include=scoring[:1], control=control)
+        verdict = judge.verdict(board, Budget(0.0, exact=exact), include=scoring[:1],
+                                control=control)
         if not verdict.exact:
             return None
     ranked = verdict.ranked
@@ -239,7 +240,8 @@ def challenge(board: Board, lexicon: Lexicon, played: Move, phonies: Sequence[st
 def from_record(record: Any, lexicon: Lexicon, *, name: str, margin: float = MARGIN,
                 judge: Judge | None = None, seconds: float = 0.0,
                 progress: Callable[[int, int], None] | None = None,
-                control: Control | None = None) -> list[Puzzle]:
+                control: Control | None = None, exact: float = ENDGAME_SECONDS
+                ) -> list[Puzzle]:
     """The puzzles of a record (a `rackety.game.gcg.GcgRecord`): each turn
     whose mover's whole rack the record gives, and each phony that was played
     (``control``: stopped, the puzzles cut so far)."""
@@ -262,7 +264,7 @@ def from_record(record: Any, lexicon: Lexicon, *, name: str, margin: float = MAR
         where = f"{name} turn {i + 1}"
         if len(board.rack) == rack or (board.bag_count == 0 and board.rack):
             found = cut(board, lexicon, source=where, margin=margin, judge=judge,
-                        seconds=seconds, control=control)
+                        seconds=seconds, control=control, exact=exact)
             if found is not None:
                 out.append(found)
         move = step.move

@@ -535,16 +535,19 @@ class Service:
                name: str) -> None:
         from datetime import UTC, datetime
 
-        from rackety.frontends.lessons import record_study
-        from rackety.study.puzzles import from_record
+        from rackety.frontends.lessons import SEARCH_SECONDS, record_study
+        from rackety.study.puzzles import ENDGAME_SECONDS, from_record
 
         control = Control(stop=self._lessons_stop)
+        # each endgame search the server's budget (--search-seconds) at most
+        budget = min(self.search_seconds, SEARCH_SECONDS)
         try:
             record = read_gcg(gcg, source=name)
             lex = self.lexicons.get(lexicon)
             by_seat = record_study(record, lex, [seat for seat, _ in people], name,
-                                   control=control)
-            for puzzle in from_record(record, lex, name=name, control=control):
+                                   control=control, budget=budget)
+            for puzzle in from_record(record, lex, name=name, control=control,
+                                      exact=min(self.search_seconds, ENDGAME_SECONDS)):
                 self.store.puzzle(puzzle.lexicon, puzzle.cgp, puzzle.as_dict())  # Puzzles page's
         except (RacketyError, OSError, sqlite3.Error):
             return  # the game stands as stored; its lessons are only a help
